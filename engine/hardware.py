@@ -1,0 +1,256 @@
+"""What this machine has, found without TensorFlow: CPU facts and peak, GPUs (NVML), a TPU.
+
+Used before a run starts (so `--device gpu` on a GPU-less machine is refused in milliseconds)
+and by the Devices page. The worker later verifies real placement with TensorFlow itself.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import platform
+from dataclasses import asdict, dataclass, field
+
+# Theoretical dense peak TFLOP/s per device, by precision (vendor datasheets; see data/reference).
+# Keys are lower-case substrings of the device name as NVML / TF report it.
+ACCELERATOR_PEAK_TFLOPS: dict[str, dict[str, float]] = {
+    "h100": {"float32": 67.0, "float16": 989.0, "bfloat16": 989.0},
+    "a100": {"float32": 19.5, "float16": 312.0, "bfloat16": 312.0},
+    "l4": {"float32": 30.3, "float16": 121.0, "bfloat16": 121.0},
+    "a10g": {"float32": 31.2, "float16": 125.0, "bfloat16": 125.0},
+    "v100": {"float32": 15.7, "float16": 125.0},
+    "t4": {"float32": 8.1, "float16": 65.0},
+    "p100": {"float32": 9.3, "float16": 18.7},
+    "p4": {"float32": 5.5},
+    "k80": {"float32": 4.37},  # one GK210 die (half a board) with boost — what Colab gives
+    "tpu v2": {"float32": 45.0, "bfloat16": 45.0},  # per chip; a v2-8 board is 4 chips
+    "tpu v3": {"float32": 123.0, "bfloat16": 123.0},
+    "tpu v4": {"float32": 275.0, "bfloat16": 275.0},
+    "tpu v5 lite": {"bfloat16": 197.0},
+    "tpu v5e": {"bfloat16": 197.0},
+}
+
+
+@dataclass(frozen=True)
+class CpuInfo:
+    """The host CPU.
+
+    Attributes:
+      name: brand string.
+      cores: CPUs this process may use (affinity), which is what TF's thread pools get.
+      clock_ghz: the reported clock; turbo can exceed it, so measured can exceed "peak".
+      vector_extensions: the SIMD/FMA flags that set FLOPs per cycle.
+      flops_per_cycle_fp32: per core, from the vector width and FMA units.
+      peak_gflops_fp32: cores × clock × FLOPs per cycle.
+    """
+
+    name: str
+    cores: int
+    clock_ghz: float
+    vector_extensions: tuple[str, ...]
+    flops_per_cycle_fp32: int
+    peak_gflops_fp32: float
+    memory_gb: float
+
+
+@dataclass(frozen=True)
+class GpuInfo:
+    index: int
+    name: str
+    memory_mb: float
+    driver_version: str
+
+
+@dataclass(frozen=True)
+class Accelerators:
+    """GPUs and TPU found without TF. `tpu` is the address/name or "local" for a TPU VM, else ""."""
+
+    gpus: tuple[GpuInfo, ...] = ()
+    tpu: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(("flags", "Features")):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def _cpuinfo_field(key: str) -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith(key):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
+
+def flops_per_cycle_fp32(flags: set[str], vendor_amd: bool) -> int:
+    """FP32 FLOPs per cycle per core: lanes × 2 (FMA) × FMA units.
+
+    Zen 4 runs AVX-512 on two 256-bit pipes, so AMD's AVX-512 counts as 256-bit wide unless the
+    core is Zen 5 (which added VP2INTERSECT alongside full-width units).
+    """
+    if "avx512f" in flags and (not vendor_amd or "avx512_vp2intersect" in flags):
+        return 64
+    if "avx2" in flags and "fma" in flags:
+        return 32
+    if "avx" in flags:
+        return 16
+    if "asimd" in flags:  # Arm NEON: 4 lanes × FMA × 2 pipes
+        return 16
+    return 8
+
+
+def _clock_ghz() -> float:
+    for path in ("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency"):
+        try:
+            with open(path) as f:
+                return int(f.read().strip()) / 1e6
+        except (OSError, ValueError):
+            continue
+    mhz = _cpuinfo_field("cpu MHz")
+    try:
+        return float(mhz) / 1000
+    except ValueError:
+        return 0.0
+
+
+@functools.lru_cache(maxsize=1)
+def cpu_info() -> CpuInfo:
+    flags = _cpu_flags()
+    name = _cpuinfo_field("model name") or platform.processor() or platform.machine()
+    vendor_amd = "AMD" in (_cpuinfo_field("vendor_id") + name)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    clock = _clock_ghz()
+    fpc = flops_per_cycle_fp32(flags, vendor_amd)
+    shown = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_tile", "asimd", "sve")
+    try:
+        import psutil
+
+        mem_gb = psutil.virtual_memory().total / 2**30
+    except Exception:  # psutil is a dependency, but a device list must never crash on it
+        mem_gb = 0.0
+    return CpuInfo(
+        name=name,
+        cores=cores,
+        clock_ghz=round(clock, 3),
+        vector_extensions=tuple(f for f in shown if f in flags),
+        flops_per_cycle_fp32=fpc,
+        peak_gflops_fp32=round(cores * clock * fpc, 1),
+        memory_gb=round(mem_gb, 1),
+    )
+
+
+def cpu_peak_gflops(dtype: str = "float32") -> float:
+    """The CPU's dense peak for `dtype`. Without native fp16/bf16 FMA units the fp32 peak is the ceiling."""
+    info = cpu_info()
+    peak = info.peak_gflops_fp32
+    if dtype == "bfloat16" and ("avx512_bf16" in info.vector_extensions or "amx_bf16" in info.vector_extensions):
+        return peak * 2
+    return peak
+
+
+def accelerator_peak_gflops(device_name: str, dtype: str = "float32") -> float | None:
+    """Datasheet peak for a GPU/TPU name, or None when the device is not in the table."""
+    low = device_name.lower()
+    for key, by_dtype in ACCELERATOR_PEAK_TFLOPS.items():
+        if key in low:
+            value = by_dtype.get(dtype) or by_dtype.get("float32")
+            return value * 1000 if value else None
+    return None
+
+
+def _nvml_gpus() -> tuple[list[GpuInfo], str]:
+    try:
+        import pynvml  # from nvidia-ml-py; absent driver → NVMLError
+    except ImportError:
+        return [], "nvidia-ml-py is not installed"
+    try:
+        pynvml.nvmlInit()
+    except Exception as exc:  # NVMLError_LibraryNotFound etc.: no NVIDIA driver here
+        return [], f"NVML unavailable ({exc.__class__.__name__})"
+    try:
+        driver = pynvml.nvmlSystemGetDriverVersion()
+        driver = driver.decode() if isinstance(driver, bytes) else driver
+        out = []
+        for i in range(pynvml.nvmlDeviceGetCount()):
+            h = pynvml.nvmlDeviceGetHandleByIndex(i)
+            name = pynvml.nvmlDeviceGetName(h)
+            name = name.decode() if isinstance(name, bytes) else name
+            mem = pynvml.nvmlDeviceGetMemoryInfo(h).total / 2**20
+            out.append(GpuInfo(i, name, round(mem), driver))
+        return out, ""
+    finally:
+        pynvml.nvmlShutdown()
+
+
+def _visible(gpus: list[GpuInfo]) -> list[GpuInfo]:
+    cvd = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if cvd is None:
+        return gpus
+    wanted = [p.strip() for p in cvd.split(",") if p.strip().isdigit()]
+    return [g for g in gpus if str(g.index) in wanted]
+
+
+def detect_accelerators() -> Accelerators:
+    """GPUs via NVML (or the driver's /proc entries), a TPU via its address or a TPU VM's device files."""
+    gpus, note = _nvml_gpus()
+    notes = [note] if note else []
+    if not gpus:
+        for i, path in enumerate(sorted(glob.glob("/proc/driver/nvidia/gpus/*/information"))):
+            model = ""
+            with open(path) as f:
+                for line in f:
+                    if line.startswith("Model:"):
+                        model = line.split(":", 1)[1].strip()
+            gpus.append(GpuInfo(i, model or "NVIDIA GPU", 0.0, ""))
+    tpu = os.environ.get("TPU_NAME") or os.environ.get("COLAB_TPU_ADDR", "")
+    if not tpu and (glob.glob("/dev/accel[0-9]*") or os.environ.get("TPU_ACCELERATOR_TYPE")):
+        tpu = "local"
+    return Accelerators(gpus=tuple(_visible(gpus)), tpu=tpu, notes=tuple(notes))
+
+
+def describe_available(acc: Accelerators | None = None) -> str:
+    """One line: what devices exist, for error messages."""
+    acc = acc or detect_accelerators()
+    cpu = cpu_info()
+    parts = [f"CPU ({cpu.name}, {cpu.cores} cores)"]
+    parts += [f"GPU {g.index} ({g.name})" for g in acc.gpus]
+    if acc.tpu:
+        parts.append(f"TPU ({acc.tpu})")
+    return "this machine has: " + ", ".join(parts)
+
+
+def device_problem(device: str, acc: Accelerators | None = None, tpu_address: str = "") -> str | None:
+    """Why `device` cannot be used here (None when it can) — checked before any run starts."""
+    if device == "cpu" or (device == "tpu" and tpu_address):
+        return None
+    acc = acc or detect_accelerators()
+    if device == "gpu" and not acc.gpus:
+        return f"no GPU found (NVIDIA driver/NVML sees none); {describe_available(acc)}. Use --device cpu."
+    if device == "tpu" and not acc.tpu:
+        return (
+            "no TPU found (no --tpu, TPU_NAME or COLAB_TPU_ADDR, and no TPU VM devices); "
+            f"{describe_available(acc)}. Use --device cpu."
+        )
+    return None
+
+
+def host_summary() -> dict:
+    """The machine facts stored with every result (no host name)."""
+    cpu = cpu_info()
+    return {
+        "host_cores": cpu.cores,
+        "host_memory_gb": cpu.memory_gb,
+        "python_version": platform.python_version(),
+        "cpu": asdict(cpu),
+    }

@@ -1,0 +1,76 @@
+"""The result row: one per run, the same columns in SQLite and in CSV exports (design §3).
+
+Every column has a type, so imports can be checked cell by cell and exports round-trip exactly.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+STATUSES = ("queued", "running", "ok", "failed", "cancelled", "timeout", "interrupted")
+ACTIVE_STATUSES = ("queued", "running")
+KINDS = ("matmul", "conv2d", "train")
+
+# (name, type) in export order. Types: str, int, float, bool.
+RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
+    # identity and status
+    ("schema_version", int),
+    ("run_id", str),
+    ("created_at", str),
+    ("status", str),
+    ("error", str),
+    ("source", str),
+    # what ran
+    ("kind", str),
+    ("model", str),
+    ("dataset", str),
+    ("shape", str),
+    ("dtype", str),
+    ("precision", str),
+    ("xla", bool),
+    ("device", str),
+    ("strategy", str),
+    ("replicas", int),
+    ("global_batch_size", int),
+    ("per_replica_batch_size", int),
+    ("epochs", int),
+    ("steps_per_epoch", int),
+    ("params", int),
+    ("price_per_hour_usd", float),
+    # what it measured
+    ("time_to_first_step_s", float),
+    ("first_epoch_s", float),
+    ("step_time_ms_median", float),
+    ("step_time_ms_p10", float),
+    ("step_time_ms_p90", float),
+    ("examples_per_sec", float),
+    ("total_s", float),
+    ("gflops", float),
+    ("peak_gflops", float),
+    ("final_loss", float),
+    ("final_accuracy", float),
+    ("val_accuracy", float),
+    ("peak_host_memory_mb", float),
+    ("peak_device_memory_mb", float),
+    ("cost_usd", float),
+    # where it ran
+    ("devices_used", str),
+    ("device_name", str),
+    ("host_cores", int),
+    ("host_memory_gb", float),
+    ("tf_version", str),
+    ("keras_version", str),
+    ("python_version", str),
+    ("driver_version", str),
+    ("notes", str),
+)
+
+COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
+COLUMN_TYPES: dict[str, type] = dict(RESULT_COLUMNS)
+
+# Measured values that can never be negative; an import carrying one is refused.
+NON_NEGATIVE = frozenset(
+    name
+    for name, typ in RESULT_COLUMNS
+    if typ in (int, float) and name not in ("schema_version", "final_loss")
+)
