@@ -1,0 +1,20 @@
+"""AccelBench — the router. Pages live in pages/; nothing heavy is imported here (never TensorFlow)."""
+
+import streamlit as st
+
+st.set_page_config(page_title="AccelBench", page_icon=":material/speed:", layout="wide")
+
+PAGES = {
+    "AccelBench": [
+        st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
+        st.Page("pages/run.py", title="Run", icon=":material/play_arrow:"),
+    ],
+    "Analyse": [
+        st.Page("pages/compare.py", title="Compare", icon=":material/bar_chart:"),
+        st.Page("pages/history.py", title="History", icon=":material/table_chart:"),
+        st.Page("pages/references.py", title="References", icon=":material/menu_book:"),
+    ],
+    "Machine": [st.Page("pages/devices.py", title="Devices", icon=":material/memory:")],
+}
+
+st.navigation(PAGES).run()

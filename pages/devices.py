@@ -1,0 +1,5 @@
+"""devices page — being built."""
+
+import streamlit as st
+
+st.title("Devices")

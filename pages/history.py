@@ -1,0 +1,5 @@
+"""history page — being built."""
+
+import streamlit as st
+
+st.title("History")

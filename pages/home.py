@@ -1,0 +1,5 @@
+"""home page — being built."""
+
+import streamlit as st
+
+st.title("Home")

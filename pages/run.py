@@ -1,0 +1,5 @@
+"""run page — being built."""
+
+import streamlit as st
+
+st.title("Run")
