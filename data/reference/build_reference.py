@@ -1,0 +1,196 @@
+"""Build the curated reference CSV from the shared research file.
+
+    python data/reference/build_reference.py [SHARED_CSV] [--out data/reference/reference_numbers.csv]
+
+The shared file (`../shared/reference/reference_numbers.csv`, 279 rows) keeps free-text fields as the
+researcher wrote them. This script turns each row into the project's schema (see README.md next to
+this file): normalised keys for hardware, model, precision and units; the original text kept in
+`*_label` columns; doubts flagged from the notes. It adds the seed-article figures the shared file
+lacks (origin `seed_article`). Every published value is copied as the same digits.
+
+The curated CSV is committed; the app never needs the shared folder. Re-running this script on the
+same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(ROOT), str(HERE)]
+
+from curation_rules import (  # noqa: E402  (needs HERE on sys.path first)
+    ADDED_ROWS,
+    ROW_OVERRIDES,
+    batch_fields,
+    classify_hardware,
+    count_fields,
+    data_fields,
+    display_name,
+    doubt_fields,
+    framework_fields,
+    model_key,
+    precision_fields,
+    unit_fields,
+)
+
+from engine.reference import COLUMN_NAMES  # noqa: E402
+from engine.units import METRICS, TPU_ALWAYS_XLA_TASKS  # noqa: E402
+
+DEFAULT_SHARED = ROOT.parent / "shared" / "reference" / "reference_numbers.csv"
+DEFAULT_OUT = HERE / "reference_numbers.csv"
+
+
+def _task(metric: str, model_label: str, dataset_label: str) -> str:
+    if metric in ("price_usd_per_h",):
+        return "price"
+    if "inference" in model_label.lower() or "production" in dataset_label.lower():
+        return "inference"
+    if "micro-benchmark" in model_label.lower():
+        return "micro"
+    if METRICS[metric].kind in ("capacity",) or metric in ("onchip_memory_mib",):
+        return "spec"
+    return "training"
+
+
+def curate_row(src: dict[str, str], seq: int) -> dict[str, str]:
+    """One shared row → one curated row (all values as strings, ready for csv.writer)."""
+    metric = src["metric"]
+    hw_label = src["hardware"]
+    key, device_type, baseline_key = classify_hardware(hw_label)
+    count, unit = count_fields(src["hardware_count"], key, hw_label)
+    model_label = src["model"]
+    dataset_label = src["dataset"]
+    task = _task(metric, model_label, dataset_label)
+    framework, fw_version = framework_fields(src["framework"])
+    precision, xla = precision_fields(src["precision"], src["framework"], metric, key)
+    if xla == "" and device_type == "tpu" and task in TPU_ALWAYS_XLA_TASKS:
+        xla = "True"  # a TPU program is always XLA-compiled; stated so comparisons with GPU runs can say so
+    unit_norm, value_kind, unit_note = unit_fields(src["unit"], src["notes"], metric)
+    batch, scope = batch_fields(src["batch_size"], count, device_type, src["source_id"])
+    dataset, data_kind, target = data_fields(dataset_label, src["source_id"], model_key(model_label))
+    if precision == "" and task in ("training", "micro", "inference"):
+        precision = "unknown"
+    notes = src["notes"]
+    if unit_note:
+        notes = f"{notes} [{unit_note}]".strip()
+    row = {
+        "ref_id": f"{src['source_id']}-{seq:02d}",
+        "source_id": src["source_id"],
+        "source_title": src["source_title"],
+        "source_url": src["source_url"],
+        "source_kind": src["source_kind"],
+        "year": src["year"].split(".")[0] if src["year"] else "",
+        "origin": "shared_csv",
+        "hardware": "",
+        "hardware_label": hw_label,
+        "hardware_key": key,
+        "device_type": device_type,
+        "hardware_count": count,
+        "count_unit": unit,
+        "baseline_key": baseline_key,
+        "framework": framework,
+        "framework_version": fw_version,
+        "framework_label": src["framework"],
+        "task": task,
+        "model": model_key(model_label),
+        "model_label": model_label,
+        "params": "",
+        "dataset": dataset,
+        "dataset_label": dataset_label,
+        "data_kind": data_kind,
+        "target": target,
+        "batch_size": batch,
+        "batch_scope": scope,
+        "batch_label": src["batch_size"],
+        "epochs": "",
+        "steps_per_epoch": "",
+        "shape": "",
+        "precision": precision,
+        "precision_label": src["precision"],
+        "xla": xla,
+        "metric": metric,
+        "value": src["value"],
+        "unit": unit_norm,
+        "value_kind": value_kind,
+        "higher_is_better": str(METRICS[metric].higher_is_better),
+        "doubtful": "",
+        "doubt_reason": "",
+        "notes": notes,
+    }
+    return row
+
+
+def _finish(row: dict[str, str]) -> dict[str, str]:
+    """Fill the fields that depend on the others (display name, doubts, params from notes)."""
+    if not row["params"]:
+        m = re.search(r"Params ([\d,]+)", row["notes"])
+        row["params"] = m.group(1).replace(",", "") if m else ""
+    if not row["hardware"]:
+        row["hardware"] = display_name(row)
+    if not row["doubtful"]:
+        doubtful, reason = doubt_fields(row)
+        row["doubtful"], row["doubt_reason"] = str(doubtful), reason
+    row["higher_is_better"] = str(METRICS[row["metric"]].higher_is_better)
+    return row
+
+
+def build(shared_csv: Path) -> list[dict[str, str]]:
+    """All curated rows: shared rows in their order, each seed addition right after its source's rows."""
+    with open(shared_csv, newline="", encoding="utf-8") as f:
+        shared = list(csv.DictReader(f))
+    seq: dict[str, int] = {}
+    blocks: dict[str, list[dict[str, str]]] = {}
+    for src in shared:
+        sid = src["source_id"]
+        seq[sid] = seq.get(sid, 0) + 1
+        row = curate_row(src, seq[sid])
+        fixes = dict(ROW_OVERRIDES.get(row["ref_id"], {}))
+        row["notes"] += fixes.pop("+notes", "")
+        row.update(fixes)
+        blocks.setdefault(sid, []).append(row)
+    for added in ADDED_ROWS:
+        sid = added["source_id"]
+        seq[sid] = seq.get(sid, 0) + 1
+        row = {name: "" for name in COLUMN_NAMES} | {"origin": "seed_article"} | added
+        row["ref_id"] = f"{sid}-{seq[sid]:02d}"
+        if sid in blocks:  # inherit the source's provenance fields
+            first = blocks[sid][0]
+            for name in ("source_title", "source_url", "source_kind", "year"):
+                row[name] = row[name] or first[name]
+        blocks.setdefault(sid, []).append(row)
+    rows = [_finish(r) for block in blocks.values() for r in block]
+    return [{name: r.get(name, "") for name in COLUMN_NAMES} for r in rows]
+
+
+def write(rows: list[dict[str, str]], out: Path) -> None:
+    with open(out, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(COLUMN_NAMES), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("shared_csv", nargs="?", type=Path, default=DEFAULT_SHARED)
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = ap.parse_args(argv)
+    if not args.shared_csv.exists():
+        print(f"shared reference CSV not found: {args.shared_csv}", file=sys.stderr)
+        return 2
+    rows = build(args.shared_csv)
+    write(rows, args.out)
+    from engine.reference import load_reference  # validate what was written, exactly as the app will
+
+    df = load_reference(args.out)
+    print(f"wrote {len(df)} rows to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
