@@ -110,14 +110,37 @@ def _spec_request(args: argparse.Namespace) -> dict[str, Any]:
     if not args.model and not args.bench:
         _die("run needs --bench matmul|conv2d or --model NAME (see: python -m engine models)")
     if args.model:
-        micro_only = sorted(set(raw) & {"m", "n", "k", "height", "width", "channels", "filters", "kernel_size", "repeats", "warmup", "dtype"})
+        micro_only = sorted(
+            set(raw)
+            & {"m", "n", "k", "height", "width", "channels", "filters", "kernel_size", "repeats", "warmup", "dtype"}
+        )
         if micro_only:
-            _die(f"--{micro_only[0].replace('_', '-')}: is a microbenchmark setting; training runs use --model/--dataset/--batch-size …")
+            _die(
+                f"--{micro_only[0].replace('_', '-')}: is a microbenchmark setting; training runs use --model/--dataset/--batch-size …"
+            )
         raw["kind"] = "train"
     else:
-        train_only = sorted(set(raw) & {"dataset", "data_dir", "epochs", "steps_per_epoch", "validation_steps", "strategy", "logical_devices", "precision", "memory_growth", "memory_limit_mb", "visible_devices", "tpu"})
+        train_only = sorted(
+            set(raw)
+            & {
+                "dataset",
+                "data_dir",
+                "epochs",
+                "steps_per_epoch",
+                "validation_steps",
+                "strategy",
+                "logical_devices",
+                "precision",
+                "memory_growth",
+                "memory_limit_mb",
+                "visible_devices",
+                "tpu",
+            }
+        )
         if train_only:
-            _die(f"--{train_only[0].replace('_', '-')}: is a training setting; microbenchmarks use --dtype/--repeats and their shape flags")
+            _die(
+                f"--{train_only[0].replace('_', '-')}: is a training setting; microbenchmarks use --dtype/--repeats and their shape flags"
+            )
         raw["kind"] = raw["bench"]
     return raw
 
@@ -154,9 +177,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         if ev.get("event") == "phase":
             print(f"  {ev.get('name')}", file=sys.stderr)
         elif ev.get("event") == "repeat":
-            print(f"  repeat {ev['repeat']}/{ev['total']}: {ev['time_ms']:.2f} ms, {ev['gflops']:.1f} GFLOP/s", file=sys.stderr)
+            print(
+                f"  repeat {ev['repeat']}/{ev['total']}: {ev['time_ms']:.2f} ms, {ev['gflops']:.1f} GFLOP/s",
+                file=sys.stderr,
+            )
         elif ev.get("event") == "epoch":
-            print(f"  epoch {ev.get('epoch')}: {ev.get('epoch_s', 0):.2f} s, loss {ev.get('loss', float('nan')):.4f}", file=sys.stderr)
+            print(
+                f"  epoch {ev.get('epoch')}: {ev.get('epoch_s', 0):.2f} s, loss {ev.get('loss', float('nan')):.4f}",
+                file=sys.stderr,
+            )
 
     try:
         row = jobs.wait(run_id, store, on_event=show)
@@ -178,7 +207,12 @@ def cmd_devices(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     acc = hardware.detect_accelerators()
-    info = {"cpu": asdict(hardware.cpu_info()), "gpus": [asdict(g) for g in acc.gpus], "tpu": acc.tpu or None, "notes": list(acc.notes)}
+    info = {
+        "cpu": asdict(hardware.cpu_info()),
+        "gpus": [asdict(g) for g in acc.gpus],
+        "tpu": acc.tpu or None,
+        "notes": list(acc.notes),
+    }
     if args.probe:
         import os
 
@@ -190,8 +224,12 @@ def cmd_devices(args: argparse.Namespace) -> int:
         print(json.dumps(info))
         return EXIT_OK
     cpu = info["cpu"]
-    print(f"CPU: {cpu['name']} — {cpu['cores']} cores at {cpu['clock_ghz']} GHz, {', '.join(cpu['vector_extensions']) or 'no SIMD flags'}")
-    print(f"     peak {cpu['peak_gflops_fp32']} GFLOP/s fp32 ({cpu['flops_per_cycle_fp32']} FLOPs/cycle/core), {cpu['memory_gb']} GB RAM")
+    print(
+        f"CPU: {cpu['name']} — {cpu['cores']} cores at {cpu['clock_ghz']} GHz, {', '.join(cpu['vector_extensions']) or 'no SIMD flags'}"
+    )
+    print(
+        f"     peak {cpu['peak_gflops_fp32']} GFLOP/s fp32 ({cpu['flops_per_cycle_fp32']} FLOPs/cycle/core), {cpu['memory_gb']} GB RAM"
+    )
     for g in info["gpus"]:
         print(f"GPU {g['index']}: {g['name']}, {g['memory_mb']:.0f} MB, driver {g['driver_version']}")
     if not info["gpus"]:
@@ -214,7 +252,9 @@ def cmd_models(args: argparse.Namespace) -> int:
         print(json.dumps(rows))
     else:
         for r in rows:
-            print(f"{r['model']:<16} {r['dataset']:<14} input {str(tuple(r['input_shape'])):<16} classes {r['num_classes']:<5} params {r['params']:>13,}")
+            print(
+                f"{r['model']:<16} {r['dataset']:<14} input {str(tuple(r['input_shape'])):<16} classes {r['num_classes']:<5} params {r['params']:>13,}"
+            )
     return EXIT_OK
 
 
@@ -263,7 +303,11 @@ def _find(store, run_id: str) -> dict[str, Any]:
     matches = store.find_run_ids(run_id)
     if len(matches) == 1:
         return store.get_run(matches[0])
-    _die(f"run_id: no run {run_id!r}" if not matches else f"run_id: {run_id!r} matches {len(matches)} runs; give more of it")
+    _die(
+        f"run_id: no run {run_id!r}"
+        if not matches
+        else f"run_id: {run_id!r} matches {len(matches)} runs; give more of it"
+    )
 
 
 def cmd_cancel(args: argparse.Namespace) -> int:
@@ -282,7 +326,13 @@ def cmd_cancel(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handler = {"run": cmd_run, "devices": cmd_devices, "models": cmd_models, "results": cmd_results, "cancel": cmd_cancel}
+    handler = {
+        "run": cmd_run,
+        "devices": cmd_devices,
+        "models": cmd_models,
+        "results": cmd_results,
+        "cancel": cmd_cancel,
+    }
     return handler[args.command](args)
 
 

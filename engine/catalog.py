@@ -61,8 +61,17 @@ DATASETS: dict[str, DatasetInfo] = {
         DatasetInfo("mnist", "image", (28, 28, 1), 10, 60_000, "MNIST digits, 28×28 grey, 10 classes"),
         DatasetInfo("cifar10", "image", (32, 32, 3), 10, 50_000, "CIFAR-10, 32×32 colour, 10 classes"),
         DatasetInfo("flowers", "image", (192, 192, 3), 5, 3_670, "Flowers TFRecords, 192×192 colour, 5 classes"),
-        DatasetInfo("imagenet_shape", "image", (224, 224, 3), 1000, 0, "ImageNet-shaped (224×224×3, 1000 classes), synthetic only"),
-        DatasetInfo("reuters", "text", (SEQUENCE_LENGTH,), 46, 8_982, "Reuters newswire topics, padded to 300, 46 classes"),
+        DatasetInfo(
+            "imagenet_shape",
+            "image",
+            (224, 224, 3),
+            1000,
+            0,
+            "ImageNet-shaped (224×224×3, 1000 classes), synthetic only",
+        ),
+        DatasetInfo(
+            "reuters", "text", (SEQUENCE_LENGTH,), 46, 8_982, "Reuters newswire topics, padded to 300, 46 classes"
+        ),
         DatasetInfo("imdb", "text", (SEQUENCE_LENGTH,), 2, 25_000, "IMDB reviews, padded to 300, 2 classes"),
     )
 }
@@ -74,15 +83,52 @@ DATASET_NAMES: tuple[str, ...] = (SYNTHETIC, *[n for n in DATASETS if n != "imag
 MODELS: dict[str, ModelInfo] = {
     m.name: m
     for m in (
-        ModelInfo("fashion_cnn", "image", "fashion_mnist", 4, "article 000", "5-layer CNN (BN, conv 64/128/256 5×5 ELU, dense 256)"),
-        ModelInfo("tiny_cnn", "image", "fashion_mnist", 3, "article 000", "conv 64 3×3 → pool → ReLU → dense (TPUStrategy example)"),
-        ModelInfo("flowers_cnn", "image", "flowers", 16, "article 001", "small custom CNN for flowers (~78k parameters)"),
+        ModelInfo(
+            "fashion_cnn",
+            "image",
+            "fashion_mnist",
+            4,
+            "article 000",
+            "5-layer CNN (BN, conv 64/128/256 5×5 ELU, dense 256)",
+        ),
+        ModelInfo(
+            "tiny_cnn",
+            "image",
+            "fashion_mnist",
+            3,
+            "article 000",
+            "conv 64 3×3 → pool → ReLU → dense (TPUStrategy example)",
+        ),
+        ModelInfo(
+            "flowers_cnn", "image", "flowers", 16, "article 001", "small custom CNN for flowers (~78k parameters)"
+        ),
         ModelInfo("vgg19", "image", "flowers", 32, "keras.applications", "VGG19, no pre-trained weights"),
         ModelInfo("xception", "image", "flowers", 71, "keras.applications", "Xception, no pre-trained weights"),
         ModelInfo("resnet152v2", "image", "flowers", 32, "keras.applications", "ResNet152V2, no pre-trained weights"),
-        ModelInfo("resnet50", "image", "imagenet_shape", 32, "keras.applications / article 003", "ResNet-50, no pre-trained weights"),
-        ModelInfo("inceptionv3", "image", "imagenet_shape", 75, "keras.applications / article 003", "InceptionV3, no pre-trained weights"),
-        ModelInfo("reuters_conv1d", "text", "reuters", 0, "article 002", "embedding 7 → conv1d 64/5 → conv1d 32/3 → dense 46 (Nadam)"),
+        ModelInfo(
+            "resnet50",
+            "image",
+            "imagenet_shape",
+            32,
+            "keras.applications / article 003",
+            "ResNet-50, no pre-trained weights",
+        ),
+        ModelInfo(
+            "inceptionv3",
+            "image",
+            "imagenet_shape",
+            75,
+            "keras.applications / article 003",
+            "InceptionV3, no pre-trained weights",
+        ),
+        ModelInfo(
+            "reuters_conv1d",
+            "text",
+            "reuters",
+            0,
+            "article 002",
+            "embedding 7 → conv1d 64/5 → conv1d 32/3 → dense 46 (Nadam)",
+        ),
         ModelInfo("bilstm", "text", "imdb", 0, "article 003", "bidirectional LSTM text classifier, 1024 hidden units"),
     )
 }

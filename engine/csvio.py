@@ -12,7 +12,8 @@ import csv
 import io
 import math
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from engine.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIVE, SCHEMA_VERSION, STATUSES
 
@@ -24,7 +25,11 @@ class CsvError(ValueError):
 
     def __init__(self, message: str, row: int = 0, column: str = ""):
         self.row, self.column, self.reason = row, column, message
-        where = f"row {row}" + (f", column {column!r}" if column else "") if row else (f"column {column!r}" if column else "")
+        where = (
+            f"row {row}" + (f", column {column!r}" if column else "")
+            if row
+            else (f"column {column!r}" if column else "")
+        )
         super().__init__(f"{where}: {message}" if where else message)
 
 
@@ -82,10 +87,16 @@ def _check_row(parsed: dict[str, Any], row: int) -> None:
         raise CsvError(f"kind must be one of {', '.join(KINDS)}, got {parsed.get('kind')!r}", row, "kind")
     created = parsed.get("created_at") or ""
     if not _ISO.match(created):
-        raise CsvError(f"created_at must be an ISO-8601 UTC time like 2026-01-31T12:00:00Z, got {created!r}", row, "created_at")
+        raise CsvError(
+            f"created_at must be an ISO-8601 UTC time like 2026-01-31T12:00:00Z, got {created!r}", row, "created_at"
+        )
     version = parsed.get("schema_version")
     if version is not None and version > SCHEMA_VERSION:
-        raise CsvError(f"schema_version {version} is newer than this AccelBench ({SCHEMA_VERSION}); upgrade first", row, "schema_version")
+        raise CsvError(
+            f"schema_version {version} is newer than this AccelBench ({SCHEMA_VERSION}); upgrade first",
+            row,
+            "schema_version",
+        )
     for name in NON_NEGATIVE:
         value = parsed.get(name)
         if value is not None and value < 0:
@@ -98,7 +109,9 @@ def parse_results_csv(data: bytes | str) -> list[dict[str, Any]]:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise CsvError(f"the file is not UTF-8 text (bad byte at offset {exc.start}); save it as UTF-8 CSV") from None
+            raise CsvError(
+                f"the file is not UTF-8 text (bad byte at offset {exc.start}); save it as UTF-8 CSV"
+            ) from None
     if not data.strip():
         raise CsvError("the file is empty")
     try:
@@ -109,7 +122,9 @@ def parse_results_csv(data: bytes | str) -> list[dict[str, Any]]:
     header = [h.strip() for h in header]
     missing = [c for c in COLUMN_NAMES if c not in header and c not in ("schema_version", "source", "notes")]
     if missing:
-        raise CsvError(f"missing column(s): {', '.join(missing)} — is this an AccelBench results export?", 1, missing[0])
+        raise CsvError(
+            f"missing column(s): {', '.join(missing)} — is this an AccelBench results export?", 1, missing[0]
+        )
     dupes = sorted({h for h in header if header.count(h) > 1})
     if dupes:
         raise CsvError(f"column {dupes[0]!r} appears twice", 1, dupes[0])

@@ -29,7 +29,9 @@ def check_demo_caps(spec: Spec) -> None:
         if spec.model not in DEMO_MODELS:
             raise SpecError("--model", f"demo mode allows {', '.join(DEMO_MODELS)}; got {spec.model}")
         if spec.epochs * spec.steps_per_epoch > DEMO_MAX_STEPS:
-            raise SpecError("--steps-per-epoch", f"demo mode allows at most {DEMO_MAX_STEPS} steps in all (epochs × steps)")
+            raise SpecError(
+                "--steps-per-epoch", f"demo mode allows at most {DEMO_MAX_STEPS} steps in all (epochs × steps)"
+            )
         if spec.batch_size > DEMO_MAX_BATCH:
             raise SpecError("--batch-size", f"demo mode allows batches up to {DEMO_MAX_BATCH}")
         if spec.dataset != "synthetic":

@@ -111,7 +111,10 @@ def flops_per_cycle_fp32(flags: set[str], vendor_amd: bool) -> int:
 
 
 def _clock_ghz() -> float:
-    for path in ("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency"):
+    for path in (
+        "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
+        "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency",
+    ):
         try:
             with open(path) as f:
                 return int(f.read().strip()) / 1e6
@@ -132,7 +135,19 @@ def cpu_info() -> CpuInfo:
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     clock = _clock_ghz()
     fpc = flops_per_cycle_fp32(flags, vendor_amd)
-    shown = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_tile", "asimd", "sve")
+    shown = (
+        "sse4_2",
+        "avx",
+        "avx2",
+        "fma",
+        "avx512f",
+        "avx512_bf16",
+        "avx512_fp16",
+        "amx_bf16",
+        "amx_tile",
+        "asimd",
+        "sve",
+    )
     try:
         import psutil
 

@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ _children: dict[str, subprocess.Popen] = {}
 
 
 def new_run_id() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(3)
 
 
 def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
@@ -179,7 +179,10 @@ def refresh(store: Store | None = None) -> list[str]:
         if not _alive(job["pid"], job["pid_started"]):
             if store.update_run(
                 run_id,
-                {"status": "interrupted", "error": "the worker process ended without a result (killed, out of memory, or the machine restarted)"},
+                {
+                    "status": "interrupted",
+                    "error": "the worker process ended without a result (killed, out of memory, or the machine restarted)",
+                },
                 only_if_status=ACTIVE_STATUSES,
             ):
                 changed.append(run_id)
@@ -196,7 +199,9 @@ def refresh(store: Store | None = None) -> list[str]:
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
         if store.get_job(row["run_id"]) is None and _age_s(row["created_at"]) > _LAUNCH_GRACE_S:
             if store.update_run(
-                row["run_id"], {"status": "interrupted", "error": "the run was never started"}, only_if_status=ACTIVE_STATUSES
+                row["run_id"],
+                {"status": "interrupted", "error": "the run was never started"},
+                only_if_status=ACTIVE_STATUSES,
             ):
                 changed.append(row["run_id"])
     return changed
@@ -207,13 +212,15 @@ def _age_s(created_at: str) -> float:
         t = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
     except ValueError:
         return float("inf")
-    return (datetime.now(timezone.utc) - t).total_seconds()
+    return (datetime.now(UTC) - t).total_seconds()
 
 
 def cancel(run_id: str, store: Store | None = None) -> bool:
     """Stop a queued/running run and record it `cancelled`. False when it had already ended."""
     store = store or Store()
-    changed = store.update_run(run_id, {"status": "cancelled", "error": "cancelled by the user"}, only_if_status=ACTIVE_STATUSES)
+    changed = store.update_run(
+        run_id, {"status": "cancelled", "error": "cancelled by the user"}, only_if_status=ACTIVE_STATUSES
+    )
     job = store.get_job(run_id)
     if changed and job and _alive(job["pid"], job["pid_started"]):
         _kill_group(job["pid"])

@@ -7,6 +7,7 @@ discarded as they finish, and the run says so in `notes`.
 
 from __future__ import annotations
 
+import os
 import time
 
 import psutil
@@ -21,8 +22,15 @@ _BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
 
 
 def memory_budget_bytes() -> int:
-    """How big one output block may be: a quarter of free memory, at most 2 GiB."""
-    return int(min(2 * 2**30, psutil.virtual_memory().available * 0.25))
+    """How big one output block may be: a quarter of free memory, at most 2 GiB.
+
+    `ACCELBENCH_MAX_BLOCK_MB` lowers it (tests use it to exercise blocking on small shapes).
+    """
+    budget = min(2 * 2**30, psutil.virtual_memory().available * 0.25)
+    override_mb = os.environ.get("ACCELBENCH_MAX_BLOCK_MB")
+    if override_mb:
+        budget = min(budget, float(override_mb) * 2**20)
+    return int(budget)
 
 
 def plan_blocks(total: int, bytes_per_unit: int, budget: int) -> list[tuple[int, int]]:

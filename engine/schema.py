@@ -70,7 +70,5 @@ COLUMN_TYPES: dict[str, type] = dict(RESULT_COLUMNS)
 
 # Measured values that can never be negative; an import carrying one is refused.
 NON_NEGATIVE = frozenset(
-    name
-    for name, typ in RESULT_COLUMNS
-    if typ in (int, float) and name not in ("schema_version", "final_loss")
+    name for name, typ in RESULT_COLUMNS if typ in (int, float) and name not in ("schema_version", "final_loss")
 )

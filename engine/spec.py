@@ -169,7 +169,9 @@ def _fill(cls, d: dict[str, Any]) -> dict[str, Any]:
     names = {f.name for f in fields(cls)}
     unknown = sorted(set(d) - names - {"kind"})
     if unknown:
-        raise SpecError(_flag(unknown[0]), f"is not a setting of a {cls.__name__} (allowed: {', '.join(sorted(names))})")
+        raise SpecError(
+            _flag(unknown[0]), f"is not a setting of a {cls.__name__} (allowed: {', '.join(sorted(names))})"
+        )
     defaults = asdict(cls())
     return {**defaults, **{k: v for k, v in d.items() if k in names and v is not None}}
 
@@ -195,11 +197,16 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
                 raise SpecError(name, f"a {size:,}-element matrix is over the {MAX_ELEMENTS:,}-element limit")
     else:
         if out["kernel_size"] > min(out["height"], out["width"]):
-            raise SpecError("--kernel-size", f"must be at most the image size ({min(out['height'], out['width'])}), got {out['kernel_size']}")
+            raise SpecError(
+                "--kernel-size",
+                f"must be at most the image size ({min(out['height'], out['width'])}), got {out['kernel_size']}",
+            )
         n_in = out["batch_size"] * out["height"] * out["width"] * out["channels"]
         n_out = out["batch_size"] * out["height"] * out["width"] * out["filters"]
         if max(n_in, n_out) > MAX_ELEMENTS:
-            raise SpecError("--batch-size", f"a {max(n_in, n_out):,}-element tensor is over the {MAX_ELEMENTS:,}-element limit")
+            raise SpecError(
+                "--batch-size", f"a {max(n_in, n_out):,}-element tensor is over the {MAX_ELEMENTS:,}-element limit"
+            )
     return MicroSpec(**out)
 
 
@@ -255,7 +262,9 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
     if problem:
         raise SpecError("--dataset", problem)
     if out["dataset"] == "flowers" and not out["data_dir"]:
-        raise SpecError("--data-dir", "flowers needs a folder of TFRecord files or a gs:// path (or use --dataset synthetic)")
+        raise SpecError(
+            "--data-dir", "flowers needs a folder of TFRecord files or a gs:// path (or use --dataset synthetic)"
+        )
     spec = TrainSpec(**out)
     _check_combination(spec, gpu_count)
     return spec
@@ -268,13 +277,20 @@ def _check_combination(spec: TrainSpec, gpu_count: int) -> None:
     if spec.device == "tpu" and strategy not in ("tpu",):
         raise SpecError("--strategy", f"--device tpu runs under the tpu strategy, got {strategy}")
     if spec.logical_devices > 1 and strategy not in ("mirrored",):
-        raise SpecError("--logical-devices", f"{spec.logical_devices} logical devices need --strategy mirrored (or auto), got {strategy}")
+        raise SpecError(
+            "--logical-devices",
+            f"{spec.logical_devices} logical devices need --strategy mirrored (or auto), got {strategy}",
+        )
     if spec.logical_devices > 1 and spec.device == "tpu":
         raise SpecError("--logical-devices", "cannot split a TPU; use 1")
     if spec.device == "cpu" and (spec.memory_growth or spec.memory_limit_mb or spec.visible_devices):
-        raise SpecError("--device", "GPU memory settings (--memory-growth, --memory-limit-mb, --visible-devices) need --device gpu")
+        raise SpecError(
+            "--device", "GPU memory settings (--memory-growth, --memory-limit-mb, --visible-devices) need --device gpu"
+        )
     if spec.memory_growth and spec.logical_devices > 1:
-        raise SpecError("--memory-growth", "cannot be combined with logical devices (each logical GPU has a fixed memory limit)")
+        raise SpecError(
+            "--memory-growth", "cannot be combined with logical devices (each logical GPU has a fixed memory limit)"
+        )
     if spec.precision == "mixed_float16" and spec.device == "tpu":
         raise SpecError("--precision", "TPUs do not support float16; use mixed_bfloat16 or float32")
     if strategy == "mirrored" and spec.device == "cpu" and spec.logical_devices < 2:

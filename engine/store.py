@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from engine import settings
 from engine.csvio import parse_results_csv, rows_to_csv
@@ -23,7 +24,7 @@ _SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class Store:
@@ -35,7 +36,8 @@ class Store:
         with self._conn() as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             cols = ", ".join(
-                f"{name} {_SQL_TYPES[typ]}" + (" PRIMARY KEY" if name == "run_id" else "") for name, typ in COLUMN_TYPES.items()
+                f"{name} {_SQL_TYPES[typ]}" + (" PRIMARY KEY" if name == "run_id" else "")
+                for name, typ in COLUMN_TYPES.items()
             )
             conn.execute(f"CREATE TABLE IF NOT EXISTS runs ({cols})")
             conn.execute(
@@ -170,7 +172,7 @@ class Store:
             rows = conn.execute(
                 "SELECT jobs.*, runs.status FROM jobs JOIN runs USING (run_id) WHERE runs.status IN ('queued', 'running')"
             ).fetchall()
-        return [dict(r) for r in rows]
+        return [{**dict(r), "spec": json.loads(r["spec"])} for r in rows]
 
     # --- series ---------------------------------------------------------------------------
     def add_series(self, run_id: str, kind: str, rows: list[dict[str, Any]]) -> None:

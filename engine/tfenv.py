@@ -29,12 +29,16 @@ def configure(
     if device == "gpu":
         gpus = tf.config.list_physical_devices("GPU")
         if not gpus:
-            raise PlacementError("TensorFlow sees no GPU (is this a CUDA build of TensorFlow, and is the driver loaded?)")
+            raise PlacementError(
+                "TensorFlow sees no GPU (is this a CUDA build of TensorFlow, and is the driver loaded?)"
+            )
         if visible_devices:
             wanted = [int(i) for i in visible_devices.split(",")]
             missing = [i for i in wanted if i >= len(gpus)]
             if missing:
-                raise PlacementError(f"--visible-devices {visible_devices}: GPU {missing[0]} does not exist ({len(gpus)} GPU(s) found)")
+                raise PlacementError(
+                    f"--visible-devices {visible_devices}: GPU {missing[0]} does not exist ({len(gpus)} GPU(s) found)"
+                )
             gpus = [gpus[i] for i in wanted]
             tf.config.set_visible_devices(gpus, "GPU")
         if memory_growth:
@@ -50,7 +54,9 @@ def configure(
         tf.config.set_visible_devices([], "GPU")
         if logical_devices > 1:
             cpu = tf.config.list_physical_devices("CPU")[0]
-            tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(logical_devices)])
+            tf.config.set_logical_device_configuration(
+                cpu, [tf.config.LogicalDeviceConfiguration() for _ in range(logical_devices)]
+            )
 
 
 def _gpu_memory_mb(index: int) -> int:
@@ -75,7 +81,9 @@ def check_placement(device: str, used: list[str]) -> None:
         raise PlacementError("could not tell where the ops ran")
     wrong = [d for d in used if f"DEVICE:{kind}:" not in d.upper()]
     if wrong:
-        raise PlacementError(f"asked for {kind} but the ops ran on {', '.join(sorted(set(wrong)))} — no {kind} number is reported")
+        raise PlacementError(
+            f"asked for {kind} but the ops ran on {', '.join(sorted(set(wrong)))} — no {kind} number is reported"
+        )
 
 
 def sync() -> None:

@@ -51,11 +51,27 @@ class AppServer:
         self.log = open(tmp / f"streamlit-{self.port}.log", "wb")
         self.proc = subprocess.Popen(
             [
-                sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                "--server.headless", "true", "--server.port", str(self.port), "--server.address", "127.0.0.1",
-                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / "app.py"),
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(self.port),
+                "--server.address",
+                "127.0.0.1",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
             ],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         self._wait_healthy()
 
@@ -129,9 +145,13 @@ def wait_for_app(page, timeout_ms: int = 60_000) -> None:
     from playwright.sync_api import expect
 
     page.wait_for_selector("[data-testid='stAppViewContainer']", state="attached", timeout=timeout_ms)
-    page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']", state="attached", timeout=timeout_ms)
+    page.wait_for_selector(
+        "[data-testid='stApp'][data-test-connection-state='CONNECTED']", state="attached", timeout=timeout_ms
+    )
     page.wait_for_timeout(300)
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", state="attached", timeout=timeout_ms)
+    page.wait_for_selector(
+        "[data-testid='stApp'][data-test-script-state='notRunning']", state="attached", timeout=timeout_ms
+    )
     expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=timeout_ms)
 
 

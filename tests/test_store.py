@@ -1,0 +1,178 @@
+"""The results store: exact CSV round-trip, all-or-nothing import, concurrent writers."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+
+import pytest
+
+from engine.csvio import CsvError, parse_results_csv, rows_to_csv
+from engine.schema import COLUMN_NAMES, SCHEMA_VERSION
+from engine.store import Store
+
+
+def full_row(run_id: str, **over) -> dict:
+    row = {
+        "schema_version": SCHEMA_VERSION,
+        "run_id": run_id,
+        "created_at": "2026-11-21T10:00:00.123456Z",
+        "status": "ok",
+        "error": None,
+        "source": "local",
+        "kind": "train",
+        "model": "fashion_cnn",
+        "dataset": "synthetic",
+        "shape": None,
+        "dtype": "float32",
+        "precision": "float32",
+        "xla": True,
+        "device": "cpu",
+        "strategy": "mirrored",
+        "replicas": 2,
+        "global_batch_size": 256,
+        "per_replica_batch_size": 128,
+        "epochs": 3,
+        "steps_per_epoch": 20,
+        "params": 1_234_567,
+        "price_per_hour_usd": 0.35,
+        "time_to_first_step_s": 1.2345678901234567,
+        "first_epoch_s": 3.3,
+        "step_time_ms_median": 0.1 + 0.2,
+        "step_time_ms_p10": 1e-9,
+        "step_time_ms_p90": 123456.789,
+        "examples_per_sec": 2048.5,
+        "total_s": 12.0,
+        "gflops": 55.5,
+        "peak_gflops": 166.2,
+        "final_loss": -0.5,
+        "final_accuracy": 0.91,
+        "val_accuracy": None,
+        "peak_host_memory_mb": 900.25,
+        "peak_device_memory_mb": None,
+        "cost_usd": 0.0011666666666666668,
+        "devices_used": "CPU:0,CPU:1",
+        "device_name": 'AMD EPYC, "quoted"\nsecond line',
+        "host_cores": 2,
+        "host_memory_gb": 23.5,
+        "tf_version": "2.21.0",
+        "keras_version": "3.15.1",
+        "python_version": "3.11.7",
+        "driver_version": None,
+        "notes": "ünïcödé, commas",
+    }
+    row.update(over)
+    return row
+
+
+def test_csv_round_trip_is_exact(tmp_path):
+    rows = [full_row("a"), full_row("b", status="failed", error="out of memory: x", xla=False)]
+    src = Store(tmp_path / "src.db")
+    for r in rows:
+        src.insert_run(r)
+    text = src.export_csv()
+    assert text.splitlines()[0].split(",") == list(COLUMN_NAMES)
+    dst = Store(tmp_path / "dst.db")
+    assert dst.import_csv(text, "export.csv") == (2, 0)
+    for r in rows:
+        got = dst.get_run(r["run_id"])
+        assert got["source"] == "import:export.csv"
+        assert {k: v for k, v in got.items() if k != "source"} == {k: v for k, v in r.items() if k != "source"}
+    # a second export → import cycle changes nothing further
+    again = Store(tmp_path / "again.db")
+    again.import_csv(dst.export_csv(), "second.csv")
+    assert again.export_csv() == dst.export_csv()
+
+
+def test_reimport_skips_present_rows(tmp_path):
+    s = Store(tmp_path / "s.db")
+    text = rows_to_csv([full_row("x")])
+    assert s.import_csv(text, "f.csv") == (1, 0)
+    assert s.import_csv(text, "f.csv") == (0, 1)
+    assert s.count_runs() == 1
+
+
+def _replace_cell(text: str, column: str, value: str, line: int = 1) -> str:
+    """Set one cell; `line` counts CSV records (header = 0), since cells may hold newlines."""
+    import csv
+    import io
+
+    records = list(csv.reader(io.StringIO(text)))
+    records[line][COLUMN_NAMES.index(column)] = value
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(records)
+    return buf.getvalue()
+
+
+GOOD = rows_to_csv([full_row("r1"), full_row("r2"), full_row("r3")])
+
+
+@pytest.mark.parametrize(
+    ("data", "row", "column"),
+    [
+        (_replace_cell(GOOD, "total_s", "-1.0", line=2), 3, "total_s"),
+        (_replace_cell(GOOD, "gflops", "fast", line=3), 4, "gflops"),
+        (_replace_cell(GOOD, "replicas", "1.5"), 2, "replicas"),
+        (_replace_cell(GOOD, "xla", "perhaps"), 2, "xla"),
+        (_replace_cell(GOOD, "status", "done"), 2, "status"),
+        (_replace_cell(GOOD, "created_at", "yesterday"), 2, "created_at"),
+        (_replace_cell(GOOD, "run_id", "r1", line=2), 3, "run_id"),
+        (_replace_cell(GOOD, "step_time_ms_median", "inf"), 2, "step_time_ms_median"),
+        (GOOD.replace(",gflops,", ",gflopz,", 1), 1, "gflops"),
+        (GOOD + "x,y\n", 5, ""),
+        ("", 0, ""),
+        ("run_id,status\n", 1, "created_at"),
+        (GOOD.encode("utf-8").replace(b"\xc3\xbc", b"\xfc"), 0, ""),
+    ],
+)
+def test_bad_import_names_row_and_column_and_changes_nothing(tmp_path, data, row, column):
+    s = Store(tmp_path / "s.db")
+    s.insert_run(full_row("existing"))
+    before = s.export_csv()
+    with pytest.raises(CsvError) as err:
+        s.import_csv(data, "bad.csv")
+    assert err.value.row == row
+    if column:
+        assert err.value.column == column
+    assert s.export_csv() == before
+
+
+def _writer(path: str, prefix: str, n: int) -> None:
+    s = Store(path)
+    for i in range(n):
+        s.insert_run(full_row(f"{prefix}-{i}"))
+        s.update_run(f"{prefix}-{i}", {"gflops": float(i)}, only_if_status=("ok",))
+
+
+def test_concurrent_writers_lose_nothing(tmp_path):
+    path = str(tmp_path / "c.db")
+    Store(path)
+    procs = [mp.get_context("spawn").Process(target=_writer, args=(path, f"w{k}", 60)) for k in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    s = Store(path)
+    assert s.count_runs() == 240
+    assert all(r["gflops"] == float(r["run_id"].split("-")[1]) for r in s.list_runs())
+
+
+def test_guarded_update_does_not_overwrite_final_status(tmp_path):
+    s = Store(tmp_path / "g.db")
+    s.insert_run(full_row("g", status="running"))
+    assert s.update_run("g", {"status": "cancelled"}, only_if_status=("queued", "running"))
+    assert not s.update_run("g", {"status": "ok"}, only_if_status=("running",))
+    assert s.get_run("g")["status"] == "cancelled"
+
+
+def test_parse_accepts_missing_optional_columns():
+    import csv
+    import io
+
+    records = list(csv.reader(io.StringIO(rows_to_csv([full_row("p")]))))
+    drop = [COLUMN_NAMES.index(c) for c in ("schema_version", "source", "notes")]
+    buf = io.StringIO()
+    csv.writer(buf).writerows([[c for i, c in enumerate(rec) if i not in drop] for rec in records])
+    rows = parse_results_csv(buf.getvalue())
+    assert rows[0]["notes"] is None and rows[0]["schema_version"] == SCHEMA_VERSION
+    assert rows[0]["gflops"] == 55.5
