@@ -197,6 +197,21 @@ HARDWARE: dict[str, HardwareFamily] = {
 }
 
 
+# Board-level keys share their chip family's peaks and specs (a v2-8 board is 4 TPU v2 chips).
+_FAMILY = {"tpu_v2_8": "tpu_v2", "tpu_v3_8": "tpu_v3"}
+
+
+def family_of(hardware_key: str) -> str:
+    """The chip family of a key: 'tpu_v2_8' → 'tpu_v2'; other keys are their own family."""
+    return _FAMILY.get(hardware_key, hardware_key)
+
+
+def same_family(hardware_key: str) -> set[str]:
+    """Every key of the same chip family ({'tpu_v2', 'tpu_v2_8'} for either)."""
+    fam = family_of(hardware_key)
+    return {k for k in HARDWARE if family_of(k) == fam} or {hardware_key}
+
+
 def units_between(hardware_key: str, from_unit: str, to_unit: str) -> float | None:
     """How many `to_unit`s one `from_unit` holds for this hardware (4.0 for a v2-8 board → chips).
 
