@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from engine.normalize import _blank, describe_count, global_batch, local_result_rows, reference_throughput
-from engine.units import HARDWARE, METRICS, THROUGHPUT_METRICS, speedup, units_between
+from engine.units import HARDWARE, METRICS, THROUGHPUT_METRICS, family_of, speedup, units_between
 
 
 @dataclass(frozen=True)
@@ -43,18 +43,31 @@ def _v(row: Mapping[str, Any], key: str) -> Any:
 
 def _count(row: Mapping[str, Any]) -> str | None:
     """The device count in a unit that compares across ways of counting: a v2-8 board and a run on
-    8 TPU replicas are both '8 TPU cores'; a Colab K80 and a P100 are both '1 GPU'."""
+    8 TPU replicas are both '8 TPU cores'; one CPU host, a Colab K80 die and a P100 are all
+    '1 device' (which device it is, is what is being compared, not a caveat)."""
     key, n, unit = str(row.get("hardware_key", "")), row.get("hardware_count"), row.get("count_unit")
     if _blank(unit):
         return None
+    if not _blank(n) and float(n) == 1 and unit in ("host", "die", "gpu", "chip") and key != "tpu_v1":
+        return "1 device"
     fam = HARDWARE.get(key)
     if fam and not _blank(n):
         for base, word in (("core", "TPU core"), ("die", "GPU")):
             per = units_between(key, str(unit), base) if fam.device_type in ("tpu", "gpu") else None
             if per is not None:
                 total = float(n) * per
-                return f"{total:g} {word}{'s' if total != 1 else ''}"
+                return "1 device" if total == 1 else f"{total:g} {word}s"
     return describe_count(key, n, str(unit))
+
+
+def _shape_tokens(shape: str) -> list[str]:
+    return [t for t in re.split(r"[x*@() ]+", shape) if t]
+
+
+def shapes_compatible(a: str, b: str) -> bool:
+    """True when two microbenchmark shapes agree, '?' (not stated) matching any size."""
+    ta, tb = _shape_tokens(a), _shape_tokens(b)
+    return len(ta) == len(tb) and all(x == y or "?" in (x, y) for x, y in zip(ta, tb, strict=True))
 
 
 def _batch(row: Mapping[str, Any]) -> Any:
@@ -177,12 +190,15 @@ def differences(
         unknown: list[str] = []
         for r in items:
             v = s.get(r)
+            if v is not None and s.name == "shape":  # '?' dimensions match any size
+                v = next((k for k in values if shapes_compatible(k, str(v))), v)
             (values.setdefault(str(v), []) if v is not None else unknown).append(_label(r))
         if len(values) > 1:
             shown = " vs ".join(f"{v} ({', '.join(dict.fromkeys(labels))})" for v, labels in values.items())
             msg = f"{_cap(s.name)} differs: {shown} — {s.why}."
         elif values and unknown and s.name not in ("quality target", "shape", "epochs", "steps per epoch"):
-            msg = f"{_cap(s.name)} not stated for {', '.join(dict.fromkeys(unknown))}; the others use {next(iter(values))}."
+            known = ", ".join(dict.fromkeys(next(iter(values.values()))))
+            msg = f"{_cap(s.name)} not stated for {', '.join(dict.fromkeys(unknown))} ({known}: {next(iter(values))})."
         else:
             continue
         out.append(Difference(s.name, values, unknown, msg))
@@ -306,6 +322,10 @@ def match_references(result: Mapping[str, Any], ref: pd.DataFrame, limit: int | 
         caveats = [d.message for d in diffs] + extra
         score = 100.0 - sum(_BY_NAME[d.setting].penalty * (1 if len(d.values) > 1 else 0.3) for d in diffs)
         score -= 5 * len(extra)
+        if family_of(str(r["hardware_key"])) != family_of(str(settings_row["hardware_key"])):
+            score -= 5  # same-hardware references rank first; different hardware is the point, not a caveat
+        if "?" in str(r.get("shape") or ""):
+            caveats.append("The reference does not state every dimension of its shape ('?').")
         if r["doubtful"]:
             caveats.append(f"Reference flagged doubtful: {r['doubt_reason']}.")
             score -= 20
