@@ -10,10 +10,35 @@ DEMO_MODELS = ("fashion_cnn", "tiny_cnn", "reuters_conv1d", "flowers_cnn")
 DEMO_MAX_STEPS = 200  # epochs × steps_per_epoch
 DEMO_MAX_BATCH = 512
 DEMO_TIMEOUT_S = 120.0
+DEMO_MAX_UPLOAD_MB = 25  # per CSV on the History page; uploads stay in the browser session
+
+
+def check_one_at_a_time() -> None:
+    """Refuse a new run while another is queued or running: a public demo shares one small machine.
+
+    Stale rows (a worker that died) are reconciled first, so a crash cannot block the demo forever.
+    Two launches in the same instant can both pass; the worker's own timeout still bounds them.
+    """
+    from engine import jobs  # jobs imports this module lazily; importing it here avoids a cycle
+    from engine.schema import ACTIVE_STATUSES
+    from engine.store import Store
+
+    store = Store()
+    jobs.refresh(store)
+    active = store.list_runs(statuses=ACTIVE_STATUSES, limit=1)
+    if active:
+        run = active[0]
+        raise SpecError(
+            "run",
+            f"demo mode runs one benchmark at a time and run {run['run_id']} ({run.get('model') or run['kind']}) "
+            "is still going; wait for it to finish (it is capped at "
+            f"{DEMO_TIMEOUT_S:g} s) and try again",
+        )
 
 
 def check_demo_caps(spec: Spec) -> None:
-    """Refuse what a public demo must not run (SpecError names the field and the cap)."""
+    """Refuse what a public demo must not run (SpecError names the field and the cap), and refuse
+    any run while another is active (one at a time)."""
     if spec.timeout_s > DEMO_TIMEOUT_S:
         raise SpecError("--timeout-s", f"demo mode allows at most {DEMO_TIMEOUT_S:g} s")
     if isinstance(spec, MicroSpec):
@@ -36,3 +61,4 @@ def check_demo_caps(spec: Spec) -> None:
             raise SpecError("--batch-size", f"demo mode allows batches up to {DEMO_MAX_BATCH}")
         if spec.dataset != "synthetic":
             raise SpecError("--dataset", "demo mode runs on synthetic data only")
+    check_one_at_a_time()
