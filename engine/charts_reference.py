@@ -158,6 +158,6 @@ def local_vs_reference(result: Mapping[str, Any], ref: pd.DataFrame, metric: str
     op = local["model"].iloc[0]
     metric = metric or ("op_time_s" if local["task"].iloc[0] == "micro" else "examples_per_s")
     fam = metric_family(metric)
-    refs = ref[(ref["model"] == op) & (ref["target"] == "") & [metric_family(m) == fam for m in ref["metric"]]]
-    both = pd.concat([local[[metric_family(m) == fam for m in local["metric"]]], refs], ignore_index=True)
+    refs = ref[(ref["model"] == op) & (ref["target"] == "") & (ref["metric"].map(metric_family) == fam)]
+    both = pd.concat([local[local["metric"].map(metric_family) == fam], refs], ignore_index=True)
     return bar_by_hardware(both, metric, model=op, title=f"This run vs references — {op}")

@@ -186,6 +186,8 @@ def differences(
     chosen = [_BY_NAME[n] for n in settings] if settings else list(SETTINGS)
     out = []
     for s in chosen:
+        if s.name == "framework version" and any(d.setting == "framework" and len(d.values) > 1 for d in out):
+            continue  # versions of different frameworks say nothing more
         values: dict[str, list[str]] = {}
         unknown: list[str] = []
         for r in items:

@@ -1,0 +1,136 @@
+"""The curated reference CSV: it loads, it is well-formed, a broken file is refused naming row and column,
+and the builder reproduces it from the shared research file."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.reference import COLUMN_NAMES, REFERENCE_CSV, ReferenceSchemaError, load_reference
+from engine.units import HARDWARE, METRICS
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_CSV = ROOT.parent / "shared" / "reference" / "reference_numbers.csv"
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return load_reference()
+
+
+def _rows() -> list[dict[str, str]]:
+    with open(REFERENCE_CSV, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def _write(path: Path, rows: list[dict[str, str]], columns=COLUMN_NAMES) -> Path:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=list(columns), extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+def test_loads_with_every_column_and_unique_ids(ref):
+    assert list(ref.columns) == list(COLUMN_NAMES)
+    assert len(ref) >= 296
+    assert ref["ref_id"].is_unique
+    assert set(ref["metric"]) <= set(METRICS)
+    assert set(ref["hardware_key"]) <= set(HARDWARE)
+    assert ref["value"].dtype == float and (ref["value"] > 0).all()
+    assert ref["doubtful"].dtype == bool
+
+
+def test_every_row_keeps_its_source_and_doubts_say_why(ref):
+    assert (ref["source_id"] != "").all() and (ref["source_title"] != "").all()
+    assert (ref.loc[ref["doubtful"], "doubt_reason"].str.len() > 10).all()
+    assert (ref.loc[~ref["doubtful"], "doubt_reason"] == "").all()
+
+
+def test_units_are_the_metric_units(ref):
+    for metric, unit in zip(ref["metric"], ref["unit"], strict=True):
+        info = METRICS[metric]
+        assert unit in (info.unit, *info.alt_units), (metric, unit)
+
+
+@pytest.mark.parametrize(
+    ("column", "bad", "expected"),
+    [
+        ("value", "abc", "is not a number"),
+        ("value", "", "is empty but required"),
+        ("metric", "speed", "is not one of"),
+        ("device_type", "fpga", "is not one of"),
+        ("hardware_count", "two", "is not a positive whole number"),
+        ("doubtful", "maybe", "is not True or False"),
+        ("unit", "h", "is not the unit of"),
+    ],
+)
+def test_a_bad_cell_is_refused_naming_row_and_column(tmp_path, column, bad, expected):
+    rows = _rows()
+    rows[11][column] = bad  # the 12th data row
+    path = _write(tmp_path / "bad.csv", rows)
+    with pytest.raises(ReferenceSchemaError) as err:
+        load_reference(path)
+    msg = str(err.value)
+    assert err.value.row == 12 and err.value.column == column
+    assert "row 12 (CSV line 13" in msg and f"column '{column}'" in msg and expected in msg
+    assert rows[11]["ref_id"] in msg
+
+
+def test_doubtful_without_reason_and_duplicate_ids_are_refused(tmp_path):
+    rows = _rows()
+    rows[3]["doubtful"], rows[3]["doubt_reason"] = "True", ""
+    with pytest.raises(ReferenceSchemaError, match=r"row 4 .*column 'doubt_reason'"):
+        load_reference(_write(tmp_path / "a.csv", rows))
+    rows = _rows()
+    rows[5]["ref_id"] = rows[2]["ref_id"]
+    with pytest.raises(ReferenceSchemaError, match=r"row 6 .*column 'ref_id': duplicate of row 3"):
+        load_reference(_write(tmp_path / "b.csv", rows))
+
+
+def test_a_missing_column_is_named(tmp_path):
+    columns = [c for c in COLUMN_NAMES if c != "precision"]
+    with pytest.raises(ReferenceSchemaError, match="missing column.*precision"):
+        load_reference(_write(tmp_path / "c.csv", _rows(), columns))
+
+
+def test_no_tensorflow_or_streamlit_imported_by_the_engine_side():
+    code = (
+        "import sys; import engine.reference, engine.analysis, engine.charts_reference; "
+        "bad = [m for m in ('tensorflow', 'streamlit') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.skipif(not SHARED_CSV.exists(), reason="the shared research CSV is not available here")
+def test_builder_reproduces_the_committed_csv(tmp_path):
+    out = tmp_path / "rebuilt.csv"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "data" / "reference" / "build_reference.py"), str(SHARED_CSV), "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == REFERENCE_CSV.read_bytes()
+
+
+@pytest.mark.skipif(not SHARED_CSV.exists(), reason="the shared research CSV is not available here")
+def test_every_shared_row_is_kept_with_its_digits(ref):
+    with open(SHARED_CSV, newline="", encoding="utf-8") as f:
+        shared = list(csv.DictReader(f))
+    curated = ref[ref["origin"] == "shared_csv"]
+    assert len(curated) == len(shared)
+    for src, (_, cur) in zip(shared, curated.iterrows(), strict=True):
+        assert (cur["source_id"], cur["metric"], cur["hardware_label"]) == (
+            src["source_id"],
+            src["metric"],
+            src["hardware"],
+        )
+        assert cur["value"] == float(src["value"])
