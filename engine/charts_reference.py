@@ -29,17 +29,22 @@ def wants_log(values: pd.Series | list[float], ratio: float = LOG_RATIO) -> bool
 
 
 def _bar_labels(df: pd.DataFrame) -> list[str]:
-    """Hardware names, made unique with what tells repeated names apart (batch, then source)."""
-    labels = df["hardware"].astype(str).tolist()
-    for i, (label, row) in enumerate(zip(list(labels), df.to_dict("records"), strict=True)):
-        if labels.count(label) > 1 or list(df["hardware"]).count(row["hardware"]) > 1:
-            extra = []
-            if pd.notna(row.get("batch_size")):
-                extra.append(f"bs {int(row['batch_size'])}")
-            extra.append(str(row.get("source_id", "")))
-            labels[i] = f"{row['hardware']} · {' · '.join(extra)}"
+    """Hardware names, made unique only as far as needed: batch, data, precision, source, then a number."""
+    recs = df.to_dict("records")
+    labels = [str(r["hardware"]) for r in recs]
+    extras = (
+        lambda r: f"bs {int(r['batch_size'])}" if pd.notna(r.get("batch_size")) else "bs n/a",
+        lambda r: str(r.get("data_kind") or "data n/a"),
+        lambda r: str(r.get("precision") or "precision n/a"),
+        lambda r: str(r.get("source_id", "")),
+    )
+    for extra in extras:
+        repeated = {label for label in labels if labels.count(label) > 1}
+        labels = [
+            f"{label} · {extra(r)}" if label in repeated else label for label, r in zip(labels, recs, strict=True)
+        ]
     seen: dict[str, int] = {}
-    for i, label in enumerate(labels):  # still equal (same source, same batch): number them
+    for i, label in enumerate(labels):
         seen[label] = seen.get(label, 0) + 1
         if seen[label] > 1:
             labels[i] = f"{label} #{seen[label]}"
@@ -120,12 +125,18 @@ def bar_by_hardware(
         title=title or f"{info.label}{f' — {model}' if model else ''} ({direction})",
         barmode="overlay",
         legend_title_text="Device",
-        xaxis={"title": "Hardware", "categoryorder": "array", "categoryarray": list(df["bar_label"])},
+        xaxis={
+            "title": "Hardware",
+            "categoryorder": "array",
+            "categoryarray": list(df["bar_label"]),
+            "tickangle": -30,
+            "automargin": True,
+        },
         yaxis={
             "title": axis_title(metric).replace(f"({info.unit})", f"({unit})"),
             "type": "log" if use_log else "linear",
         },
-        margin={"t": 60, "b": 10},
+        margin={"t": 60},
     )
     return fig
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.normalize import _blank, describe_count, global_batch, local_result_rows, reference_throughput
+from engine.normalize import describe_count, global_batch, is_missing, local_result_rows, reference_throughput
 from engine.units import HARDWARE, METRICS, THROUGHPUT_METRICS, family_of, speedup, units_between
 
 
@@ -38,7 +38,7 @@ class Setting:
 
 def _v(row: Mapping[str, Any], key: str) -> Any:
     v = row.get(key)
-    return None if _blank(v) or v == "unknown" else v
+    return None if is_missing(v) or v == "unknown" else v
 
 
 def _count(row: Mapping[str, Any]) -> str | None:
@@ -46,12 +46,12 @@ def _count(row: Mapping[str, Any]) -> str | None:
     8 TPU replicas are both '8 TPU cores'; one CPU host, a Colab K80 die and a P100 are all
     '1 device' (which device it is, is what is being compared, not a caveat)."""
     key, n, unit = str(row.get("hardware_key", "")), row.get("hardware_count"), row.get("count_unit")
-    if _blank(unit):
+    if is_missing(unit):
         return None
-    if not _blank(n) and float(n) == 1 and unit in ("host", "die", "gpu", "chip") and key != "tpu_v1":
+    if not is_missing(n) and float(n) == 1 and unit in ("host", "die", "gpu", "chip") and key != "tpu_v1":
         return "1 device"
     fam = HARDWARE.get(key)
-    if fam and not _blank(n):
+    if fam and not is_missing(n):
         for base, word in (("core", "TPU core"), ("die", "GPU")):
             per = units_between(key, str(unit), base) if fam.device_type in ("tpu", "gpu") else None
             if per is not None:
@@ -76,7 +76,7 @@ def _batch(row: Mapping[str, Any]) -> Any:
     if b is not None:
         return b
     raw = row.get("batch_size")
-    return None if _blank(raw) else f"{int(raw)} (global or per replica not stated)"
+    return None if is_missing(raw) else f"{int(raw)} (global or per replica not stated)"
 
 
 def _framework(row: Mapping[str, Any]) -> str | None:
@@ -110,7 +110,10 @@ SETTINGS: tuple[Setting, ...] = (
         15,
     ),
     Setting(
-        "XLA", lambda r: None if _blank(r.get("xla")) else bool(r.get("xla")), "XLA fuses ops and can change speed", 5
+        "XLA",
+        lambda r: None if is_missing(r.get("xla")) else bool(r.get("xla")),
+        "XLA fuses ops and can change speed",
+        5,
     ),
     Setting("device count", _count, "more chips/cores/GPUs do more work per second; normalise per device", 15),
     Setting("framework", _framework, "frameworks differ in kernels and input pipelines", 10),
@@ -264,15 +267,15 @@ def _pairings(
     if m in THROUGHPUT_METRICS and "examples_per_s" in local:
         return m, local["examples_per_s"]["value"], float(ref["value"]), METRICS[m].unit, True, []
     if m == "train_time_s":
-        if ref.get("target") or _blank(ref.get("epochs")) or "train_time_s" not in local:
+        if ref.get("target") or is_missing(ref.get("epochs")) or "train_time_s" not in local:
             return None  # time-to-accuracy, or a length we cannot match
         lt = local["train_time_s"]
         avg = reference_throughput(ref)
-        if avg and not any(_blank(lt.get(k)) for k in ("epochs", "steps_per_epoch", "batch_size")):
+        if avg and not any(is_missing(lt.get(k)) for k in ("epochs", "steps_per_epoch", "batch_size")):
             mine = lt["epochs"] * lt["steps_per_epoch"] * lt["batch_size"] / lt["value"]
             return "examples_per_s (whole run, incl. compile)", mine, avg, "examples/s", True, []
         caveat = "compared per epoch (reference steps per epoch not stated)"
-        if _blank(lt.get("epochs")):
+        if is_missing(lt.get("epochs")):
             return None
         return (
             "s per epoch (incl. first)",

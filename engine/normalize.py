@@ -33,7 +33,7 @@ class PerUnit:
     note: str
 
 
-def _blank(v: Any) -> bool:
+def is_missing(v: Any) -> bool:
     return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) or v == ""
 
 
@@ -49,7 +49,7 @@ def per_unit(
     info = METRICS[metric]
     if info.kind == "intensive":
         return PerUnit(float(value), info.unit, 1.0, "unchanged: does not scale with device count")
-    if _blank(hardware_count):
+    if is_missing(hardware_count):
         return None
     per = units_between(hardware_key, count_unit, target_unit)
     if per is None:
@@ -77,7 +77,7 @@ def add_per_unit(df: pd.DataFrame, target_unit: str) -> pd.DataFrame:
 
 def describe_count(hardware_key: str, hardware_count: Any, count_unit: str) -> str:
     """'1 board (4 chips, 8 cores)' / '1 die (half a K80 board)' / '8 gpu'."""
-    if _blank(hardware_count):
+    if is_missing(hardware_count):
         return count_unit
     text = f"{hardware_count} {count_unit}"
     extra = []
@@ -119,7 +119,7 @@ def reference_throughput(row: Mapping[str, Any]) -> float | None:
     if row.get("metric") != "train_time_s" or row.get("target"):
         return None
     epochs, steps, batch = row.get("epochs"), row.get("steps_per_epoch"), row.get("batch_size")
-    if any(_blank(x) for x in (epochs, steps, batch)):
+    if any(is_missing(x) for x in (epochs, steps, batch)):
         return None
     return examples_per_s_from_time(float(row["value"]), int(epochs), int(steps), int(batch))
 
@@ -127,12 +127,12 @@ def reference_throughput(row: Mapping[str, Any]) -> float | None:
 def global_batch(row: Mapping[str, Any]) -> int | None:
     """The global batch of a reference-like row, or None when it cannot be established."""
     b, scope = row.get("batch_size"), row.get("batch_scope")
-    if _blank(b):
+    if is_missing(b):
         return None
     if scope == "per_replica":
         n, unit, key = row.get("hardware_count"), row.get("count_unit"), row.get("hardware_key", "")
         replica_unit = "core" if HARDWARE.get(key) and HARDWARE[key].device_type == "tpu" else unit
-        per = units_between(key, unit, replica_unit) if not _blank(n) else None
+        per = units_between(key, unit, replica_unit) if not is_missing(n) else None
         return int(b) * int(float(n) * per) if per else None
     if scope == "unknown":
         return None
@@ -282,7 +282,7 @@ def local_result_rows(result: Mapping[str, Any]) -> pd.DataFrame:
 
     def num(key: str) -> float | None:
         v = result.get(key)
-        return None if _blank(v) or float(v) <= 0 else float(v)
+        return None if is_missing(v) or float(v) <= 0 else float(v)
 
     metrics: list[tuple[str, float | None, str]] = []
     if base["task"] == "micro":
@@ -293,7 +293,7 @@ def local_result_rows(result: Mapping[str, Any]) -> pd.DataFrame:
         metrics.append(("train_time_s", num("total_s"), "whole run incl. compile and first epoch"))
         metrics.append(("first_epoch_s", num("first_epoch_s"), "includes tracing/compile"))
         epochs, total, first = result.get("epochs"), num("total_s"), num("first_epoch_s")
-        if total and first and not _blank(epochs) and int(epochs) > 1 and total > first:
+        if total and first and not is_missing(epochs) and int(epochs) > 1 and total > first:
             metrics.append(("epoch_time_s", (total - first) / (int(epochs) - 1), "mean of epochs after the first"))
     metrics.append(("step_time_ms", num("step_time_ms_median"), "median step"))
     rows = [
