@@ -1,5 +1,114 @@
-"""run page — being built."""
+"""Run page: pick a microbenchmark or a training run, see it validated, launch it, watch it, read the result.
+
+The run lives in its own worker process (engine.jobs); this page keeps only its run_id, in session
+state and in the URL (?run=…), so a reload or a visit from the Home page reattaches to it.
+"""
 
 import streamlit as st
 
-st.title("Run")
+from engine import jobs
+from engine.micro_presets import op_flops
+from engine.spec import MicroSpec, SpecError
+from ui.common import demo_banner, demo_mode, store
+from ui.run_form import cli_command, plain_error, run_form
+from ui.run_progress import live_panel
+from ui.run_result import recent_runs, result_card, result_charts
+
+st.title("Run a benchmark")
+demo_banner()
+demo = demo_mode()
+st.session_state.setdefault("run_session_runs", [])
+
+run_id = st.session_state.get("run_id") or st.query_params.get("run")
+if run_id:
+    # Mirror the run into both places: session state survives page switches, the URL survives a reload.
+    st.session_state["run_id"] = run_id
+    if st.query_params.get("run") != run_id:
+        st.query_params["run"] = run_id
+    if run_id not in st.session_state["run_session_runs"]:
+        st.session_state["run_session_runs"].append(run_id)
+db = store()
+active = bool(run_id) and jobs.is_active(run_id, db)
+
+form_col, launch_col = st.columns([3, 2], gap="large")
+with form_col:
+    with st.container(border=True, key="run_form_box"):
+        raw = run_form(demo)
+
+with launch_col:
+    st.markdown("#### Check and launch")
+    spec, problem = None, None
+    try:
+        spec = jobs.prepare(raw, demo=demo)
+    except SpecError as exc:
+        problem = plain_error(exc)
+    if problem:
+        st.error(f"{problem}\n\nNothing has been launched; change the setting above.", icon=":material/block:")
+    elif isinstance(spec, MicroSpec):
+        shape = {
+            k: getattr(spec, k)
+            for k in ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size")
+        }
+        gflop = op_flops(spec.bench, **shape) / 1e9
+        st.success(
+            f"Ready: **{spec.bench}** {jobs.micro_shape(spec)} in {spec.dtype} on **{spec.device.upper()}** — "
+            f"{gflop:,.2f} GFLOP per repeat, {spec.warmup} warm-up + {spec.repeats} timed repeats.",
+            icon=":material/check:",
+        )
+    else:
+        st.success(
+            f"Ready: **{spec.model}** on {spec.dataset}, global batch {spec.batch_size}, {spec.epochs} epoch(s) × "
+            f"{spec.steps_per_epoch} steps on **{spec.device.upper()}** ({spec.precision}).",
+            icon=":material/check:",
+        )
+    if active:
+        st.caption(
+            "A run from this page is still going; launch another once it ends (or cancel it) so they do not share the CPU."
+        )
+    launched = st.button(
+        "Launch run",
+        key="run_launch",
+        type="primary",
+        icon=":material/play_arrow:",
+        disabled=bool(problem) or active,
+        width="stretch",
+    )
+    with st.expander("Same run from the command line"):
+        st.code(cli_command(raw), language="bash")
+    if launched and not problem and not active:
+        try:
+            new_id = jobs.launch(jobs.prepare(raw, demo=demo), db)
+        except SpecError as exc:  # the machine changed between the check and the click
+            st.error(plain_error(exc), icon=":material/block:")
+        except OSError as exc:
+            st.error(f"The worker could not be started: {exc}", icon=":material/error:")
+        else:
+            st.session_state["run_id"] = new_id
+            st.session_state["run_session_runs"].append(new_id)
+            st.query_params["run"] = new_id
+            st.rerun()
+
+st.divider()
+if not run_id:
+    st.info(
+        "No run yet. Choose a workload above and press **Launch run** — the *Quick matmul 512³* preset finishes in "
+        "seconds. Progress shows here while it runs, then the result card and a chart against the seed articles' numbers.",
+        icon=":material/play_circle:",
+    )
+elif active:
+    live_panel(run_id)
+else:
+    row = db.get_run(run_id)
+    if row is None:
+        st.warning(
+            f"No run `{run_id}` in this results database (it may belong to another database).", icon=":material/help:"
+        )
+        if st.button("Forget it", key="run_forget"):
+            st.session_state.pop("run_id", None)
+            st.query_params.pop("run", None)
+            st.rerun()
+    else:
+        result_card(run_id, row)
+        result_charts(run_id, row)
+
+recent_runs(st.session_state["run_session_runs"])

@@ -1,0 +1,139 @@
+"""The Run page in a real browser: launch small matmul and conv2d runs, watch, cancel, read the result card.
+
+Real `streamlit run app.py`, real worker subprocesses, Debian's chromium. Screenshots go to
+artifacts/screenshots/run_*.png (light theme, and dark via a second server started with
+STREAMLIT_THEME_BASE=dark, since .streamlit/config.toml pins the light theme).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import AppServer, screenshot, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+RESULT_TIMEOUT_MS = 120_000  # TensorFlow start-up in the worker dominates; the ops take milliseconds
+
+
+@pytest.fixture(scope="module")
+def dark_server(tmp_path_factory):
+    server = AppServer(tmp_path_factory.mktemp("dark"), {"STREAMLIT_THEME_BASE": "dark"})
+    yield server
+    server.stop()
+
+
+def open_run_page(page, server) -> None:
+    # Visit the router first: until some session has run app.py's st.navigation, a fresh server serves
+    # a deep link like /run through the legacy pages/ auto-navigation (seen with Streamlit 1.67).
+    page.goto(server.url + "/")
+    wait_for_app(page)
+    page.goto(server.url + "/run")
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Run a benchmark")).to_be_visible()
+
+
+def shot(page, name: str) -> None:
+    """A screenshot of the whole page: Streamlit scrolls inside its main container, so grow the viewport to fit."""
+    height = page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight")
+    page.set_viewport_size({"width": 1400, "height": max(1000, min(int(height) + 40, 6000))})
+    page.wait_for_timeout(500)  # let Plotly re-lay out at the new size
+    screenshot(page, name)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def pick(page, label: str, option: str) -> None:
+    """Choose `option` in the selectbox labelled `label`."""
+    page.get_by_test_id("stSelectbox").filter(has_text=label).first.click()
+    page.get_by_role("option", name=option).first.click()
+    wait_for_app(page)
+
+
+def launch_and_wait(page) -> None:
+    page.get_by_role("button", name="Launch run").click()
+    result = page.get_by_text(re.compile(r"Result — "))
+    expect(result).to_be_visible(timeout=RESULT_TIMEOUT_MS)
+    wait_for_app(page)
+
+
+def assert_result_card(page) -> None:
+    card = page.locator(".st-key-run_result")
+    expect(card).to_contain_text("finished")
+    expect(card).to_contain_text("Achieved GFLOP/s")
+    expect(card).to_contain_text("% of peak")
+    expect(card).to_contain_text("Devices used")
+    expect(card).to_contain_text("CPU:0")
+    expect(card).to_contain_text("Time to first step")
+
+
+def test_matmul_from_the_run_page(page, app_server):
+    open_run_page(page, app_server)
+    expect(page.get_by_text("No run yet")).to_be_visible()
+    shot(page, "run_empty_light")
+
+    launch_and_wait(page)  # the default preset is the quick 512³ matmul
+    assert_result_card(page)
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=30_000)
+    charts = page.get_by_test_id("stPlotlyChart")
+    expect(charts.nth(1)).to_contain_text("Op time")
+    expect(charts.nth(1)).to_contain_text("GPU (model not stated)")  # article 002's matmul figures
+    assert re.search(r"[?&]run=\d{8}-\d{6}-[0-9a-f]{6}", page.url), page.url
+    shot(page, "run_matmul_result_light")
+
+    page.reload()  # the run id is in the URL, so a reload reattaches to the same result
+    wait_for_app(page)
+    expect(page.locator(".st-key-run_result")).to_contain_text("finished", timeout=30_000)
+
+
+def test_conv2d_small_shape(page, app_server):
+    open_run_page(page, app_server)
+    pick(page, "Preset", "Quick conv2d 4×64×64×3, 32 3×3 filters (seconds)")
+    expect(page.get_by_text(re.compile(r"Ready: conv2d 4x64x64x3"))).to_be_visible()
+    launch_and_wait(page)
+    assert_result_card(page)
+    expect(page.locator(".st-key-run_result")).to_contain_text("Examples/s")
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=30_000)
+    reference = page.get_by_test_id("stPlotlyChart").nth(1)
+    expect(reference).to_contain_text("K80")
+    # article 000's 'TPU' runtime ran on the host CPU: labelled so, and never in a TPU legend group
+    expect(reference).to_contain_text("Colab 'TPU' runtime (host CPU)")
+    expect(reference).not_to_contain_text("TPU (published)")
+    shot(page, "run_conv2d_result_light")
+
+
+def test_invalid_input_is_explained_and_not_launchable(page, app_server):
+    open_run_page(page, app_server)
+    pick(page, "Device", "GPU")
+    expect(page.get_by_test_id("stAlertContentError")).to_contain_text("no GPU found")
+    expect(page.get_by_role("button", name="Launch run")).to_be_disabled()
+    shot(page, "run_invalid_gpu_light")
+
+
+def test_live_progress_and_cancel(page, app_server):
+    open_run_page(page, app_server)
+    pick(page, "Preset", "Matmul 2048³ (compute-bound; compare with the CPU peak)")
+    repeats = page.get_by_role("spinbutton", name="Timed repeats")
+    repeats.fill("400")
+    repeats.press("Enter")
+    wait_for_app(page)
+    page.get_by_role("button", name="Launch run").click()
+    live = page.locator(".st-key-run_live")
+    expect(live).to_contain_text(re.compile(r"Timing — \d+/400 repeats"), timeout=RESULT_TIMEOUT_MS)
+    expect(live.get_by_test_id("stPlotlyChart")).to_be_visible(timeout=30_000)
+    shot(page, "run_live_progress_light")
+    live.get_by_role("button", name="Cancel run").click()
+    expect(page.locator(".st-key-run_result")).to_contain_text("cancelled", timeout=30_000)
+    expect(page.locator(".st-key-run_result")).to_contain_text("cancelled by the user")
+    shot(page, "run_cancelled_light")
+
+
+def test_dark_theme_screenshots(page, dark_server):
+    open_run_page(page, dark_server)
+    shot(page, "run_empty_dark")
+    launch_and_wait(page)
+    assert_result_card(page)
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=30_000)
+    shot(page, "run_matmul_result_dark")

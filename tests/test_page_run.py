@@ -1,0 +1,131 @@
+"""The Run page under AppTest: empty state, invalid input explained (nothing stored), and a real small matmul.
+
+The app is entered through app.py (st.navigation) and switched to pages/run.py, as a user would.
+Runs are real: engine.jobs starts a worker subprocess that imports TensorFlow; the test polls by
+rerunning the script, since AppTest does not tick `run_every` timers.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from engine.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+RUN_TIMEOUT_S = 90  # worker start (TensorFlow import) is most of it; the 512³ matmul takes milliseconds
+
+
+@pytest.fixture
+def db(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "results.db"
+    monkeypatch.setenv("ACCELBENCH_DB", str(path))
+    monkeypatch.delenv("ACCELBENCH_DEMO", raising=False)
+    return path
+
+
+def run_page(query_run: str | None = None, state: dict | None = None) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    if query_run:
+        at.query_params["run"] = query_run
+    at.run()
+    at.switch_page("pages/run.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def texts(elements) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def metric(at: AppTest, label: str):
+    found = [m for m in at.metric if m.label == label]
+    return found[0].value if found else None
+
+
+def wait_for_result(at: AppTest, timeout_s: float = RUN_TIMEOUT_S) -> AppTest:
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        at.run()
+        assert not at.exception, at.exception
+        if metric(at, "Achieved GFLOP/s") is not None or metric(at, "Ran for") is not None:
+            return at
+        time.sleep(0.5)
+    raise AssertionError(f"no result card within {timeout_s} s; page text: {texts(at.markdown)[:500]}")
+
+
+def test_renders_with_no_runs(db):
+    at = run_page()
+    assert "No run yet" in texts(at.info)
+    assert "Ready: **matmul** (512x512)@(512x512)" in texts(at.success)
+    assert not at.button(key="run_launch").disabled
+    assert not at.error
+    assert Store(db).count_runs() == 0
+
+
+def test_gpu_on_this_machine_is_explained_and_nothing_is_stored(db):
+    at = run_page()
+    at.selectbox(key="run_device").select("gpu").run()
+    assert "no GPU found" in texts(at.error)
+    assert at.button(key="run_launch").disabled
+    assert Store(db).count_runs() == 0
+    assert not (db.parent / "runs").exists()
+
+
+def test_batch_not_divisible_across_logical_devices(db):
+    at = run_page()
+    at.radio(key="run_workload").set_value("Training").run()
+    at.number_input(key="run_logical_devices").set_value(2).run()
+    at.number_input(key="run_batch_size").set_value(255).run()
+    errors = texts(at.error)
+    assert "**Batch size**" in errors and "does not divide across 2 replicas" in errors, errors
+    assert "Nothing has been launched" in errors
+    assert at.button(key="run_launch").disabled
+    assert "does not divide across 2 replicas" in texts(at.markdown)  # next to the batch field too
+    at.number_input(key="run_batch_size").set_value(256).run()
+    assert not at.error
+    assert "128 × 2 replicas" in texts(at.markdown)  # the per-replica share of the GLOBAL batch
+    assert Store(db).count_runs() == 0
+
+
+def test_devices_page_settings_are_the_gpu_defaults(db):
+    at = run_page(state={"gpu_memory_growth": True, "gpu_memory_limit_mb": 2048, "gpu_visible_devices": [0, 1]})
+    at.radio(key="run_workload").set_value("Training").run()
+    assert at.checkbox(key="run_memory_growth").value is True
+    assert at.number_input(key="run_memory_limit_mb").value == 2048
+    assert at.text_input(key="run_visible_devices").value == "0,1"
+    assert not at.error  # GPU settings are left out of a CPU run's request, so they cannot make it invalid
+
+
+def test_small_matmul_runs_for_real_and_shows_the_result_card(db):
+    at = run_page()
+    at.number_input(key="run_repeats").set_value(5).run()
+    at.button(key="run_launch").click().run()
+    run_id = at.session_state["run_id"]
+    assert at.query_params["run"] == [run_id] or at.query_params["run"] == run_id
+    wait_for_result(at)
+
+    row = Store(db).get_run(run_id)
+    assert row["status"] == "ok", row
+    gflops = metric(at, "Achieved GFLOP/s")
+    assert float(gflops.replace(",", "")) > 0
+    assert "CPU:0" in texts(at.markdown)  # devices used: where the ops really ran
+    assert "**Devices used**" in texts(at.markdown)
+    assert metric(at, "Status") == "ok"
+    assert metric(at, "Median time per repeat").endswith("ms")
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    reference = next(s for s in specs if "published times" in s["layout"]["title"]["text"])
+    names = {t["name"] for t in reference["data"]}
+    assert "This run" in names and "CPU (published)" in names
+    assert reference["layout"]["xaxis"]["title"]["text"].startswith("Op time (s")
+    assert run_id in list(at.dataframe[0].value["run_id"])  # this session's runs table
+
+    # A fresh session with only ?run=… (a reload) reattaches to the same result.
+    again = run_page(query_run=run_id)
+    assert metric(again, "Achieved GFLOP/s") == gflops

@@ -1,0 +1,139 @@
+"""The Run page's training form: model, dataset, GLOBAL batch (per-replica shown beside it), device,
+strategy, numeric and GPU-memory settings. Validation stays in engine.spec; this only draws widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from engine import catalog, spec
+
+
+def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, Any]:
+    """Model, data, batch, device and numeric settings → a TrainSpec request.
+
+    `device_select` draws the device picker shared with the microbenchmark form.
+    """
+    raw: dict[str, Any] = {"kind": "train"}
+    cols = st.columns(2)
+    with cols[0]:
+        raw["model"] = st.selectbox(
+            "Model",
+            catalog.MODEL_NAMES,
+            key="run_model",
+            format_func=lambda m: f"{m} — {catalog.MODELS[m].description}",
+        )
+    with cols[1]:
+        raw["dataset"] = st.selectbox(
+            "Dataset",
+            catalog.DATASET_NAMES,
+            key="run_dataset",
+            format_func=lambda d: (
+                "synthetic — random data in the model's native shape"
+                if d == catalog.SYNTHETIC
+                else f"{d} — {catalog.DATASETS[d].description}"
+            ),
+        )
+    fits = [d for d in catalog.DATASET_NAMES if catalog.pairing_problem(raw["model"], d) is None]
+    st.caption(f"{raw['model']} trains on: {', '.join(fits)}.")
+    if raw["dataset"] == "flowers":
+        raw["data_dir"] = st.text_input("Data folder (flowers TFRecords, local path or gs://)", key="run_data_dir")
+    raw["device"] = device_select()
+    cols = st.columns(4)
+    with cols[0]:
+        raw["strategy"] = st.selectbox(
+            "Strategy",
+            spec.STRATEGIES,
+            key="run_strategy",
+            help="auto: one device → default; several (logical) devices → mirrored; TPU → tpu.",
+        )
+    with cols[1]:
+        raw["logical_devices"] = int(
+            st.number_input(
+                "Logical devices",
+                1,
+                64,
+                step=1,
+                key="run_logical_devices",
+                help="Split the CPU or the one GPU into K devices (article 002's way to try MirroredStrategy on one device).",
+            )
+        )
+    with cols[2]:
+        raw["precision"] = st.selectbox("Precision", spec.PRECISIONS, key="run_precision")
+    with cols[3]:
+        st.write("")
+        raw["xla"] = st.checkbox("XLA (jit_compile)", key="run_xla")
+    cols = st.columns(4)
+    with cols[0]:
+        raw["batch_size"] = int(
+            st.number_input(
+                "Batch size (global)",
+                1,
+                1_048_576,
+                step=1,
+                key="run_batch_size",
+                help="The GLOBAL batch: it is split evenly across the replicas.",
+            )
+        )
+    with cols[1]:
+        st.markdown("**Per replica**")
+        st.markdown(_per_replica_text(raw, gpu_count))
+    with cols[2]:
+        raw["epochs"] = int(
+            st.number_input(
+                "Epochs", 1, 10_000, step=1, key="run_epochs", help="The first epoch (with compile) is reported apart."
+            )
+        )
+    with cols[3]:
+        raw["steps_per_epoch"] = int(
+            st.number_input("Steps per epoch", 1, 1_000_000, step=1, key="run_steps_per_epoch")
+        )
+    raw["validation_steps"] = int(
+        st.number_input("Validation steps per epoch (0 = none)", 0, 100_000, step=1, key="run_validation_steps")
+    )
+    if raw["device"] == "tpu":
+        raw["tpu"] = st.text_input(
+            "TPU address (name or grpc://host:port; empty = TPU_NAME / COLAB_TPU_ADDR / this TPU VM)", key="run_tpu"
+        )
+    with st.expander("GPU memory settings", expanded=raw["device"] == "gpu"):
+        st.caption(
+            "Defaults come from the Devices page. They apply to GPU runs only and are set before TensorFlow starts."
+        )
+        gpu = raw["device"] == "gpu"
+        visible = st.text_input(
+            "Visible GPUs (indices, e.g. 0 or 0,1; empty = all)", key="run_visible_devices", disabled=not gpu
+        )
+        growth = st.checkbox("Memory growth (allocate as needed)", key="run_memory_growth", disabled=not gpu)
+        limit = int(
+            st.number_input(
+                "Memory limit per logical GPU (MB, 0 = none)",
+                0,
+                10_000_000,
+                step=256,
+                key="run_memory_limit_mb",
+                disabled=not gpu,
+            )
+        )
+        if gpu:
+            raw.update(visible_devices=visible, memory_growth=growth, memory_limit_mb=limit)
+    return raw
+
+
+def _per_replica_text(raw: dict[str, Any], gpu_count: int) -> str:
+    """'128 × 2 replicas' — what each replica gets from the global batch, when it can be known before the run."""
+    try:
+        planned = spec.planned_replicas(
+            spec.TrainSpec(device=raw["device"], strategy=raw["strategy"], logical_devices=raw["logical_devices"]),
+            gpu_count,
+        )
+    except Exception:  # an impossible combination; the form's error says why
+        return "—"
+    if not planned:
+        return "set by the TPU's cores when it starts (e.g. ÷ 8 on a v2-8)"
+    per, rest = divmod(raw["batch_size"], planned)
+    if rest:
+        return f"does not divide across {planned} replicas"
+    return f"{per:,} × {planned} replica{'s' if planned > 1 else ''}"

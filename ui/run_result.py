@@ -1,0 +1,268 @@
+"""The Run page's result card, its charts, and the table of this session's runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from engine import charts_run, jobs
+from engine.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
+from ui.common import fmt_num, fmt_seconds, store
+from ui.run_progress import run_title
+
+STATUS_TEXT = {
+    "ok": ":material/check_circle: finished",
+    "failed": ":material/error: failed",
+    "timeout": ":material/timer_off: timed out",
+    "cancelled": ":material/cancel: cancelled",
+    "interrupted": ":material/power_off: interrupted",
+}
+WHY = {
+    "failed": "The run started and failed",
+    "timeout": "The run went past its timeout and was stopped",
+    "cancelled": "The run was cancelled",
+    "interrupted": "The worker process ended without writing a result",
+}
+
+
+@st.cache_data(ttl="10m", max_entries=4, show_spinner=False)
+def reference_rows(op: str) -> pd.DataFrame:
+    """The seed articles' published op times for one operation ('' columns when the CSV is unavailable)."""
+    try:
+        from engine.reference import load_reference
+
+        return charts_run.reference_op_rows(load_reference(), op)
+    except (ImportError, OSError, ValueError):
+        return pd.DataFrame()
+
+
+def _log_tail(run_id: str, lines: int = 25) -> str:
+    try:
+        text = (Path(jobs.run_dir_of(run_id, store())) / "log.txt").read_text(errors="replace")
+    except OSError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def _devices_text(row: dict[str, Any]) -> str:
+    used = [d for d in (row.get("devices_used") or "").split(",") if d]
+    # "/job:localhost/replica:0/task:0/device:CPU:0" → "CPU:0": the job/replica prefix says nothing here.
+    short = [d.rsplit("device:", 1)[-1] for d in used]
+    return ", ".join(short) or "—"
+
+
+def result_card(run_id: str, row: dict[str, Any]) -> None:
+    """Status, timings, throughput, placement and notes of a finished run."""
+    status = row.get("status", "?")
+    with st.container(border=True, key="run_result"):
+        st.markdown(f"#### Result — {STATUS_TEXT.get(status, status)}")
+        st.caption(" · ".join(p for p in (f"`{run_id}`", run_title(row), row.get("device_name")) if p))
+        if status != "ok":
+            st.error(
+                f"**{WHY.get(status, status)}.** {row.get('error') or 'No reason was recorded.'}",
+                icon=":material/error:",
+            )
+            tail = _log_tail(run_id)
+            if tail and status in ("failed", "interrupted"):
+                with st.expander("Last lines of the worker log"):
+                    st.code(tail, language=None)
+        if row.get("step_time_ms_median") is None:
+            # Nothing was measured (cancelled/failed before timing): a grid of dashes would only add noise.
+            cols = st.columns(4)
+            cols[0].metric("Status", status)
+            cols[1].metric("Ran for", fmt_seconds(row.get("total_s")))
+            st.page_link("pages/history.py", label="See all runs in History", icon=":material/table_chart:")
+            return
+        p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
+        spread = f"p10–p90 {p10:,.2f}–{p90:,.2f} ms" if p10 is not None and p90 is not None else None
+        step_word = "step" if row.get("kind") == "train" else "repeat"
+        cols = st.columns(4)
+        cols[0].metric("Status", status)
+        cols[1].metric(
+            f"Median time per {step_word}",
+            fmt_num(row.get("step_time_ms_median"), 2, "ms"),
+            delta=spread,
+            delta_color="off",
+            delta_arrow="off",
+            help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps.",
+        )
+        cols[2].metric(
+            "Time to first step",
+            fmt_seconds(row.get("time_to_first_step_s")),
+            help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
+        )
+        cols[3].metric("Total time", fmt_seconds(row.get("total_s")))
+        pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
+        cols = st.columns(4)
+        cols[0].metric(
+            "Achieved GFLOP/s",
+            fmt_num(row.get("gflops"), 1),
+            delta=pct if pct != "—" else None,
+            delta_color="off",
+            delta_arrow="off",
+            help=peak_note or "No theoretical peak is known for this device.",
+        )
+        cols[1].metric(
+            "Examples/s",
+            fmt_num(row.get("examples_per_sec"), 1),
+            help="Steady-state throughput, global batch ÷ median step time.",
+        )
+        if row.get("kind") == "train":
+            per = row.get("per_replica_batch_size")
+            cols[2].metric(
+                "Replicas",
+                fmt_num(row.get("replicas"), 0),
+                delta=f"{per} per replica" if per else None,
+                delta_color="off",
+                delta_arrow="off",
+            )
+            cols[3].metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
+        else:
+            cols[2].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
+            cols[3].metric(
+                "Cost",
+                f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else "—",
+                help="Price per hour × run time, when a price was given.",
+            )
+        st.markdown(f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`")
+        if peak_note and row.get("gflops"):
+            st.caption(f"{pct}: {peak_note}.")
+        if row.get("kind") == "train" and status == "ok":
+            cols = st.columns(3)
+            cols[0].metric("Final loss", fmt_num(row.get("final_loss"), 4))
+            cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
+            cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
+        if row.get("notes"):
+            st.info(f"**Note:** {row['notes']}", icon=":material/info:")
+        st.page_link(
+            "pages/compare.py",
+            label="Compare this run with others",
+            icon=":material/bar_chart:",
+            query_params={"run": run_id},
+        )
+
+
+def result_charts(run_id: str, row: dict[str, Any]) -> None:
+    """Per-repeat/step times, training curves, and the run next to the seed articles."""
+    db = store()
+    if row.get("kind") == "train":
+        epochs = db.get_series(run_id, "epoch")
+        steps = db.get_series(run_id, "step")
+        if epochs:
+            st.plotly_chart(charts_run.epoch_figure(epochs), key="run_epoch_chart", width="stretch")
+        if steps:
+            fig = charts_run.time_series_figure(
+                [int(s.get("global_step", i + 1)) for i, s in enumerate(steps)],
+                [float(s["step_time_ms"]) for s in steps],
+                "Global step",
+                "Step time (the first step includes tracing and compiling)",
+            )
+            st.plotly_chart(fig, key="run_step_chart", width="stretch")
+        return
+    reference_chart(run_id, row)
+    reps = db.get_series(run_id, "repeat")
+    if reps:
+        fig = charts_run.time_series_figure(
+            [int(r["repeat"]) for r in reps],
+            [float(r["time_ms"]) for r in reps],
+            "Timed repeat",
+            "Time per repeat (warm-up excluded)",
+        )
+        st.plotly_chart(fig, key="run_repeat_chart", width="stretch")
+
+
+def reference_chart(run_id: str, row: dict[str, Any]) -> None:
+    op = row.get("kind")
+    refs = reference_rows(op)
+    if refs.empty:
+        st.caption(f"No published {op} times are available to compare with.")
+        return
+    job = store().get_job(run_id)
+    shape = charts_run.shape_of(row, job["spec"] if job else None)
+    median_ms = row.get("step_time_ms_median")
+    run_s = median_ms / 1000 if median_ms and row.get("status") == "ok" else None
+    scaled_s = None
+    same = same_shape_as_reference(op, shape)
+    if run_s and shape and not same:
+        scaled_s = run_s * op_flops(op, **REFERENCE_SHAPES[op]) / op_flops(op, **shape)
+    label = f"This run ({(row.get('device') or '').upper()}, {row.get('dtype')})"
+    ref_shape = refs["shape"].iloc[0] if "shape" in refs and refs["shape"].iloc[0] else ""
+    fig = charts_run.reference_figure(op, refs, run_s, label, scaled_s, ref_shape)
+    st.plotly_chart(fig, key="run_reference_chart", width="stretch")
+    notes = []
+    if scaled_s:
+        notes.append(
+            "This run's shape differs from the article's, so its time is also shown scaled by FLOPs to the article's "
+            "shape (hatched) — an estimate; pick the article preset to measure it."
+        )
+    if op == "conv2d":
+        notes.append("The article did not state the images' channel count; the preset assumes 3 (RGB).")
+    doubtful = refs[refs["doubtful"]] if "doubtful" in refs else refs.iloc[0:0]
+    for _, r in doubtful.iterrows():
+        notes.append(f"{r['hardware']}: {r['doubt_reason']}.")
+    if notes:
+        st.caption("\n".join(f"- {n}" for n in notes))
+
+
+def recent_runs(run_ids: list[str]) -> None:
+    """This session's runs, newest first; pick one to show it above."""
+    db = store()
+    rows = [r for r in (db.get_run(rid) for rid in reversed(run_ids)) if r]
+    st.subheader("Runs in this session")
+    if not rows:
+        st.caption("Runs you launch here are listed for this browser session; all runs are under History.")
+        return
+    df = pd.DataFrame(rows)
+    df["created_at"] = pd.to_datetime(df["created_at"], utc=True, errors="coerce")
+    for col in ("step_time_ms_median", "gflops", "examples_per_sec"):
+        df[col] = pd.to_numeric(df[col], errors="coerce")  # a running run's None must show empty, not "None"
+    df["what"] = [r["model"] if r["kind"] == "train" else f"{r['kind']} {r.get('shape') or ''}" for r in rows]
+    cols = [
+        "created_at",
+        "run_id",
+        "status",
+        "what",
+        "device",
+        "dtype",
+        "xla",
+        "step_time_ms_median",
+        "gflops",
+        "examples_per_sec",
+    ]
+    st.dataframe(
+        df[cols],
+        hide_index=True,
+        key="run_recent_table",
+        column_config={
+            "created_at": st.column_config.DatetimeColumn("Started (UTC)", format="YYYY-MM-DD HH:mm:ss"),
+            "run_id": st.column_config.TextColumn("Run"),
+            "status": st.column_config.TextColumn("Status"),
+            "what": st.column_config.TextColumn("Workload"),
+            "device": st.column_config.TextColumn("Device"),
+            "dtype": st.column_config.TextColumn("Data type"),
+            "xla": st.column_config.CheckboxColumn("XLA"),
+            "step_time_ms_median": st.column_config.NumberColumn("Median time (ms)", format="%.2f"),
+            "gflops": st.column_config.NumberColumn("GFLOP/s", format="%.1f"),
+            "examples_per_sec": st.column_config.NumberColumn("Examples/s", format="%.1f"),
+        },
+    )
+    if len(rows) > 1:
+        st.selectbox(
+            "Show a run from this session",
+            [r["run_id"] for r in rows],
+            index=None,
+            placeholder="pick a run to show its result above",
+            key="run_show_pick",
+            on_change=_show_picked,
+        )
+
+
+def _show_picked() -> None:
+    picked = st.session_state.get("run_show_pick")
+    if picked:
+        st.session_state["run_id"] = picked
+        st.query_params["run"] = picked
+        st.session_state["run_show_pick"] = None
