@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from ui.frame import mark_frame, take_deeplink
+
 st.set_page_config(page_title="AccelBench", page_icon=":material/speed:", layout="wide")
 
 PAGES = {
@@ -17,4 +19,9 @@ PAGES = {
     "Machine": [st.Page("pages/devices.py", title="Devices", icon=":material/memory:")],
 }
 
-st.navigation(PAGES).run()
+mark_frame()
+navigation = st.navigation(PAGES)
+deeplink = take_deeplink()
+if deeplink:
+    st.switch_page(deeplink)
+navigation.run()

@@ -16,6 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
     sys.path.insert(0, str(ROOT))
 
+from ui.frame import ensure_frame  # noqa: E402
+
+ensure_frame(__file__)
+
 from engine import analysis  # noqa: E402
 from engine.charts_reference import bar_by_hardware, wants_log  # noqa: E402
 from engine.reference import REFERENCE_CSV, ReferenceSchemaError, load_reference, seed_001_table, seed_rows  # noqa: E402
