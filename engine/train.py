@@ -215,6 +215,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         validation_data=data.validation,
         validation_steps=spec.validation_steps or None,
         callbacks=[clock],
+        shuffle=False,  # the pipelines shuffle (or are one synthetic batch); Keras's flag would only warn
         verbose=0,
     )
     tfenv.sync()
