@@ -130,7 +130,14 @@ def time_series_figure(x: list[int], time_ms: list[float], x_title: str, title: 
     fig = go.Figure(go.Scatter(x=x, y=time_ms, mode="lines+markers", name="time", marker=dict(size=5)))
     if time_ms:
         med = statistics.median(time_ms)
-        fig.add_hline(y=med, line_dash="dot", annotation_text=f"median {med:,.2f} ms", annotation_position="top left")
+        # Mid-grey reads on both the light and the dark theme (Plotly's default line colour is near-black).
+        fig.add_hline(
+            y=med,
+            line_dash="dot",
+            line_color="#8c8c8c",
+            annotation_text=f"median {med:,.2f} ms",
+            annotation_position="top left",
+        )
     fig.update_xaxes(title=x_title)
     # The first step carries tracing/compile; a log axis keeps the steady steps readable beside it.
     fig.update_yaxes(title="Time (ms)", type="log" if _wide(time_ms) else "linear")
@@ -268,7 +275,8 @@ def reference_figure(
     )
     if log and values:
         # Room on the right for the outside value labels (log ranges are in powers of ten).
-        fig.update_xaxes(range=[math.log10(min(values)) - 0.3, math.log10(max(values)) + 0.7])
+        # dtick=1: label whole decades only; Plotly's 2/5 minor labels crowd a short axis.
+        fig.update_xaxes(range=[math.log10(min(values)) - 0.3, math.log10(max(values)) + 0.5], dtick=1)
     elif values:
         fig.update_xaxes(range=[0, max(values) * 1.3])
     # Plotly lists horizontal categories bottom-up, so reverse to keep this run on top.

@@ -10,7 +10,7 @@ import streamlit as st
 
 from engine import charts_run, jobs
 from engine.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
-from ui.common import fmt_num, fmt_seconds, store
+from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
 from ui.run_progress import run_title
 
 STATUS_TEXT = {
@@ -74,7 +74,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             cols = st.columns(4)
             cols[0].metric("Status", status)
             cols[1].metric("Ran for", fmt_seconds(row.get("total_s")))
-            st.page_link("pages/history.py", label="See all runs in History", icon=":material/table_chart:")
+            page_link("pages/history.py", "See all runs in History", ":material/table_chart:")
             return
         p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
         spread = f"p10–p90 {p10:,.2f}–{p90:,.2f} ms" if p10 is not None and p90 is not None else None
@@ -137,12 +137,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
         if row.get("notes"):
             st.info(f"**Note:** {row['notes']}", icon=":material/info:")
-        st.page_link(
-            "pages/compare.py",
-            label="Compare this run with others",
-            icon=":material/bar_chart:",
-            query_params={"run": run_id},
-        )
+        page_link("pages/compare.py", "Compare this run with others", ":material/bar_chart:", {"run": run_id})
 
 
 def result_charts(run_id: str, row: dict[str, Any]) -> None:
@@ -152,7 +147,7 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
         epochs = db.get_series(run_id, "epoch")
         steps = db.get_series(run_id, "step")
         if epochs:
-            st.plotly_chart(charts_run.epoch_figure(epochs), key="run_epoch_chart", width="stretch")
+            show_chart(charts_run.epoch_figure(epochs), "run_epoch_chart", f"{run_id}_epochs")
         if steps:
             fig = charts_run.time_series_figure(
                 [int(s.get("global_step", i + 1)) for i, s in enumerate(steps)],
@@ -160,7 +155,7 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
                 "Global step",
                 "Step time (the first step includes tracing and compiling)",
             )
-            st.plotly_chart(fig, key="run_step_chart", width="stretch")
+            show_chart(fig, "run_step_chart", f"{run_id}_step_time")
         return
     reference_chart(run_id, row)
     reps = db.get_series(run_id, "repeat")
@@ -171,7 +166,7 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
             "Timed repeat",
             "Time per repeat (warm-up excluded)",
         )
-        st.plotly_chart(fig, key="run_repeat_chart", width="stretch")
+        show_chart(fig, "run_repeat_chart", f"{run_id}_repeat_time")
 
 
 def reference_chart(run_id: str, row: dict[str, Any]) -> None:
@@ -191,7 +186,7 @@ def reference_chart(run_id: str, row: dict[str, Any]) -> None:
     label = f"This run ({(row.get('device') or '').upper()}, {row.get('dtype')})"
     ref_shape = refs["shape"].iloc[0] if "shape" in refs and refs["shape"].iloc[0] else ""
     fig = charts_run.reference_figure(op, refs, run_s, label, scaled_s, ref_shape)
-    st.plotly_chart(fig, key="run_reference_chart", width="stretch")
+    show_chart(fig, "run_reference_chart", f"{run_id}_vs_articles")
     notes = []
     if scaled_s:
         notes.append(

@@ -27,13 +27,11 @@ def dark_server(tmp_path_factory):
 
 
 def open_run_page(page, server) -> None:
-    # Visit the router first: until some session has run app.py's st.navigation, a fresh server serves
-    # a deep link like /run through the legacy pages/ auto-navigation (seen with Streamlit 1.67).
-    page.goto(server.url + "/")
-    wait_for_app(page)
+    # A deep link straight to /run: the page must come up inside app.py's frame (menu with page titles).
     page.goto(server.url + "/run")
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Run a benchmark")).to_be_visible()
+    expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Compare")
 
 
 def shot(page, name: str) -> None:
@@ -77,9 +75,10 @@ def test_matmul_from_the_run_page(page, app_server):
     launch_and_wait(page)  # the default preset is the quick 512³ matmul
     assert_result_card(page)
     expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=30_000)
-    charts = page.get_by_test_id("stPlotlyChart")
-    expect(charts.nth(1)).to_contain_text("Op time")
-    expect(charts.nth(1)).to_contain_text("GPU (model not stated)")  # article 002's matmul figures
+    reference = page.get_by_test_id("stPlotlyChart").filter(has_text="published times")
+    expect(reference).to_contain_text("Op time (s")
+    expect(reference).to_contain_text("GPU (model not stated)")  # article 002's matmul figures
+    expect(page.get_by_test_id("stPlotlyChart").filter(has_text="Time per repeat")).to_contain_text("Time (ms)")
     assert re.search(r"[?&]run=\d{8}-\d{6}-[0-9a-f]{6}", page.url), page.url
     shot(page, "run_matmul_result_light")
 
@@ -96,7 +95,7 @@ def test_conv2d_small_shape(page, app_server):
     assert_result_card(page)
     expect(page.locator(".st-key-run_result")).to_contain_text("Examples/s")
     expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2, timeout=30_000)
-    reference = page.get_by_test_id("stPlotlyChart").nth(1)
+    reference = page.get_by_test_id("stPlotlyChart").filter(has_text="published times")
     expect(reference).to_contain_text("K80")
     # article 000's 'TPU' runtime ran on the host CPU: labelled so, and never in a TPU legend group
     expect(reference).to_contain_text("Colab 'TPU' runtime (host CPU)")

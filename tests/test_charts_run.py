@@ -1,0 +1,194 @@
+"""Run-page logic without a browser: progress folding, shape parsing, the reference chart, presets, plain errors."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from engine import charts_run, jobs, spec
+from engine.micro_presets import (
+    MICRO_PRESETS,
+    REFERENCE_SHAPES,
+    matching_preset,
+    op_flops,
+    preset_fields,
+    same_shape_as_reference,
+)
+from engine.reference import load_reference
+
+
+def micro_events(done: int, total: int, time_ms: float = 10.0) -> list[dict]:
+    events = [
+        {"t": 100.0, "event": "phase", "name": "preparing"},
+        {"t": 100.5, "event": "phase", "name": "warmup", "repeats": 2},
+        {"t": 101.0, "event": "phase", "name": "timing", "repeats": total},
+    ]
+    events += [
+        {"t": 101.0 + i, "event": "repeat", "repeat": i, "total": total, "time_ms": time_ms, "gflops": 50.0 + i}
+        for i in range(1, done + 1)
+    ]
+    return events
+
+
+def test_progress_of_a_microbenchmark_mid_run():
+    view = charts_run.summarize_progress(micro_events(done=4, total=10, time_ms=200.0))
+    assert view.phase == "Timing"
+    assert (view.done, view.total) == (4, 10)
+    assert view.fraction == pytest.approx(0.4)
+    assert view.rate_unit == "GFLOP/s"
+    assert view.rate == pytest.approx(52.5)  # median of 51..54
+    assert view.eta_s == pytest.approx(6 * 0.2)  # 6 repeats left at 200 ms
+    assert view.elapsed_s == pytest.approx(5.0)
+    assert view.x == [1, 2, 3, 4] and view.x_title == "Repeat"
+
+
+def test_progress_during_warmup_knows_nothing_timed_yet():
+    view = charts_run.summarize_progress(micro_events(done=0, total=10)[:2])
+    assert view.phase.startswith("Warm-up")
+    assert view.fraction == 0 and view.rate is None and view.eta_s is None
+
+
+def test_progress_of_training_uses_global_steps_and_examples_per_second():
+    events = [{"t": 1.0, "event": "phase", "name": "training"}]
+    for g in range(1, 7):
+        events.append(
+            {"t": 1.0 + g, "event": "step", "epoch": 1 + (g - 1) // 3, "step": (g - 1) % 3 + 1, "global_step": g,
+             "total_steps": 12, "step_time_ms": 100.0 if g > 1 else 2000.0, "examples_per_sec": 2560.0}
+        )  # fmt: skip
+    events.append({"t": 5.0, "event": "epoch", "epoch": 1, "epoch_s": 2.2, "loss": 0.7, "accuracy": 0.8})
+    view = charts_run.summarize_progress(events)
+    assert (view.done, view.total) == (6, 12)
+    assert view.rate_unit == "examples/s" and view.rate == 2560.0
+    assert view.eta_s == pytest.approx(6 * 0.1)  # the recent median ignores the compile-heavy first step
+    assert view.epoch["loss"] == 0.7
+    assert view.x_title == "Step"
+
+
+def test_empty_progress():
+    view = charts_run.summarize_progress([])
+    assert view.fraction == 0 and view.total is None and "Waiting" in view.phase
+
+
+def test_shape_from_spec_or_from_the_stored_text():
+    row = {"kind": "matmul", "shape": "(10000x100)@(100x100000)"}
+    assert charts_run.shape_of(row, None) == {"m": 10000, "k": 100, "n": 100000}
+    assert charts_run.shape_of(row, {"m": 1, "n": 2, "k": 3}) == {"m": 1, "n": 2, "k": 3}
+    conv = {"kind": "conv2d", "shape": "4x64x64x3 * 3x3x3x32"}
+    assert charts_run.shape_of(conv, None) == {
+        "batch_size": 4, "height": 64, "width": 64, "channels": 3, "kernel_size": 3, "filters": 32
+    }  # fmt: skip
+    assert charts_run.shape_of({"kind": "train"}, None) == {}
+
+
+def test_micro_shape_text_round_trips_through_shape_of():
+    for name in MICRO_PRESETS:
+        micro = spec.validate_micro(preset_fields(name))
+        row = {"kind": micro.bench, "shape": jobs.micro_shape(micro)}
+        expected = {f: getattr(micro, f) for f in charts_run.SHAPE_FIELDS[micro.bench]}
+        assert charts_run.shape_of(row, None) == expected, name
+
+
+def test_the_tpu_runtime_that_ran_on_the_cpu_is_charted_as_a_cpu():
+    refs = charts_run.reference_op_rows(load_reference(), "conv2d")
+    assert len(refs) == 3
+    fig = charts_run.reference_figure("conv2d", refs, run_time_s=0.001, run_label="This run (CPU, float32)")
+    groups = {trace.name: list(trace.y) for trace in fig.data}
+    assert "TPU (published)" not in groups
+    assert "Colab 'TPU' runtime (host CPU)" in groups["CPU (published)"]
+    assert groups["GPU (published)"] == ["K80 (1 die)"]
+    cpu = next(t for t in fig.data if t.name == "CPU (published)")
+    assert cpu.marker.color == charts_run.DEVICE_COLORS["cpu"]
+    # 1 ms next to 2.47 s is a wide range: log axis, with the unit in the title
+    assert fig.layout.xaxis.type == "log"
+    assert "Op time (s, log scale)" in fig.layout.xaxis.title.text
+    # this run is drawn on top (plotly lists horizontal categories bottom-up)
+    assert list(fig.layout.yaxis.categoryarray)[-1] == "This run (CPU, float32)"
+
+
+def test_reference_chart_marks_bounds_and_estimates():
+    refs = charts_run.reference_op_rows(load_reference(), "matmul")
+    fig = charts_run.reference_figure("matmul", refs, 2.0, "This run", scaled_time_s=3.0)
+    texts = [t for trace in fig.data for t in trace.text]
+    assert "≤1 s" in texts and "≈6 s" in texts and "≈3 s" in texts
+    assert fig.layout.xaxis.type == "linear"  # 1–6 s is not a wide range
+    estimate = next(t for t in fig.data if t.name == "This run (estimate)")
+    assert estimate.marker.pattern.shape == "/"
+
+
+def test_fmt_time_switches_to_ms_below_a_second():
+    assert charts_run.fmt_time_s(0.00354) == "3.54 ms"
+    assert charts_run.fmt_time_s(2.44) == "2.44 s"
+
+
+def test_time_series_goes_log_when_the_first_step_dwarfs_the_rest():
+    fig = charts_run.time_series_figure([1, 2, 3], [5000.0, 10.0, 11.0], "Step", "t")
+    assert fig.layout.yaxis.type == "log"
+    assert charts_run.time_series_figure([1, 2], [10.0, 11.0], "Repeat", "t").layout.yaxis.type == "linear"
+
+
+def test_epoch_figure_has_train_and_validation_curves():
+    fig = charts_run.epoch_figure(
+        [{"epoch": 1, "loss": 1.0, "accuracy": 0.5, "val_loss": 1.1, "val_accuracy": 0.4},
+         {"epoch": 2, "loss": 0.5, "accuracy": 0.8, "val_loss": 0.6, "val_accuracy": 0.7}]
+    )  # fmt: skip
+    assert {t.name for t in fig.data} == {
+        "training loss",
+        "validation loss",
+        "training accuracy",
+        "validation accuracy",
+    }
+
+
+def test_peak_text_explains_turbo_on_cpus():
+    pct, note = charts_run.peak_text(181.7, 166.2, "cpu")
+    assert pct == "109% of peak" and "turbo" in note
+    assert charts_run.peak_text(None, 166.2, "cpu") == ("—", "")
+
+
+def test_presets_are_valid_requests_and_match_the_articles():
+    for name in MICRO_PRESETS:
+        spec.validate_micro(preset_fields(name))
+        assert matching_preset(preset_fields(name)) == name
+    conv = REFERENCE_SHAPES["conv2d"]
+    assert (conv["batch_size"], conv["height"], conv["width"], conv["filters"], conv["kernel_size"]) == (
+        128,
+        256,
+        256,
+        256,
+        5,
+    )
+    assert REFERENCE_SHAPES["matmul"] == {"m": 10000, "k": 100, "n": 100000}
+    assert same_shape_as_reference("matmul", {"m": 10000, "n": 100000, "k": 100})
+    assert not same_shape_as_reference("matmul", {"m": 512, "n": 512, "k": 512})
+
+
+def test_op_flops_counts_like_the_worker():
+    assert op_flops("matmul", m=2, n=3, k=4) == 48
+    # conv: 2 × B × H × W × k² × C × F (SAME padding, stride 1), as engine.micro.flops
+    assert op_flops(
+        "conv2d", batch_size=128, height=256, width=256, channels=3, filters=256, kernel_size=5
+    ) == pytest.approx(2 * 128 * 256 * 256 * 25 * 3 * 256)
+
+
+def test_plain_error_speaks_the_forms_language():
+    from ui.run_form import plain_error
+
+    with pytest.raises(spec.SpecError) as err:
+        spec.validate_train({"strategy": "mirrored"})
+    assert plain_error(err.value) == (
+        "**Strategy** — mirrored on the CPU needs “Logical devices” = 2 or more (one CPU is one device)"
+    )
+
+
+def test_cli_command_is_what_the_cli_accepts():
+    from engine.__main__ import _spec_request, build_parser
+    from ui.run_form import cli_command
+
+    raw = {"kind": "matmul", "bench": "matmul", "m": 64, "k": 32, "n": 16, "dtype": "float32", "repeats": 3, "warmup": 0,
+           "xla": True, "device": "cpu", "price_per_hour_usd": 0.5, "timeout_s": 60.0}  # fmt: skip
+    line = cli_command(raw)
+    assert line.startswith("python -m engine run --bench matmul")
+    args = build_parser().parse_args(shlex.split(line)[3:])
+    parsed = spec.spec_from_dict(_spec_request(args))
+    assert parsed == spec.spec_from_dict(raw)
