@@ -33,6 +33,19 @@ def wants_log(values) -> bool:
     return bool(vals) and max(vals) / min(vals) > LOG_RATIO
 
 
+def _log_ticks(values) -> dict:
+    """Axis settings for a log axis: one tick per decade when the data spans decades (the 2·5 minor
+    labels plotly adds otherwise crowd into an unreadable row), plotly's own ticks within a decade."""
+    vals = [float(v) for v in values if v is not None and not pd.isna(v) and float(v) > 0]
+    if vals and math.log10(max(vals) / min(vals)) >= 1.5:
+        return {"type": "log", "dtick": 1}
+    return {"type": "log"}
+
+
+def _value_axis(values, log: bool) -> dict:
+    return _log_ticks(values) if log else {"type": "linear"}
+
+
 def _finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
     if not x_title.strip() or not y_title.strip():
         raise ChartError("every chart needs both axis titles")
@@ -60,11 +73,16 @@ def empty_figure(message: str, x_title: str = "—", y_title: str = "—") -> go
 # --- Compare -------------------------------------------------------------------------------------
 
 
-def compare_bars(rows: pd.DataFrame, y_title: str, higher_is_better: bool, log: bool | None = None) -> go.Figure:
-    """One bar per row (label), grouped and coloured by origin; hatched when the figure is doubtful."""
+def _bar_height(n: int) -> int:
+    """Horizontal bars: enough room per category that long labels stay on one line."""
+    return int(min(1400, 150 + 36 * max(n, 2)))
+
+
+def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool, log: bool | None = None) -> go.Figure:
+    """One horizontal bar per row (label), coloured by origin, best at the top; doubtful figures hatched."""
     if rows.empty:
         return empty_figure("Nothing to compare for this metric yet.")
-    df = rows.sort_values("value_canonical", ascending=not higher_is_better, kind="stable")
+    df = rows.sort_values("value_canonical", ascending=higher_is_better, kind="stable")  # plotly draws bottom-up
     fig = go.Figure()
     for origin, g in df.groupby("origin", sort=False):
         doubtful = (
@@ -72,57 +90,87 @@ def compare_bars(rows: pd.DataFrame, y_title: str, higher_is_better: bool, log: 
         )
         fig.add_trace(
             go.Bar(
-                x=g["label"],
-                y=g["value_canonical"],
+                y=g["label"],
+                x=g["value_canonical"],
+                orientation="h",
                 name=str(origin),
                 marker={
                     "color": ORIGIN_COLOURS.get(str(origin), NEUTRAL),
                     "pattern": {"shape": ["/" if d else "" for d in doubtful]},
                 },
-                hovertemplate="%{x}<br>%{y:,.4g}<extra>%{fullData.name}</extra>",
+                text=[_num(v) for v in g["value_canonical"]],
+                textposition="outside",
+                cliponaxis=False,
+                hovertemplate="%{y}<br>%{x:,.4g}<extra>%{fullData.name}</extra>",
             )
         )
     use_log = wants_log(df["value_canonical"]) if log is None else log
     fig.update_layout(barmode="group")
-    fig.update_xaxes(categoryorder="array", categoryarray=list(df["label"]))
-    fig.update_yaxes(type="log" if use_log else "linear")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(df["label"]))
+    fig.update_xaxes(**_value_axis(df["value_canonical"], use_log))
     direction = "higher is better" if higher_is_better else "lower is better"
-    return _finish(fig, "Run or reference", f"{y_title}{' — log scale' if use_log else ''}", f"{y_title}, {direction}")
+    title = f"{x_title}{' — log scale' if use_log else ''}"
+    return _finish(fig, title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
+
+
+def _num(v: float) -> str:
+    """Compact numbers for bar labels: 2,580 · 45.2 · 1.33 · 0.00233."""
+    if v is None or pd.isna(v):
+        return ""
+    a = abs(v)
+    if a >= 1000:
+        return f"{v:,.0f}"
+    if a >= 10:
+        return f"{v:,.1f}"
+    return f"{v:.3g}"
 
 
 def _speedup_ticks(values) -> tuple[list[float], list[str]]:
-    lo, hi = min(values), max(values)
-    ticks = [t for t in _SPEEDUP_TICKS if lo / 2.5 <= t <= hi * 2.5] or [1.0]
+    """Readable ticks for a log speedup axis: powers of 2 over a short range, of 10 over a long one."""
+    lo, hi = min(min(values), 1.0), max(max(values), 1.0)
+    if hi / lo <= 64:
+        ticks = [2.0**e for e in range(-10, 11) if lo / 2 <= 2.0**e <= hi * 2]
+    else:
+        ticks = [10.0**e for e in range(-6, 7) if lo / 10 <= 10.0**e <= hi * 10]
     return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
+
+
+def speedup_text(s: float) -> str:
+    return f"{_num(s)}×"
 
 
 def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
     """Speedup over the baseline on a log axis (½× and 2× equally far from 1×), with the 1× line."""
     if table.empty:
         return empty_figure("Choose a baseline that has a value for this metric.")
+    data = table.sort_values("speedup", ascending=True, kind="stable")
     colours = [
         NEUTRAL if lab == baseline_label else GOOD if s >= 1 else BAD
-        for lab, s in zip(table["label"], table["speedup"], strict=True)
+        for lab, s in zip(data["label"], data["speedup"], strict=True)
     ]
     fig = go.Figure(
         go.Bar(
-            x=table["label"],
-            y=table["speedup"],
+            y=data["label"],
+            x=data["speedup"],
+            orientation="h",
             marker_color=colours,
-            text=[f"{s:.3g}×" for s in table["speedup"]],
+            text=[speedup_text(s) for s in data["speedup"]],
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{x}<br>%{y:.3g}× the baseline<extra></extra>",
+            hovertemplate="%{y}<br>%{x:.3g}× the baseline<extra></extra>",
             showlegend=False,
         )
     )
-    fig.add_hline(
-        y=1, line_dash="dot", line_color=NEUTRAL, annotation_text="1× = baseline", annotation_position="top left"
-    )
-    tickvals, ticktext = _speedup_ticks(list(table["speedup"]))
-    fig.update_yaxes(type="log", tickvals=tickvals, ticktext=ticktext)
+    fig.add_vline(x=1, line_dash="dot", line_color=NEUTRAL)
+    tickvals, ticktext = _speedup_ticks(list(data["speedup"]))
+    fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
+    fig.update_yaxes(categoryorder="array", categoryarray=list(data["label"]))
     return _finish(
-        fig, "Run or reference", "Speedup over the baseline (×, log scale)", f"Speedup over {baseline_label}"
+        fig,
+        "Speedup over the baseline (×, log scale; dotted line = 1×)",
+        "Run or reference",
+        f"Speedup over {baseline_label} (green = faster, red = slower)",
+        _bar_height(len(data)),
     )
 
 
@@ -144,7 +192,7 @@ def batch_chart(sweep: pd.DataFrame) -> go.Figure:
         )
     batches = sorted(set(sweep["batch_size"].astype(int)))
     fig.update_xaxes(type="log", tickvals=batches, ticktext=[f"{b:,}" for b in batches])
-    fig.update_yaxes(type="log" if wants_log(sweep["value_canonical"]) else "linear")
+    fig.update_yaxes(**_value_axis(sweep["value_canonical"], wants_log(sweep["value_canonical"])))
     return _finish(
         fig, "Global batch size (examples per step, log scale)", "Throughput (examples/s)", "Throughput vs batch size"
     )
@@ -192,14 +240,17 @@ def scaling_chart(table: pd.DataFrame) -> go.Figure:
 
 
 def step_box(samples: pd.DataFrame) -> go.Figure:
-    """Step-time (or repeat-time) distribution per run as box plots."""
+    """Step-time (or repeat-time) distribution per run as horizontal box plots."""
     if samples.empty:
         return empty_figure("None of the chosen runs has per-step records.")
     fig = go.Figure()
+    labels = list(dict.fromkeys(samples["label"]))
     for label, g in samples.groupby("label", sort=False):
-        fig.add_trace(go.Box(y=g["step_time_ms"], name=str(label), boxpoints="outliers", showlegend=False))
-    fig.update_yaxes(type="log" if wants_log(samples["step_time_ms"]) else "linear")
-    return _finish(fig, "Run", "Step time (ms)", "Step-time distribution (steady state)")
+        fig.add_trace(
+            go.Box(x=g["step_time_ms"], name=str(label), orientation="h", boxpoints="outliers", showlegend=False)
+        )
+    fig.update_xaxes(**_value_axis(samples["step_time_ms"], wants_log(samples["step_time_ms"])))
+    return _finish(fig, "Step time (ms)", "Run", "Step-time distribution (steady state)", _bar_height(len(labels) * 2))
 
 
 def epoch_chart(epochs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
@@ -214,42 +265,45 @@ def epoch_chart(epochs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
     return _finish(fig, "Epoch", y_title, y_title + " per epoch")
 
 
-def cost_chart(costs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
+def cost_chart(costs: pd.DataFrame, column: str, x_title: str) -> go.Figure:
     if column not in costs.columns or costs[column].dropna().empty:
         return empty_figure("Enter a price per hour for at least one row to see its cost.")
-    data = costs.dropna(subset=[column]).sort_values(column)
+    data = costs.dropna(subset=[column]).sort_values(column, ascending=False)
     fig = go.Figure(
         go.Bar(
-            x=data["label"],
-            y=data[column],
+            y=data["label"],
+            x=data[column],
+            orientation="h",
             marker_color=ORIGIN_COLOURS["reference"],
-            text=[f"${v:,.4g}" for v in data[column]],
+            text=[f"${_num(v)}" for v in data[column]],
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{x}<br>$%{y:,.4g}<extra></extra>",
+            hovertemplate="%{y}<br>$%{x:,.4g}<extra></extra>",
         )
     )
-    fig.update_yaxes(type="log" if wants_log(data[column]) else "linear")
-    return _finish(fig, "Run or reference", y_title, y_title + " (lower is better)")
+    fig.update_xaxes(**_value_axis(data[column], wants_log(data[column])))
+    return _finish(fig, x_title, "Run or reference", x_title + " (lower is better)", _bar_height(len(data)))
 
 
 # --- History -------------------------------------------------------------------------------------
 
 
 def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how: str) -> go.Figure:
-    """Aggregated metric per group (bars with a p10–p90 whisker); `x` and `colour` are group columns."""
+    """Aggregated metric per group as horizontal bars with a p10–p90 whisker; `x` (categories on the
+    vertical axis) and `colour` are group columns."""
     if agg.empty:
         return empty_figure("No rows with a value for this metric after filtering.")
-    y_title = metric_title(metric)
+    value_title = metric_title(metric)
     fig = go.Figure()
     groups = agg.groupby(colour, sort=True, dropna=False) if colour else [("", agg)]
     for name, g in groups:
         fig.add_trace(
             go.Bar(
-                x=g[x].astype(str),
-                y=g[metric],
+                y=g[x].astype(str),
+                x=g[metric],
+                orientation="h",
                 name=str(name) if colour else how,
-                error_y={
+                error_x={
                     "type": "data",
                     "symmetric": False,
                     "array": (g["p90"] - g[metric]).clip(lower=0),
@@ -257,14 +311,22 @@ def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how
                     "thickness": 1,
                 },
                 customdata=g["rows"],
-                hovertemplate="%{x}<br>%{y:,.4g}<br>%{customdata:,} rows<extra>%{fullData.name}</extra>",
+                hovertemplate="%{y}<br>%{x:,.4g}<br>%{customdata:,} rows<extra>%{fullData.name}</extra>",
                 showlegend=bool(colour),
             )
         )
     fig.update_layout(barmode="group")
-    fig.update_yaxes(type="log" if wants_log(agg[metric]) else "linear")
-    x_title = x.replace("_", " ")
-    return _finish(fig, x_title, f"{y_title}, {how}", f"{how.capitalize()} {y_title} by {x_title} (whiskers: p10–p90)")
+    fig.update_yaxes(autorange="reversed")  # the first group at the top, as in the table below
+    fig.update_xaxes(**_value_axis(agg[metric], wants_log(agg[metric])))
+    category = x.replace("_", " ")
+    n = agg[x].nunique() * (agg[colour].nunique() if colour else 1)
+    return _finish(
+        fig,
+        f"{value_title}, {how}",
+        category,
+        f"{how.capitalize()} {value_title} by {category} (whiskers: p10–p90)",
+        _bar_height(int(n)),
+    )
 
 
 def delta_chart(agg: pd.DataFrame, metric: str, baseline_group: str) -> go.Figure:
@@ -275,17 +337,25 @@ def delta_chart(agg: pd.DataFrame, metric: str, baseline_group: str) -> go.Figur
     colours = [NEUTRAL if pd.isna(b) else GOOD if b else BAD for b in data["better"]]
     fig = go.Figure(
         go.Bar(
-            x=data["group"],
-            y=data["delta_pct"],
+            y=data["group"],
+            x=data["delta_pct"],
+            orientation="h",
             marker_color=colours,
             text=[f"{d:+.1f}%" for d in data["delta_pct"]],
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{x}<br>%{y:+.2f}% vs baseline<extra></extra>",
+            hovertemplate="%{y}<br>%{x:+.2f}% vs baseline<extra></extra>",
         )
     )
-    fig.add_hline(y=0, line_color=NEUTRAL)
-    return _finish(fig, "Group", f"Difference from baseline (%) — {metric_title(metric)}", f"% vs {baseline_group}")
+    fig.add_vline(x=0, line_color=NEUTRAL)
+    fig.update_yaxes(autorange="reversed")
+    return _finish(
+        fig,
+        f"Difference from the baseline (%) in {metric_title(metric)}",
+        "Group",
+        f"% vs {baseline_group}",
+        _bar_height(len(data)),
+    )
 
 
 def history_time_chart(series: pd.DataFrame, metric: str, colour: str | None, bucket: str, how: str) -> go.Figure:
@@ -305,6 +375,10 @@ def history_time_chart(series: pd.DataFrame, metric: str, colour: str | None, bu
                 hovertemplate="%{x}<br>%{y:,.4g}<br>%{customdata:,} rows<extra>%{fullData.name}</extra>",
             )
         )
+    if series["date"].nunique() == 1:  # one bucket: give the axis a width, or plotly zooms to a millisecond
+        only = pd.Timestamp(series["date"].iloc[0])
+        step = {"minute": "1min", "hour": "1h", "day": "1D", "week": "7D"}[bucket]
+        fig.update_xaxes(range=[only - pd.Timedelta(step) * 3, only + pd.Timedelta(step) * 3])
     return _finish(
         fig,
         f"Date (UTC, per {bucket})",

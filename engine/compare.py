@@ -241,3 +241,12 @@ def cost_rows(rows: pd.DataFrame, prices: Mapping[str, float]) -> pd.DataFrame:
     if wanted.empty:
         return pd.DataFrame(columns=["label", "metric", "price_per_hour_usd"])
     return cost_table(wanted, {k: float(v) for k, v in prices.items() if v and v > 0}, label_col="label")
+
+
+def headline(run: Mapping[str, Any]) -> tuple[str, float | None, str]:
+    """The one number that says how a run went: throughput for training, GFLOP/s for a microbenchmark."""
+    if run.get("kind") == "train":
+        return "Throughput", run.get("examples_per_sec"), "examples/s"
+    if _present(run.get("gflops")):
+        return "Achieved", run.get("gflops"), "GFLOP/s"
+    return "Median time", run.get("step_time_ms_median"), "ms"

@@ -248,16 +248,16 @@ def baseline_delta(agg: pd.DataFrame, metric: str, baseline_group: str) -> pd.Da
     base_rows = out.loc[out["group"] == baseline_group, metric]
     if base_rows.empty or not base_rows.iloc[0] or pd.isna(base_rows.iloc[0]):
         out["delta_pct"] = np.nan
-        out["better"] = pd.NA
+        out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
         return out
     base = float(base_rows.iloc[0])
     out["delta_pct"] = (out[metric] / base - 1.0) * 100.0
     direction = higher_is_better(metric)
     if direction is None:
-        out["better"] = pd.NA
+        out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
     else:
-        out["better"] = (out["delta_pct"] > 0) if direction else (out["delta_pct"] < 0)
-        out.loc[out["group"] == baseline_group, "better"] = pd.NA
+        better = (out["delta_pct"] > 0) if direction else (out["delta_pct"] < 0)
+        out["better"] = better.astype("boolean").mask(out["group"] == baseline_group)  # the baseline is neither
     return out
 
 
@@ -294,18 +294,15 @@ def time_series(df: pd.DataFrame, metric: str, color: str | None, how: str = "me
     if data.empty:
         return pd.DataFrame(columns=["date", metric, "rows"]), "day"
     span = data["date"].max() - data["date"].min()
-    freq, name = (
-        ("h", "hour")
-        if span <= pd.Timedelta(days=3)
-        else ("D", "day")
-        if span <= pd.Timedelta(days=180)
-        else ("W", "week")
+    # aim for tens to a few hundred buckets whatever the span, so the line is neither one dot nor noise
+    buckets = (
+        (pd.Timedelta(hours=3), "min", "minute"),
+        (pd.Timedelta(days=5), "h", "hour"),
+        (pd.Timedelta(days=400), "D", "day"),
     )
-    bucket = (
-        data["date"].dt.tz_convert(None).dt.floor(freq)
-        if freq != "W"
-        else data["date"].dt.tz_convert(None).dt.to_period("W").dt.start_time
-    )
+    freq, name = next(((f, n) for limit, f, n in buckets if span <= limit), ("W", "week"))
+    naive = data["date"].dt.tz_convert(None)
+    bucket = naive.dt.to_period("W").dt.start_time if freq == "W" else naive.dt.floor(freq)
     keys = [bucket.rename("date")] + ([data[color].astype("str").rename(color)] if color else [])
     grouped = data.groupby(keys, sort=True)[metric]
     out = pd.DataFrame({metric: grouped.agg(how), "rows": grouped.size()}).reset_index()

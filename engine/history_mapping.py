@@ -105,11 +105,37 @@ def guess_mapping(raw: pd.DataFrame) -> ColumnMapping:
         model=model,
         value=value,
         metric=metric,
-        metric_name="" if metric else value,
+        metric_name="" if metric else own_metric_for(value) or value,
         batch=batch,
         precision=precision,
         date=date,
     )
+
+
+_THROUGHPUT_WORDS = (
+    "images/s",
+    "img/s",
+    "images per s",
+    "examples/s",
+    "samples/s",
+    "throughput",
+    "images_per_s",
+    "examples_per_s",
+    "samples_per_s",
+    "img_per_s",
+    "images/sec",
+    "examples/sec",
+    "samples/sec",
+)
+
+
+def own_metric_for(column: str) -> str:
+    """AccelBench's metric for a column that plainly measures the same thing (images/s → examples_per_sec),
+    so another tool's throughput lands on the same axis as AccelBench runs; "" when unsure."""
+    low = column.lower().replace(" ", "")
+    if any(w.replace(" ", "") in low for w in _THROUGHPUT_WORDS):
+        return "examples_per_sec"
+    return ""
 
 
 def metric_column_name(name: str, unit: str) -> str:

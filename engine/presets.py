@@ -131,3 +131,40 @@ def request_for(key: str, device: str = "cpu", demo: bool = False) -> dict[str, 
 
         request["timeout_s"] = DEMO_TIMEOUT_S
     return request
+
+
+# Flags in engine.spec's messages → words on the page.
+_FIELD_WORDS = {
+    "--m/--n/--k": "Matrix size",
+    "--m/--k": "Matrix size",
+    "--k/--n": "Matrix size",
+    "--m/--n": "Matrix size",
+    "--batch-size": "Batch size",
+    "--steps-per-epoch": "Steps",
+    "--epochs": "Epochs",
+    "--model": "Model",
+    "--dataset": "Dataset",
+    "--device": "Device",
+    "--strategy": "Strategy",
+    "--logical-devices": "Logical devices",
+    "--timeout-s": "Time limit",
+    "--repeats": "Repeats",
+    "--precision": "Precision",
+    "--memory-growth": "Memory growth",
+    "--memory-limit-mb": "Memory limit",
+    "--visible-devices": "Visible GPUs",
+    "run": "One run at a time",
+}
+
+
+def explain(exc: Exception) -> str:
+    """A SpecError in plain words: 'Matrix size — demo mode allows sizes up to 2048, got 100000.'"""
+    import re
+
+    field_name = getattr(exc, "field", "")
+    message = getattr(exc, "message", str(exc))
+    message = re.sub(
+        r"--[a-z][a-z-]*(?:/--[a-z][a-z-]*)*", lambda m: _FIELD_WORDS.get(m.group(0), m.group(0)).lower(), message
+    )
+    label = _FIELD_WORDS.get(field_name, field_name.lstrip("-").replace("-", " ").capitalize() or "Request")
+    return f"{label} — {message.rstrip('.')}."

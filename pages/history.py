@@ -1,5 +1,118 @@
-"""history page — being built."""
+"""History: explore results CSVs in the browser — AccelBench exports from any machine and other tools'
+benchmark tables (through a column mapping). Each file is checked on its own; filter, group, pivot,
+chart, pin a baseline, see which settings differ, and export.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import streamlit as st
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
+    sys.path.insert(0, str(ROOT))
+
+from ui.frame import ensure_frame  # noqa: E402
+
+ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
+
+from engine import history  # noqa: E402
+from engine.csvio import CsvError  # noqa: E402
+from engine.demo import DEMO_MAX_UPLOAD_MB  # noqa: E402
+from ui import history_explore as explore  # noqa: E402
+from ui.common import demo_banner, demo_mode, store  # noqa: E402
+from ui.history_load import from_folder, from_store, from_uploads, mapped, mapping_form  # noqa: E402
+
 st.title("History")
+st.caption(
+    "Load results CSVs — AccelBench exports (`python -m engine results export --out runs.csv` on any machine) "
+    "or another tool's benchmark table — then filter, group, chart and export them."
+)
+demo = demo_mode()
+demo_banner()
+
+left, right = st.columns([3, 2])
+with left:
+    uploads = st.file_uploader(
+        "Results CSV files",
+        type=["csv"],
+        accept_multiple_files=True,
+        key="hist_upload",
+        max_upload_size=DEMO_MAX_UPLOAD_MB if demo else None,
+        help="Drop several at once. A file with a problem is reported on its own; the others still load.",
+    )
+with right:
+    folder_files = history.folder_files()
+    use_folder = st.toggle(
+        f"Include data/history/ ({len(folder_files)} file{'s' if len(folder_files) != 1 else ''})",
+        key="hist_folder",
+        disabled=not folder_files,
+        help="CSV files kept in the project's data/history folder (a sample export and a foreign table ship there).",
+    )
+    use_store = st.toggle("Include this machine's runs", key="hist_store", help="Every run in the results store.")
+    if demo:
+        st.caption(f"Demo: files up to {DEMO_MAX_UPLOAD_MB} MB; they stay in this browser session and are never saved.")
+
+items = from_uploads(list(uploads or [])) + (from_folder() if use_folder else [])
+if use_store:
+    items.append(from_store(store().list_runs()))
+
+frames = []
+for item in items:
+    if item.kind == "error":
+        st.error(f"**{item.name}** was not loaded — {item.error}", icon=":material/error:")
+        continue
+    if item.kind == "foreign":
+        with st.expander(f"**{item.name}** — another tool's table: map its columns", expanded=True):
+            rows, error, notes = mapped(item, mapping_form(item))
+        if error:
+            st.error(f"**{item.name}** could not be mapped — {error}", icon=":material/error:")
+            continue
+        st.success(f"**{item.name}**: {len(rows):,} rows mapped. " + " ".join(notes), icon=":material/check_circle:")
+        frames.append(rows)
+        continue
+    frames.append(item.frame)
+    label = "AccelBench export" if item.kind == "export" else "results store"
+    cols = st.columns([4, 1])
+    cols[0].success(f"**{item.name}**: {len(item.frame):,} runs ({label}).", icon=":material/check_circle:")
+    if item.kind == "export" and not demo:
+        if cols[1].button(
+            "Save to results",
+            key=f"hist_import_{item.key}",
+            help="Import into the results store so Compare can use these runs",
+        ):
+            try:
+                added, skipped = store().import_csv(item.data, item.name)
+                st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
+            except CsvError as exc:
+                st.error(f"{item.name}: not imported — {exc}")
+
+if not frames:
+    st.info(
+        "Nothing loaded yet. Drop one or more CSV files above, or switch on **Include data/history/** to try the "
+        "sample files, or **Include this machine's runs**. AccelBench exports load as they are; for another tool's "
+        "table you pick which column is the device, the model and the value.",
+        icon=":material/upload_file:",
+    )
+    st.stop()
+
+df = history.combine(frames)
+st.subheader(f"Explore {len(df):,} rows")
+filtered = explore.filters(df)
+picked = explore.controls(filtered)
+if picked is None:
+    st.stop()
+metric, how, by = picked
+tabs = st.tabs(["Chart", "Over time", "Pivot", "Baseline", "Rows & settings"])
+with tabs[0]:
+    agg = explore.chart_tab(filtered, metric, how, by)
+with tabs[1]:
+    explore.time_tab(filtered, metric, how, by)
+with tabs[2]:
+    explore.pivot_tab(filtered, metric, how, by)
+with tabs[3]:
+    explore.baseline_tab(agg, metric)
+with tabs[4]:
+    explore.rows_tab(filtered, metric)

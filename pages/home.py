@@ -1,5 +1,145 @@
-"""home page — being built."""
+"""Home: what AccelBench is, one-click seed experiments, and the latest runs with their status."""
 
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pandas as pd
 import streamlit as st
 
-st.title("Home")
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
+    sys.path.insert(0, str(ROOT))
+
+from ui.frame import ensure_frame  # noqa: E402
+
+ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
+
+from engine import hardware, jobs, presets  # noqa: E402
+from engine.compare import headline, run_label  # noqa: E402
+from engine.schema import ACTIVE_STATUSES  # noqa: E402
+from engine.spec import SpecError  # noqa: E402
+from ui.common import demo_banner, demo_mode, fmt_num, page_link, store, switch_page  # noqa: E402
+
+# Words, not emoji: the status must read the same with or without an emoji font.
+STATUS_TEXT = {
+    "queued": "queued",
+    "running": "running…",
+    "ok": "ok",
+    "failed": "FAILED",
+    "cancelled": "cancelled",
+    "timeout": "timed out",
+    "interrupted": "interrupted",
+}
+
+
+def _launch(key: str, device: str) -> None:
+    """Validate and start a preset; on success go to the Run page to watch it."""
+    demo = demo_mode()
+    try:
+        spec = jobs.prepare(presets.request_for(key, device, demo=demo), demo=demo)
+    except SpecError as exc:
+        st.session_state["home_error"] = (key, presets.explain(exc))
+        return
+    run_id = jobs.launch(spec, store())
+    st.session_state.pop("home_error", None)
+    st.session_state["run_id"] = run_id
+    st.query_params["run"] = run_id
+    switch_page("pages/run.py", query_params={"run": run_id})
+
+
+st.title("AccelBench")
+st.markdown(
+    "**How fast is this model on this hardware — and how does that compare with what people publish?** "
+    "AccelBench runs TensorFlow training and matmul/conv microbenchmarks in a separate process on a CPU, GPUs or a "
+    "TPU, timed honestly (warm-up apart, devices synchronised, placement checked), and charts each run against "
+    "curated reference numbers and your earlier runs."
+)
+demo_banner()
+
+acc = hardware.detect_accelerators()
+device = "gpu" if acc.gpus else "cpu"
+st.subheader("Run a seed experiment")
+st.caption(
+    f"One click starts the run on this machine's **{device.upper()}** and opens the Run page to watch it. "
+    "Change any setting on the Run page instead if you want a different size or device."
+)
+error = st.session_state.get("home_error")
+for row_start in range(0, len(presets.PRESETS), 3):
+    cols = st.columns(3)
+    for col, preset in zip(cols, presets.PRESETS[row_start : row_start + 3], strict=False):
+        with col.container(border=True, height="stretch"):
+            st.markdown(f"**{preset.title}**  \n{preset.source}")
+            st.markdown(preset.what)
+            st.caption(f"Takes {preset.expect}.")
+            if st.button("Run", key=f"home_run_{preset.key}", icon=":material/play_arrow:", type="primary"):
+                _launch(preset.key, device)
+                error = st.session_state.get("home_error")
+            if error and error[0] == preset.key:
+                st.error(f"Not started: {error[1]}", icon=":material/block:")
+
+st.subheader("Latest runs")
+
+
+_db = store()
+jobs.refresh(_db)
+_polling = bool(_db.list_runs(statuses=ACTIVE_STATUSES, limit=1))
+
+
+@st.fragment(run_every="2s" if _polling else None)
+def latest_runs() -> None:
+    """The last ten runs; refreshes itself every 2 s while one is queued or running."""
+    db = store()
+    jobs.refresh(db)
+    runs = db.list_runs(limit=10)
+    if not runs:
+        st.info(
+            "No runs yet. Click **Run** on *Quick check* above (a few seconds), or set one up on the Run page. "
+            "Have results from another machine? Load the CSV on the History page.",
+            icon=":material/lightbulb:",
+        )
+        return
+    rows = []
+    for r in runs:
+        name, value, unit = headline(r)
+        rows.append(
+            {
+                "created": pd.to_datetime(r["created_at"], utc=True),
+                "status": STATUS_TEXT.get(r["status"], r["status"]),
+                "run": run_label(r),
+                "result": f"{name} {fmt_num(value, 1, unit)}" if value is not None else (r.get("error") or "—")[:80],
+                "run_id": r["run_id"],
+            }
+        )
+    table = pd.DataFrame(rows)
+    picked = st.dataframe(
+        table,
+        hide_index=True,
+        key="home_runs",
+        on_select="rerun",
+        selection_mode="single-row",
+        column_order=["created", "status", "run", "result"],
+        column_config={
+            "created": st.column_config.DatetimeColumn("Started (UTC)", format="YYYY-MM-DD HH:mm:ss"),
+            "status": "Status",
+            "run": st.column_config.TextColumn("Run", width="large"),
+            "result": st.column_config.TextColumn("Result", width="large"),
+        },
+    )
+    selected = picked.selection.rows if picked is not None else []
+    run_id = table["run_id"].iloc[selected[0]] if selected else table["run_id"].iloc[0]
+    st.caption(f"Selected run {run_id}." if selected else "Select a row to pick another run (default: the newest).")
+    c = st.columns([1, 1, 3])
+    with c[0]:
+        page_link("pages/run.py", "Open on the Run page", icon=":material/play_arrow:", query_params={"run": run_id})
+    with c[1]:
+        page_link("pages/compare.py", "Compare", icon=":material/bar_chart:", query_params={"run": run_id})
+    active = any(r["status"] in ACTIVE_STATUSES for r in runs)
+    if active:
+        st.caption("A run is in progress; this list refreshes every 2 seconds.")
+    elif _polling:
+        st.rerun()  # the last active run ended: a full rerun rebuilds this fragment without the timer
+
+
+latest_runs()

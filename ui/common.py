@@ -6,6 +6,7 @@ No TensorFlow here; pages call the engine only through these and `engine.jobs`.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -57,3 +58,85 @@ def demo_banner() -> None:
             f"≤ {demo.DEMO_TIMEOUT_S:g} s), one run at a time; uploads stay in your browser session.",
             icon=":material/lock:",
         )
+
+
+def show_chart(fig, key: str, file_stem: str) -> None:
+    """A plotly chart in the Streamlit theme, with HTML (and, where the server can render it, PNG) downloads.
+
+    The files are built only when a button is clicked (a callable `data`), so a page with many
+    charts does not pay for a 4 MB self-contained HTML per chart on every rerun. The chart's own
+    toolbar camera button saves a PNG in the browser too, which needs nothing on the server.
+    """
+    from engine import charts
+    from engine.history_mapping import safe_name
+
+    stem = safe_name(file_stem)
+    st.plotly_chart(
+        fig,
+        theme="streamlit",
+        key=key,
+        config={"displaylogo": False, "toImageButtonOptions": {"format": "png", "filename": stem, "scale": 2}},
+    )
+    cols = st.columns([1, 1, 4])
+    cols[0].download_button(
+        "HTML",
+        data=lambda: charts.figure_html(fig),
+        file_name=f"{stem}.html",
+        mime="text/html",
+        key=f"{key}_html",
+        on_click="ignore",
+        icon=":material/download:",
+        help="An interactive copy of this chart that opens offline in any browser",
+    )
+    if charts.png_export_available():
+        cols[1].download_button(
+            "PNG",
+            data=lambda: charts.figure_png(fig),
+            file_name=f"{stem}.png",
+            mime="image/png",
+            key=f"{key}_png",
+            on_click="ignore",
+            icon=":material/image:",
+            help="A 2400×1200 image, rendered on the server (takes a few seconds)",
+        )
+    else:
+        cols[1].caption("PNG: camera icon on the chart")
+
+
+def download_csv(df, key: str, file_stem: str, label: str = "CSV") -> None:
+    """A table as a CSV download (built on click)."""
+    from engine.history_mapping import safe_name
+
+    st.download_button(
+        label,
+        data=lambda: df.to_csv(index=False).encode("utf-8"),
+        file_name=f"{safe_name(file_stem)}.csv",
+        mime="text/csv",
+        key=key,
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
+
+def page_link(page: str, label: str, icon: str | None = None, query_params: dict | None = None) -> None:
+    """st.page_link that also works when a page file runs on its own (`streamlit run pages/x.py`,
+    AppTest of one page), where no navigation is registered: then a plain link is shown instead."""
+    from streamlit.errors import StreamlitAPIException
+
+    try:
+        st.page_link(page, label=label, icon=icon, query_params=query_params)
+    except StreamlitAPIException:
+        from urllib.parse import urlencode
+
+        query = f"?{urlencode(query_params)}" if query_params else ""
+        st.markdown(f"[{label}](/{Path(page).stem}{query})")
+
+
+def switch_page(page: str, query_params: dict | None = None) -> None:
+    """st.switch_page, or — when the page runs on its own without navigation — stay and say where to go."""
+    from streamlit.errors import StreamlitAPIException
+
+    try:
+        st.switch_page(page, query_params=query_params)
+    except StreamlitAPIException:
+        st.info(f"Open the {Path(page).stem.capitalize()} page to follow it.", icon=":material/arrow_forward:")

@@ -1,0 +1,100 @@
+"""Compare page helpers: the reference data (cached), and the pickers for runs and reference rows.
+
+A run can arrive preselected from a link (`?run=<run_id>`, as the Run and Home pages make) or
+from st.session_state["run_id"]; it is added to the selection once, so the user can still remove it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from engine.comparability import match_references
+from engine.compare import reference_label, run_label
+from engine.reference import REFERENCE_CSV, ReferenceSchemaError, load_reference
+
+DEFAULT_REFERENCES = 5  # best-matching references preselected for a run
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _load(path: str, mtime: float) -> pd.DataFrame:
+    return load_reference(path)
+
+
+def reference() -> pd.DataFrame | None:
+    """The curated reference rows, or None with the reason shown (the page still works without them)."""
+    try:
+        return _load(str(REFERENCE_CSV), REFERENCE_CSV.stat().st_mtime)
+    except FileNotFoundError:
+        st.warning(f"The reference numbers are missing (`{REFERENCE_CSV.name}`); comparing runs only.")
+    except ReferenceSchemaError as exc:
+        st.warning(f"The reference numbers could not be read ({exc}); comparing runs only.")
+    return None
+
+
+def _run_option(run: dict) -> str:
+    source = str(run.get("source") or "local")
+    where = f" · imported ({source.removeprefix('import:')})" if source.startswith("import") else ""
+    return f"{run_label(run)}{where} · {str(run.get('created_at', ''))[:16].replace('T', ' ')}"
+
+
+def pick_runs(runs: list[dict]) -> list[dict]:
+    """The runs to compare (finished ok ones), with a linked run preselected."""
+    by_id = {r["run_id"]: r for r in runs}
+    linked = st.query_params.get("run") or st.session_state.get("run_id")
+    if "cmp_runs" not in st.session_state:
+        st.session_state["cmp_runs"] = [linked] if linked in by_id else list(by_id)[:2]
+    if linked in by_id and st.session_state.get("cmp_linked") != linked:
+        st.session_state["cmp_linked"] = linked  # a new link: add its run once
+        if linked not in st.session_state["cmp_runs"]:
+            st.session_state["cmp_runs"] = [linked, *st.session_state["cmp_runs"]]
+    st.session_state["cmp_runs"] = [r for r in st.session_state["cmp_runs"] if r in by_id]
+    if linked and linked not in by_id:
+        st.caption(
+            f"Run {linked} has no finished result yet (still running, or it failed); it will appear here once it is ok."
+        )
+    chosen = st.multiselect(
+        "Runs (this machine and imported)",
+        list(by_id),
+        key="cmp_runs",
+        format_func=lambda rid: _run_option(by_id[rid]),
+        placeholder="choose runs" if by_id else "no finished runs yet",
+        help="Finished runs from the results store; runs imported on the History page show where they came from.",
+    )
+    return [by_id[r] for r in chosen]
+
+
+def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
+    """Reference rows to show; preselects the best matches for the first chosen run."""
+    if ref is None:
+        return pd.DataFrame()
+    usable = ref[~ref["metric"].isin(["speedup_vs", "perf_per_watt_ratio", "power_ratio"]) & (ref["task"] != "spec")]
+    ops = {("matmul" if r["kind"] == "matmul" else "conv2d" if r["kind"] == "conv2d" else r.get("model")) for r in runs}
+    same = st.toggle(
+        "Only references for the chosen runs' model or operation",
+        value=bool(runs),
+        key="cmp_ref_same",
+        disabled=not runs,
+        help="Off: every reference row (throughput, times) can be picked.",
+    )
+    candidates = usable[usable["model"].isin(ops)] if same and runs else usable
+    ids = list(candidates["ref_id"])
+    if "cmp_refs" not in st.session_state or st.session_state.get("cmp_refs_for") != tuple(sorted(o for o in ops if o)):
+        st.session_state["cmp_refs_for"] = tuple(sorted(o for o in ops if o))
+        best = [m.ref_id for m in match_references(runs[0], ref, limit=DEFAULT_REFERENCES)] if runs else []
+        st.session_state["cmp_refs"] = [i for i in best if i in ids]
+    st.session_state["cmp_refs"] = [i for i in st.session_state["cmp_refs"] if i in ids]
+    labels = {
+        r["ref_id"]: f"{reference_label(r)} · {r['metric']} {r['value']:g} {r['unit']}"
+        for r in candidates.to_dict("records")
+    }
+    chosen = st.multiselect(
+        "Reference rows (published numbers)",
+        ids,
+        key="cmp_refs",
+        format_func=lambda i: labels.get(i, i),
+        placeholder="choose reference rows" if ids else "no reference rows for this model or operation",
+        help="Preselected: the references most comparable with the first chosen run (same model or operation, "
+        "fewest differing settings).",
+    )
+    return ref[ref["ref_id"].isin(chosen)]
