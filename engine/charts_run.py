@@ -32,10 +32,13 @@ PHASE_TEXT = {
     "preparing": "Preparing tensors on the device",
     "warmup": "Warm-up: tracing, compiling and first runs (not timed)",
     "timing": "Timing",
+    "configuring": "Configuring the devices and the strategy",
+    "loading data": "Loading the data",
     "building": "Building the model",
     "compiling": "Compiling the model",
     "training": "Training",
     "validating": "Validating",
+    "measured": "Measured; saving the result",
     "done": "Finished",
 }
 VALUE_PREFIX = {"approx": "≈", "upper_bound": "≤", "lower_bound": "≥"}
@@ -91,6 +94,8 @@ def summarize_progress(events: list[dict[str, Any]]) -> ProgressView:
             view.phase = PHASE_TEXT.get(name, name.replace("_", " ").capitalize())
             if name == "timing" and ev.get("repeats"):
                 view.total = int(ev["repeats"])
+            if name == "training" and ev.get("epochs") and ev.get("steps_per_epoch"):
+                view.total = int(ev["epochs"]) * int(ev["steps_per_epoch"])
         elif kind == "repeat":
             view.x_title, view.rate_unit = "Repeat", "GFLOP/s"
             view.done, view.total = int(ev["repeat"]), int(ev["total"])
@@ -130,17 +135,27 @@ def time_series_figure(x: list[int], time_ms: list[float], x_title: str, title: 
     fig = go.Figure(go.Scatter(x=x, y=time_ms, mode="lines+markers", name="time", marker=dict(size=5)))
     if time_ms:
         med = statistics.median(time_ms)
-        # Mid-grey reads on both the light and the dark theme (Plotly's default line colour is near-black).
-        fig.add_hline(
-            y=med,
-            line_dash="dot",
-            line_color="#8c8c8c",
-            annotation_text=f"median {med:,.2f} ms",
-            annotation_position="top left",
+        # A trace, not add_hline: hline annotations are placed in log10 units on a log axis and blow up its range.
+        # Mid-grey reads on both the light and the dark theme.
+        fig.add_trace(
+            go.Scatter(
+                x=[min(x), max(x)],
+                y=[med, med],
+                mode="lines+text",
+                line=dict(dash="dot", color="#8c8c8c"),
+                text=[f"median {med:,.2f} ms", ""],
+                textposition="top right",
+                textfont=dict(color="#8c8c8c"),
+                name="median",
+                hoverinfo="skip",
+            )
         )
     fig.update_xaxes(title=x_title)
     # The first step carries tracing/compile; a log axis keeps the steady steps readable beside it.
-    fig.update_yaxes(title="Time (ms)", type="log" if _wide(time_ms) else "linear")
+    if _wide(time_ms):
+        fig.update_yaxes(title="Time (ms, log scale)", type="log", dtick=1)  # decades only: 2/5 minor labels crowd it
+    else:
+        fig.update_yaxes(title="Time (ms)")
     fig.update_layout(showlegend=False)
     return _layout(fig, title)
 

@@ -50,7 +50,8 @@ def test_progress_during_warmup_knows_nothing_timed_yet():
 
 
 def test_progress_of_training_uses_global_steps_and_examples_per_second():
-    events = [{"t": 1.0, "event": "phase", "name": "training"}]
+    events = [{"t": 1.0, "event": "phase", "name": "training", "epochs": 4, "steps_per_epoch": 3}]
+    assert charts_run.summarize_progress(events).total == 12  # known before the first step
     for g in range(1, 7):
         events.append(
             {"t": 1.0 + g, "event": "step", "epoch": 1 + (g - 1) // 3, "step": (g - 1) % 3 + 1, "global_step": g,

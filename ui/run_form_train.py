@@ -42,7 +42,7 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     if raw["dataset"] == "flowers":
         raw["data_dir"] = st.text_input("Data folder (flowers TFRecords, local path or gs://)", key="run_data_dir")
     raw["device"] = device_select()
-    cols = st.columns(4)
+    cols = st.columns(3)
     with cols[0]:
         raw["strategy"] = st.selectbox(
             "Strategy",
@@ -63,10 +63,7 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
         )
     with cols[2]:
         raw["precision"] = st.selectbox("Precision", spec.PRECISIONS, key="run_precision")
-    with cols[3]:
-        st.write("")
-        raw["xla"] = st.checkbox("XLA (jit_compile)", key="run_xla")
-    cols = st.columns(4)
+    cols = st.columns(3, vertical_alignment="bottom")
     with cols[0]:
         raw["batch_size"] = int(
             st.number_input(
@@ -79,21 +76,31 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
             )
         )
     with cols[1]:
-        st.markdown("**Per replica**")
-        st.markdown(_per_replica_text(raw, gpu_count))
+        st.markdown(f"**Per replica:** {_per_replica_text(raw, gpu_count)}")
     with cols[2]:
+        raw["xla"] = st.checkbox("XLA (jit_compile)", key="run_xla", help="Compile the train step with XLA.")
+    cols = st.columns(3)
+    with cols[0]:
         raw["epochs"] = int(
             st.number_input(
                 "Epochs", 1, 10_000, step=1, key="run_epochs", help="The first epoch (with compile) is reported apart."
             )
         )
-    with cols[3]:
+    with cols[1]:
         raw["steps_per_epoch"] = int(
             st.number_input("Steps per epoch", 1, 1_000_000, step=1, key="run_steps_per_epoch")
         )
-    raw["validation_steps"] = int(
-        st.number_input("Validation steps per epoch (0 = none)", 0, 100_000, step=1, key="run_validation_steps")
-    )
+    with cols[2]:
+        raw["validation_steps"] = int(
+            st.number_input(
+                "Validation steps",
+                0,
+                100_000,
+                step=1,
+                key="run_validation_steps",
+                help="Validation batches at the end of each epoch (0 = none).",
+            )
+        )
     if raw["device"] == "tpu":
         raw["tpu"] = st.text_input(
             "TPU address (name or grpc://host:port; empty = TPU_NAME / COLAB_TPU_ADDR / this TPU VM)", key="run_tpu"

@@ -129,6 +129,28 @@ def test_live_progress_and_cancel(page, app_server):
     shot(page, "run_cancelled_light")
 
 
+def test_small_training_run_over_two_logical_cpus(page, app_server):
+    open_run_page(page, app_server)
+    page.locator("label").filter(has_text="Training").first.click()
+    wait_for_app(page)
+    pick(page, "Model", "tiny_cnn — conv 64 3×3 → pool → ReLU → dense (TPUStrategy example)")
+    for name, value in (("Batch size (global)", "64"), ("Logical devices", "2"), ("Steps per epoch", "5"),
+                        ("Validation steps", "2")):  # fmt: skip
+        box = page.get_by_role("spinbutton", name=name, exact=True)
+        box.fill(value)
+        box.press("Enter")
+        wait_for_app(page)
+    expect(page.get_by_text("32 × 2 replicas")).to_be_visible()  # the GLOBAL batch split across replicas
+    launch_and_wait(page)
+    card = page.locator(".st-key-run_result")
+    expect(card).to_contain_text("finished")
+    expect(card).to_contain_text("32 per replica")
+    expect(card).to_contain_text("Final loss")
+    expect(page.get_by_test_id("stPlotlyChart").filter(has_text="Loss and accuracy per epoch")).to_be_visible()
+    expect(page.get_by_test_id("stPlotlyChart").filter(has_text="Step time")).to_be_visible()
+    shot(page, "run_training_result_light")
+
+
 def test_dark_theme_screenshots(page, dark_server):
     open_run_page(page, dark_server)
     shot(page, "run_empty_dark")
