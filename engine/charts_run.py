@@ -155,7 +155,7 @@ def time_series_figure(x: list[int], time_ms: list[float], x_title: str, title: 
     if _wide(time_ms):
         fig.update_yaxes(title="Time (ms, log scale)", type="log", dtick=1)  # decades only: 2/5 minor labels crowd it
     else:
-        fig.update_yaxes(title="Time (ms)")
+        fig.update_yaxes(title="Time (ms)", type="linear")
     fig.update_layout(showlegend=False)
     return _layout(fig, title)
 
