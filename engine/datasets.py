@@ -102,11 +102,12 @@ def _sha256(path: Path) -> str:
 
 
 def _unavailable(name: str, exc: BaseException) -> DatasetUnavailable:
-    where = ", ".join(str(p) for p in cache_paths(name))
-    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+    paths = cache_paths(name)
+    where = str(paths[0]) if len(paths) == 1 else f"{paths[0].parent}/: {', '.join(p.name for p in paths)}"
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160]
     return DatasetUnavailable(
         f"{name} is not in the Keras cache ({where}) and could not be downloaded ({first}); "
-        f"copy the files there, or use --dataset synthetic (or a local --data-dir for flowers)"
+        "copy the file(s) there, or use --dataset synthetic"
     )
 
 
@@ -296,7 +297,6 @@ def make_dataset(
     train = _from_arrays(x_train, y_train, global_batch_size, info.kind, shuffle=True, seed=seed)
     val = None
     if validation:
-        x_test, y_test = _prepare(dataset, x_test, y_test)
-        _check_enough(dataset, "test", len(x_test), global_batch_size)
+        x_test, y_test = _prepare(dataset, x_test, y_test)  # repeated before batching, so any size fills a batch
         val = _from_arrays(x_test, y_test, global_batch_size, info.kind, shuffle=False, seed=seed)
     return DataPipeline(train, val, info, source, len(x_train))

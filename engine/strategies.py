@@ -138,6 +138,17 @@ def make_strategy(spec: TrainSpec) -> ResolvedStrategy:
         ) from None
     visible_gpus = len(tf.config.get_visible_devices("GPU")) if spec.device == "gpu" else 0
     name = resolve_strategy(spec, visible_gpus)
+    if name == "multi_worker":
+        # collective ops must be set up before anything initialises the TF context (even listing devices)
+        if spec.logical_devices > 1:
+            raise StrategyError("--logical-devices", "multi_worker uses each machine's devices as they are; use 1")
+        strategy = tf.distribute.MultiWorkerMirroredStrategy()
+        workers = tuple(tf_config["cluster"]["worker"])
+        tfenv.logical_devices(spec.device)  # PlacementError when this machine lacks the device
+        replicas = strategy.num_replicas_in_sync
+        physical = replicas if spec.device == "gpu" else len(workers)  # one CPU per machine, else one GPU per replica
+        resolved = ResolvedStrategy(strategy, "multi_worker", replicas, workers, physical)
+        return _check_batch(spec, resolved)
     devices = tfenv.logical_devices(spec.device)
     if spec.logical_devices > 1 and len(devices) != spec.logical_devices:
         raise StrategyError(
@@ -158,12 +169,6 @@ def make_strategy(spec: TrainSpec) -> ResolvedStrategy:
         strategy = tf.distribute.MirroredStrategy(devices=devices)
         physical = 1 if spec.logical_devices > 1 or spec.device == "cpu" else len(devices)
         resolved = ResolvedStrategy(strategy, "mirrored", strategy.num_replicas_in_sync, tuple(devices), physical)
-    elif name == "multi_worker":
-        if spec.logical_devices > 1:
-            raise StrategyError("--logical-devices", "multi_worker uses each machine's devices as they are; use 1")
-        strategy = tf.distribute.MultiWorkerMirroredStrategy()
-        workers = tuple(tf_config["cluster"]["worker"])
-        resolved = ResolvedStrategy(strategy, "multi_worker", strategy.num_replicas_in_sync, workers, len(workers))
     else:
         raise StrategyError("--strategy", f"unknown strategy {name!r}")
     return _check_batch(spec, resolved)

@@ -94,6 +94,8 @@ def sync() -> None:
             fn()
         except RuntimeError:
             pass  # raised when there is nothing but a CPU to sync; CPU eager ops are already done
+        except tf.errors.OpError:
+            pass  # a multi-worker eager context cannot SyncDevice; callers also read results back, which waits
 
 
 def device_name(device: str) -> str:

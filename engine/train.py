@@ -208,16 +208,33 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
     t_fit = time.perf_counter()
     clock = StepClock(report, spec.batch_size, spec.steps_per_epoch, spec.epochs, t_fit)
-    model.fit(
-        data.train,
-        epochs=spec.epochs,
-        steps_per_epoch=spec.steps_per_epoch,
-        validation_data=data.validation,
-        validation_steps=spec.validation_steps or None,
-        callbacks=[clock],
-        shuffle=False,  # the pipelines shuffle (or are one synthetic batch); Keras's flag would only warn
-        verbose=0,
-    )
+    if resolved.name == "multi_worker":
+        # Keras 3's fit cannot cross workers (keras-team/keras#20585): TF's own loop, same clock (engine.loop)
+        from engine.loop import fit_distributed
+
+        fit_distributed(
+            model,
+            resolved.strategy,
+            data.train,
+            data.validation,
+            global_batch=spec.batch_size,
+            epochs=spec.epochs,
+            steps_per_epoch=spec.steps_per_epoch,
+            validation_steps=spec.validation_steps,
+            xla=spec.xla,
+            clock=clock,
+        )
+    else:
+        model.fit(
+            data.train,
+            epochs=spec.epochs,
+            steps_per_epoch=spec.steps_per_epoch,
+            validation_data=data.validation,
+            validation_steps=spec.validation_steps or None,
+            callbacks=[clock],
+            shuffle=False,  # the pipelines shuffle (or are one synthetic batch); Keras's flag would only warn
+            verbose=0,
+        )
     tfenv.sync()
 
     used = sorted(_variable_devices(model) | _op_devices(resolved))
