@@ -23,7 +23,11 @@ from engine.datasets import DatasetUnavailable, make_dataset, synthetic_batch  #
 
 ROOT = Path(__file__).resolve().parents[1]
 # a proxy that refuses connections: a download attempt fails at once, online or off
-NO_NETWORK = {"HTTPS_PROXY": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
+NO_NETWORK = {
+    "HTTPS_PROXY": "http://127.0.0.1:9",
+    "HTTP_PROXY": "http://127.0.0.1:9",
+    "https_proxy": "http://127.0.0.1:9",
+}
 
 
 def _idx(path: Path, array: np.ndarray, magic: int) -> None:
@@ -51,7 +55,9 @@ def write_keras_cache(home: Path, rng: np.random.Generator) -> dict:
     ragged = np.empty(len(seqs), dtype=object)
     ragged[:] = [[int(w) for w in s] for s in seqs]
     np.savez(cache / "reuters.npz", x=ragged, y=np.arange(10) % 46)
-    np.savez(cache / "imdb.npz", x_train=ragged[:6], y_train=np.arange(6) % 2, x_test=ragged[6:], y_test=np.arange(4) % 2)
+    np.savez(
+        cache / "imdb.npz", x_train=ragged[:6], y_train=np.arange(6) % 2, x_test=ragged[6:], y_test=np.arange(4) % 2
+    )
     return {"fashion": (x_train, y_train, x_test, y_test), "seqs": seqs}
 
 
@@ -148,7 +154,8 @@ def _write_flowers(folder: Path, counts: tuple[int, ...], ext: str = "tfrec") ->
                 feature = {
                     "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[tf.io.encode_jpeg(img).numpy()])),
                     "class": tf.train.Feature(int64_list=tf.train.Int64List(value=[cls])),
-                    "label": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"name"])),  # extra features are fine
+                    # extra features (the public set also has a text label) are ignored
+                    "label": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"name"])),
                 }
                 w.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
                 written.append((cls, colours[cls]))
