@@ -37,23 +37,36 @@ def _log_ticks(values) -> dict:
     """Axis settings for a log axis: one tick per decade when the data spans decades (the 2·5 minor
     labels plotly adds otherwise crowd into an unreadable row), plotly's own ticks within a decade."""
     vals = [float(v) for v in values if v is not None and not pd.isna(v) and float(v) > 0]
-    if vals and math.log10(max(vals) / min(vals)) >= 1.5:
+    if vals and math.log10(max(vals) / min(vals)) >= 1.0:
         return {"type": "log", "dtick": 1}
-    return {"type": "log"}
+    return {"type": "log", "dtick": "D2"}  # within a decade: 2 and 5 only
 
 
 def _value_axis(values, log: bool) -> dict:
     return _log_ticks(values) if log else {"type": "linear"}
 
 
+def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
+    """How many rows a horizontal legend needs (roughly), so the title never sits on top of it."""
+    names = [t.name for t in fig.data if t.name and t.showlegend is not False]
+    if len(names) < 2 and not any(t.showlegend for t in fig.data):
+        return 0
+    text_px = sum(len(n) * 6.5 + 44 for n in names)
+    return max(1, math.ceil(text_px / width_px))
+
+
 def _finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
     if not x_title.strip() or not y_title.strip():
         raise ChartError("every chart needs both axis titles")
+    rows = _legend_rows(fig)
+    top = (40 if title else 12) + 22 * rows
     fig.update_layout(
-        title={"text": title, "x": 0, "xanchor": "left"} if title else None,
-        height=height,
-        margin={"t": 56 if title else 24, "b": 8, "l": 8, "r": 8},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0, "title": None},
+        title={"text": title, "x": 0, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 8}}
+        if title
+        else None,
+        height=height + 22 * rows,
+        margin={"t": top + 8, "b": 8, "l": 8, "r": 8},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0, "title": None},
         hoverlabel={"namelength": -1},
     )
     fig.update_xaxes(title_text=x_title, automargin=True)
@@ -62,12 +75,24 @@ def _finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height:
 
 
 def empty_figure(message: str, x_title: str = "—", y_title: str = "—") -> go.Figure:
-    """A figure that says why it is empty (never a blank rectangle)."""
+    """A figure that says why it is empty; pages show the message instead of a blank chart
+    (`is_empty`), and a downloaded file still says it."""
     fig = go.Figure()
     fig.add_annotation(text=message, showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5, font={"size": 14})
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
+    fig.update_layout(meta={"empty": message})
     return _finish(fig, x_title, y_title, height=240)
+
+
+def is_empty(fig: go.Figure) -> str:
+    """The reason an empty figure gives, or "" for a figure with data."""
+    meta = fig.layout.meta
+    return meta.get("empty", "") if isinstance(meta, dict) else ""
+
+
+# Mid-lightness colours that read on both the light and the dark theme, for lines that must be told apart.
+PALETTE = ("#2563eb", "#f97316", "#16a34a", "#dc2626", "#9333ea", "#0891b2", "#ca8a04", "#db2777", "#64748b")
 
 
 # --- Compare -------------------------------------------------------------------------------------
@@ -179,13 +204,14 @@ def batch_chart(sweep: pd.DataFrame) -> go.Figure:
     if sweep.empty:
         return empty_figure("No throughput rows with a batch size among the chosen rows.")
     fig = go.Figure()
-    for group, g in sweep.groupby("group", sort=True):
+    for i, (group, g) in enumerate(sweep.groupby("group", sort=True)):
         fig.add_trace(
             go.Scatter(
                 x=g["batch_size"],
                 y=g["value_canonical"],
                 mode="lines+markers",
                 name=str(group),
+                line={"color": PALETTE[i % len(PALETTE)]},
                 text=g["label"],
                 hovertemplate="%{text}<br>batch %{x:,}<br>%{y:,.4g} examples/s<extra></extra>",
             )
@@ -204,7 +230,7 @@ def scaling_chart(table: pd.DataFrame) -> go.Figure:
         return empty_figure("No throughput rows with a device count among the chosen rows.")
     fig = go.Figure()
     for i, (group, g) in enumerate(table.groupby("group", sort=True)):
-        colour = f"hsl({(i * 67) % 360}, 65%, 50%)"
+        colour = PALETTE[i % len(PALETTE)]
         fig.add_trace(
             go.Scatter(
                 x=g["replicas"],
@@ -224,7 +250,9 @@ def scaling_chart(table: pd.DataFrame) -> go.Figure:
                 x=g["replicas"],
                 y=g["ideal"],
                 mode="lines",
-                name=f"ideal — {group}",
+                name="ideal (linear)",
+                legendgroup="ideal",
+                showlegend=i == 0,  # one legend entry explains every dashed line
                 line={"color": colour, "dash": "dash", "width": 1},
                 hoverinfo="skip",
             )
@@ -235,7 +263,7 @@ def scaling_chart(table: pd.DataFrame) -> go.Figure:
         fig,
         "Replicas (devices in sync)",
         "Throughput (examples/s)",
-        "Scaling with replicas — labels: efficiency vs ideal",
+        "Throughput vs replicas (labels: scaling efficiency)",
     )
 
 

@@ -154,10 +154,14 @@ def series_group(rows: pd.DataFrame) -> pd.Series:
 
 def batch_sweep(rows: pd.DataFrame) -> pd.DataFrame:
     """Throughput rows with a known batch size: `group`, `batch_size`, `value_canonical`, `label`, `origin`."""
+    if rows.empty or "batch_size" not in rows.columns:
+        return pd.DataFrame(columns=["group", "batch_size", "value_canonical", "label", "origin"])
     data = rows[(rows["family"] == "throughput") & rows["batch_size"].notna()].copy()
     if data.empty:
         return pd.DataFrame(columns=["group", "batch_size", "value_canonical", "label", "origin"])
-    data["group"] = series_group(data)
+    # a 2-replica run is another series: its batch is split, so it must not join the 1-replica line
+    reps = data["replicas"].fillna(1).astype(float)
+    data["group"] = series_group(data) + reps.map(lambda r: f" · {r:g} replica{'s' if r != 1 else ''}")
     data["batch_size"] = data["batch_size"].astype(float)
     cols = ["group", "batch_size", "value_canonical", "label", "origin"]
     return data[cols].sort_values(["group", "batch_size"], ignore_index=True)
@@ -165,15 +169,29 @@ def batch_sweep(rows: pd.DataFrame) -> pd.DataFrame:
 
 def scaling(rows: pd.DataFrame) -> pd.DataFrame:
     """Throughput vs replicas per group, with the ideal (linear from the smallest count) and the
-    scaling efficiency in % (measured / ideal). Groups with a single count still appear (efficiency 100)."""
-    data = rows[(rows["family"] == "throughput") & rows["replicas"].notna()].copy()
+    scaling efficiency in % (measured / ideal). Only groups measured at two or more counts are kept."""
     cols = ["group", "replicas", "value_canonical", "ideal", "efficiency_pct", "label", "origin"]
+    if rows.empty or "replicas" not in rows.columns:
+        return pd.DataFrame(columns=cols)
+    data = rows[(rows["family"] == "throughput") & rows["replicas"].notna()].copy()
     if data.empty:
         return pd.DataFrame(columns=cols)
-    data["group"] = series_group(data)
+    # Scaling compares like with like: the same batch, read as the source states it — a local run's global
+    # batch (strong scaling: the batch is split) or a reference's per-device batch (weak scaling).
+    scope = data["batch_scope"].fillna("global").map(lambda s: "per device" if s == "per_replica" else "global")
+    batch = data["batch_size"].map(lambda b: "" if pd.isna(b) else f" · bs {int(b)}")
+    data["group"] = (
+        series_group(data)
+        + batch
+        + data["batch_size"].notna().map({True: " ", False: ""})
+        + scope.where(data["batch_size"].notna(), "")
+    )
     data["replicas"] = data["replicas"].astype(float)
     data = data.sort_values(["group", "replicas", "value_canonical"], ascending=[True, True, False])
     data = data.drop_duplicates(["group", "replicas"])
+    data = data[data.groupby("group")["replicas"].transform("nunique") > 1]  # one point says nothing about scaling
+    if data.empty:
+        return pd.DataFrame(columns=cols)
     first = data.groupby("group")[["replicas", "value_canonical"]].transform("first")
     data["ideal"] = first["value_canonical"] / first["replicas"] * data["replicas"]
     data["efficiency_pct"] = data["value_canonical"] / data["ideal"] * 100.0

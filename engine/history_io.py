@@ -289,12 +289,7 @@ def read_export(data: bytes | str) -> pd.DataFrame:
         pos, _, name, reason = min(problems)
         raw = _raw_cell(records, pos, header.index(name))
         val = df[name].iloc[pos]
-        message = reason.format(
-            raw=repr(raw),
-            val=repr(None if pd.isna(val) else str(val)) if name != "created_at" else repr("" if pd.isna(val) else val),
-            num=float(raw) if _is_float(raw) else raw,
-            int=int(float(raw)) if _is_float(raw) else raw,
-        )
+        message = reason.format(**_fill(reason, raw, val, name))
         raise CsvError(message, int(records.numbers[pos]), name)
     if wrong.size:
         bad = int(wrong[0])
@@ -309,12 +304,19 @@ def read_export(data: bytes | str) -> pd.DataFrame:
     return _typed(df)
 
 
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+def _fill(reason: str, raw: str, val, name: str) -> dict[str, object]:
+    """The placeholder a reason uses, worded as csvio words it: {raw} the cell's text, {val} the parsed
+    text value, {num} the number, {int} the whole number."""
+    if "{raw}" in reason:
+        return {"raw": repr(raw)}
+    if "{val}" in reason:
+        empty = "" if name == "created_at" else None
+        return {"val": repr(empty if pd.isna(val) else str(val))}
+    if "{num}" in reason:
+        return {"num": float(raw)}
+    if "{int}" in reason:
+        return {"int": int(float(raw))}
+    return {}
 
 
 def _exact(text: str) -> pd.DataFrame:

@@ -71,14 +71,18 @@ def show_chart(fig, key: str, file_stem: str) -> None:
     from engine.history_mapping import safe_name
 
     stem = safe_name(file_stem)
+    empty = charts.is_empty(fig)
+    if empty:  # a sentence reads better than a blank plot area, and there is nothing to download
+        st.info(empty, icon=":material/info:")
+        return
     st.plotly_chart(
         fig,
         theme="streamlit",
         key=key,
         config={"displaylogo": False, "toImageButtonOptions": {"format": "png", "filename": stem, "scale": 2}},
     )
-    cols = st.columns([1, 1, 4])
-    cols[0].download_button(
+    row = st.container(horizontal=True, gap="small")
+    row.download_button(
         "HTML",
         data=lambda: charts.figure_html(fig),
         file_name=f"{stem}.html",
@@ -89,7 +93,7 @@ def show_chart(fig, key: str, file_stem: str) -> None:
         help="An interactive copy of this chart that opens offline in any browser",
     )
     if charts.png_export_available():
-        cols[1].download_button(
+        row.download_button(
             "PNG",
             data=lambda: charts.figure_png(fig),
             file_name=f"{stem}.png",
@@ -100,7 +104,7 @@ def show_chart(fig, key: str, file_stem: str) -> None:
             help="A 2400×1200 image, rendered on the server (takes a few seconds)",
         )
     else:
-        cols[1].caption("PNG: camera icon on the chart")
+        row.caption("PNG: the camera icon on the chart saves one")
 
 
 def download_csv(df, key: str, file_stem: str, label: str = "CSV") -> None:

@@ -58,13 +58,13 @@ def batch_tab(long: pd.DataFrame) -> None:
 
 def scaling_tab(long: pd.DataFrame) -> None:
     table = cmp.scaling(long)
-    groups = table.groupby("group")["replicas"].nunique() if len(table) else pd.Series(dtype=int)
-    if not (groups > 1).any():
+    if table.empty:
         st.info(
             "Scaling needs one model at several device counts — e.g. the same run with 1 and 2 logical devices "
             "(Devices page → logical devices), or references for 1 and 8 GPUs.",
             icon=":material/lightbulb:",
         )
+        return
     st.caption(
         "Ideal = the smallest count's throughput per replica × replicas. Efficiency = measured ÷ ideal. Logical CPU "
         "devices share the same cores, so they show the strategy's overhead rather than more hardware."
@@ -107,7 +107,9 @@ def curves_tab(runs: list[dict]) -> None:
     epochs = cmp.epoch_frame({cmp.run_label(r): db.get_series(r["run_id"], "epoch") for r in train})
     c = st.columns(2)
     with c[0]:
-        show_chart(charts.epoch_chart(epochs, "loss", "Training loss"), "cmp_chart_loss", "compare_loss")
+        show_chart(
+            charts.epoch_chart(epochs, "loss", "Training loss (cross-entropy)"), "cmp_chart_loss", "compare_loss"
+        )
     with c[1]:
         show_chart(
             charts.epoch_chart(epochs, "accuracy", "Training accuracy (0–1)"), "cmp_chart_acc", "compare_accuracy"
@@ -146,6 +148,12 @@ def cost_tab(long: pd.DataFrame, runs: list[dict], ref: pd.DataFrame | None) -> 
         if pd.notna(r["price_per_hour_usd"])
     }
     costs = cmp.cost_rows(long, given)
+    if costs.empty:
+        st.info(
+            "Type a price per hour (USD) next to a run or reference above to see what it costs.",
+            icon=":material/payments:",
+        )
+        return
     c = st.columns(2)
     with c[0]:
         show_chart(
