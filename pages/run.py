@@ -30,7 +30,9 @@ demo_banner()
 demo = demo_mode()
 st.session_state.setdefault("run_session_runs", [])
 
-run_id = st.session_state.get("run_id") or st.query_params.get("run")
+# The URL wins when it names a run (a reload, or a link from History/Home); session state covers a plain
+# menu visit, where Streamlit drops the query string.
+run_id = st.query_params.get("run") or st.session_state.get("run_id")
 if run_id:
     # Mirror the run into both places: session state survives page switches, the URL survives a reload.
     st.session_state["run_id"] = run_id

@@ -129,3 +129,43 @@ def test_small_matmul_runs_for_real_and_shows_the_result_card(db):
     # A fresh session with only ?run=… (a reload) reattaches to the same result.
     again = run_page(query_run=run_id)
     assert metric(again, "Achieved GFLOP/s") == gflops
+
+
+def stored_run(db: Path, run_id: str, **fields) -> str:
+    """A finished run row written through the store, as the worker would leave it."""
+    row = {"run_id": run_id, "status": "ok", "kind": "matmul", "model": "matmul", "shape": "(64x64)@(64x64)",
+           "dtype": "float32", "device": "cpu", "step_time_ms_median": 1.5, "step_time_ms_p10": 1.4,
+           "step_time_ms_p90": 1.7, "time_to_first_step_s": 0.05, "total_s": 0.1, "gflops": 0.35,
+           "peak_gflops": 166.2, "devices_used": "/job:localhost/replica:0/task:0/device:CPU:0"}  # fmt: skip
+    Store(db).insert_run({**row, **fields})
+    return run_id
+
+
+def test_the_url_names_the_run_even_when_the_session_remembers_another(db):
+    older = stored_run(db, "20260101-000000-aaaaaa")
+    linked = stored_run(db, "20260101-000001-bbbbbb", gflops=0.5)
+    at = run_page(query_run=linked, state={"run_id": older})
+    assert linked in texts(at.caption) and older not in texts(at.caption)
+    assert metric(at, "Achieved GFLOP/s") == "0.5"
+    assert at.session_state["run_id"] == linked
+
+
+def test_a_failed_run_says_why_in_plain_words(db):
+    failed = stored_run(
+        db,
+        "20260101-000002-cccccc",
+        status="failed",
+        error="placement: asked for GPU but the ops ran on /device:CPU:0 — no GPU number is reported",
+        step_time_ms_median=None,
+        gflops=None,
+    )
+    at = run_page(query_run=failed)
+    errors = texts(at.error)
+    assert "The run started and failed" in errors and "no GPU number is reported" in errors
+    assert metric(at, "Status") == "failed"
+    assert metric(at, "Achieved GFLOP/s") is None  # nothing measured: no grid of dashes
+
+
+def test_an_unknown_run_id_is_explained(db):
+    at = run_page(query_run="20260101-000003-dddddd")
+    assert "No run `20260101-000003-dddddd`" in texts(at.warning)

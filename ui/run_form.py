@@ -20,6 +20,7 @@ from ui.run_form_train import train_form
 CUSTOM = "custom"
 # Form labels for the CLI flags a SpecError names, so the message speaks the form's language.
 FIELD_LABELS = {
+    "run": "One run at a time",
     "--bench": "Operation",
     "--m": "M",
     "--n": "N",
