@@ -169,3 +169,14 @@ def test_a_failed_run_says_why_in_plain_words(db):
 def test_an_unknown_run_id_is_explained(db):
     at = run_page(query_run="20260101-000003-dddddd")
     assert "No run `20260101-000003-dddddd`" in texts(at.warning)
+
+
+def test_demo_mode_refuses_what_the_public_demo_must_not_run(db, monkeypatch):
+    monkeypatch.setenv("ACCELBENCH_DEMO", "1")
+    at = run_page()
+    assert "Demo mode" in texts(at.info)
+    assert at.number_input(key="run_timeout_micro_s").value == 120.0  # the demo's cap is the default
+    assert not at.error
+    at.selectbox(key="run_preset").select("article002_matmul").run()
+    assert "demo mode allows sizes up to 2048" in texts(at.error)
+    assert at.button(key="run_launch").disabled
