@@ -73,7 +73,10 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             # Nothing was measured (cancelled/failed before timing): a grid of dashes would only add noise.
             cols = st.columns(4)
             cols[0].metric("Status", status)
-            cols[1].metric("Ran for", fmt_seconds(row.get("total_s")))
+            ran_s = row.get("total_s")
+            if ran_s is None:  # a cancelled/killed worker wrote no total; its progress events still say how long
+                ran_s = charts_run.summarize_progress(jobs.read_progress(jobs.run_dir_of(run_id, store()))).elapsed_s
+            cols[1].metric("Ran for", fmt_seconds(ran_s) if ran_s else "—")
             page_link("pages/history.py", "See all runs in History", ":material/table_chart:")
             return
         p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
@@ -175,10 +178,12 @@ def reference_chart(run_id: str, row: dict[str, Any]) -> None:
     if refs.empty:
         st.caption(f"No published {op} times are available to compare with.")
         return
-    job = store().get_job(run_id)
-    shape = charts_run.shape_of(row, job["spec"] if job else None)
     median_ms = row.get("step_time_ms_median")
     run_s = median_ms / 1000 if median_ms and row.get("status") == "ok" else None
+    if run_s is None:
+        return  # "this run vs the articles" with no run in it says nothing; the References page has the rest
+    job = store().get_job(run_id)
+    shape = charts_run.shape_of(row, job["spec"] if job else None)
     scaled_s = None
     same = same_shape_as_reference(op, shape)
     if run_s and shape and not same:
@@ -231,6 +236,7 @@ def recent_runs(run_ids: list[str]) -> None:
         df[cols],
         hide_index=True,
         key="run_recent_table",
+        placeholder="—",
         column_config={
             "created_at": st.column_config.DatetimeColumn("Started (UTC)", format="YYYY-MM-DD HH:mm:ss"),
             "run_id": st.column_config.TextColumn("Run"),
