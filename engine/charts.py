@@ -47,7 +47,7 @@ def _value_axis(values, log: bool) -> dict:
 
 
 def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
-    """How many rows a horizontal legend needs (roughly), so the title never sits on top of it."""
+    """How many rows a horizontal legend needs (roughly), so it gets its own band under the title."""
     names = [t.name for t in fig.data if t.name and t.showlegend is not False]
     if len(names) < 2 and not any(t.showlegend for t in fig.data):
         return 0
@@ -55,18 +55,40 @@ def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
     return max(1, math.ceil(text_px / width_px))
 
 
+TITLE_PX, LEGEND_ROW_PX = 40, 22
+
+
 def _finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
     if not x_title.strip() or not y_title.strip():
         raise ChartError("every chart needs both axis titles")
     rows = _legend_rows(fig)
-    top = (40 if title else 12) + 22 * rows
+    title_px = TITLE_PX if title else 8
+    total = height + LEGEND_ROW_PX * rows
     fig.update_layout(
-        title={"text": title, "x": 0, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 8}}
+        # Title and legend are placed against the whole figure (container), not the plot area: long category
+        # labels on the left then cannot squeeze the legend into a narrow column that runs into the title.
+        title={
+            "text": title,
+            "x": 0,
+            "xref": "container",
+            "y": 1,
+            "yref": "container",
+            "yanchor": "top",
+            "pad": {"t": 10, "l": 8},
+        }
         if title
         else None,
-        height=height + 22 * rows,
-        margin={"t": top + 8, "b": 8, "l": 8, "r": 8},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0, "title": None},
+        height=total,
+        margin={"t": title_px + LEGEND_ROW_PX * rows + 8, "b": 8, "l": 8, "r": 8},
+        legend={
+            "orientation": "h",
+            "xref": "container",
+            "x": 0,
+            "yref": "container",
+            "y": 1 - title_px / total,
+            "yanchor": "top",
+            "title": None,
+        },
         hoverlabel={"namelength": -1},
     )
     fig.update_xaxes(title_text=x_title, automargin=True)
@@ -317,17 +339,18 @@ def cost_chart(costs: pd.DataFrame, column: str, x_title: str) -> go.Figure:
 
 
 def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how: str) -> go.Figure:
-    """Aggregated metric per group as horizontal bars with a p10–p90 whisker; `x` (categories on the
-    vertical axis) and `colour` are group columns."""
+    """Aggregated metric per group as horizontal bars with a p10–p90 whisker, one bar per group (the
+    group's values joined), coloured by the `colour` column — no empty slots for absent combinations."""
     if agg.empty:
         return empty_figure("No rows with a value for this metric after filtering.")
     value_title = metric_title(metric)
+    data = agg.sort_values([x, colour] if colour else [x], kind="stable")
     fig = go.Figure()
-    groups = agg.groupby(colour, sort=True, dropna=False) if colour else [("", agg)]
+    groups = data.groupby(colour, sort=True, dropna=False) if colour else [("", data)]
     for name, g in groups:
         fig.add_trace(
             go.Bar(
-                y=g[x].astype(str),
+                y=g["group"],
                 x=g[metric],
                 orientation="h",
                 name=str(name) if colour else how,
@@ -343,17 +366,16 @@ def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how
                 showlegend=bool(colour),
             )
         )
-    fig.update_layout(barmode="group")
-    fig.update_yaxes(autorange="reversed")  # the first group at the top, as in the table below
+    fig.update_layout(barmode="overlay")  # one bar per category: overlay never leaves gaps for missing colours
+    fig.update_yaxes(categoryorder="array", categoryarray=list(data["group"]), autorange="reversed")
     fig.update_xaxes(**_value_axis(agg[metric], wants_log(agg[metric])))
-    category = x.replace("_", " ")
-    n = agg[x].nunique() * (agg[colour].nunique() if colour else 1)
+    category = " · ".join(c.replace("_", " ") for c in ([x, colour] if colour else [x]))
     return _finish(
         fig,
         f"{value_title}, {how}",
         category,
         f"{how.capitalize()} {value_title} by {category} (whiskers: p10–p90)",
-        _bar_height(int(n)),
+        _bar_height(len(data)),
     )
 
 

@@ -180,8 +180,8 @@ def test_history_loads_good_files_reports_the_bad_one_and_charts(db_env):
     assert at.selectbox(key="hist_metric").value == "examples_per_sec"  # the foreign images/sec joins our axis
     spec = specs(at)[0]
     assert spec["layout"]["xaxis"]["title"]["text"] == "Throughput (examples/s), median"
-    labels = {y for t in spec["data"] for y in t["y"]}
-    assert {"V100", "T4"} <= labels
+    labels = " | ".join(y for t in spec["data"] for y in t["y"])
+    assert "V100 · resnet50" in labels and "T4 · resnet50" in labels
     at.selectbox(key="hist_baseline").set_value(at.selectbox(key="hist_baseline").options[0]).run()
     no_exception(at)
     assert any("delta_pct" in d.value.columns for d in at.dataframe)

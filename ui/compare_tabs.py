@@ -37,7 +37,7 @@ def bars_tab(rows: pd.DataFrame, family: str) -> None:
         column_config={
             "label": "Run or reference",
             "value_canonical": st.column_config.NumberColumn(label, format="%.4g"),
-            "speedup": st.column_config.NumberColumn("Speedup (×)", format="%.3g×"),
+            "speedup": st.column_config.NumberColumn("Speedup (×)", format="%.2f×"),
         },
     )
     download_csv(table, "cmp_speedup_csv", f"compare_speedup_{family}", "Download speedups (CSV)")

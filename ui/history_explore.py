@@ -88,6 +88,7 @@ def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> pd.Data
         agg,
         hide_index=True,
         key="hist_agg_table",
+        column_order=["group", metric, "p10", "p90", "rows"],  # the group's columns are in its name already
         column_config={
             "group": "Group",
             metric: st.column_config.NumberColumn(f"{history.metric_title(metric)}, {how}", format="%.4g"),
