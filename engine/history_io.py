@@ -62,81 +62,59 @@ def looks_like_export(header: list[str]) -> bool:
 
 @dataclass(frozen=True)
 class _Records:
-    """Data records (header excluded) that are not blank, as csv.reader would number them."""
+    """Data records (header excluded) that are not blank, numbered as csv.reader numbers them."""
 
     numbers: np.ndarray  # 1-based record number of each non-blank data record (header = 1)
     cells: np.ndarray  # cell count of each
-    physical: list[str]  # the file's lines, for quoting one raw cell in an error message
-    starts: list[int]  # each record's first line …
-    ends: list[int]  # … and one past its last
+    buf: bytes  # the file, for quoting one raw cell in an error message …
+    starts: np.ndarray  # … each record's first byte …
+    ends: np.ndarray  # … and one past its last (the newline excluded)
 
 
-def _scan_records(text: str) -> _Records | None:
-    """Count cells per record without building every cell (quotes and embedded newlines respected).
+_BYTE = {c: ord(c) for c in ',"\n\r \t'}
 
-    Lines without a quote character are counted with str.count at C speed; only quoted records
-    (rare: error messages with commas) go through csv. Returns None for bare-CR line ends, which
-    only the exact reader handles.
+
+def _positions(arr: np.ndarray, char: str, quotes: np.ndarray) -> np.ndarray:
+    """Byte offsets of `char` outside quoted cells (an even number of quotes before it)."""
+    pos = np.flatnonzero(arr == _BYTE[char])
+    if quotes.size:
+        pos = pos[np.searchsorted(quotes, pos) % 2 == 0]
+    return pos
+
+
+def _scan_records(buf: bytes) -> _Records | None:
+    """Count the cells of every record without building the cells: vectorised over the file's bytes.
+
+    A comma or newline counts only outside quotes, i.e. with an even number of quote characters
+    before it (an escaped "" adds two, so it never flips the state). Returns None for shapes only
+    the exact reader handles: bare-CR line ends, an unterminated quote.
     """
-    text = text.replace("\r\n", "\n")
-    if "\r" in text:
+    arr = np.frombuffer(buf, dtype=np.uint8)
+    quotes = np.flatnonzero(arr == _BYTE['"'])
+    if quotes.size % 2:
+        return None  # an unterminated quote: let the exact reader word the error
+    cr = np.flatnonzero(arr == _BYTE["\r"])
+    if cr.size and ((cr + 1 >= arr.size) | (arr[np.minimum(cr + 1, arr.size - 1)] != _BYTE["\n"])).any():
         return None
-    physical = text.split("\n")
-    if physical and physical[-1] == "":
-        physical.pop()
-    counts = [line.count(",") for line in physical]
-    quoted = [i for i, line in enumerate(physical) if '"' in line]
-    # A record of only commas and spaces is blank: csvio skips it, and so must the numbering here.
-    # Only a line with few non-comma characters can be blank, so strip just those.
-    blank_lines = {
-        i
-        for i, (line, c) in enumerate(zip(physical, counts, strict=True))
-        if len(line) - c <= 16 and not line.strip(" \t,")
-    }
-    numbers: list[int] = []
-    cells: list[int] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    record_no = 1  # the header
-    i = 1
-    q = 0  # next index into `quoted`
-    n = len(physical)
-    while i < n:
-        while q < len(quoted) and quoted[q] < i:
-            q += 1
-        next_quoted = quoted[q] if q < len(quoted) else n
-        # plain lines up to the next quoted one: one record each
-        for j in range(i, next_quoted):
-            record_no += 1
-            if j not in blank_lines:
-                numbers.append(record_no)
-                cells.append(counts[j] + 1)
-                starts.append(j)
-                ends.append(j + 1)
-        if next_quoted >= n:
-            break
-        # a quoted record may run over several physical lines
-        j, inside = next_quoted, False
-        while j < n:
-            inside ^= physical[j].count('"') % 2 == 1
-            j += 1
-            if not inside:
-                break
-        if inside:
-            return None  # an unterminated quote: let the exact reader word the error
-        record_no += 1
-        parsed = next(csv.reader(io.StringIO("\n".join(physical[next_quoted:j]), newline="")), [])
-        if any(c.strip() for c in parsed):
-            numbers.append(record_no)
-            cells.append(len(parsed))
-            starts.append(next_quoted)
-            ends.append(j)
-        i = j
-    return _Records(np.asarray(numbers, dtype=np.int64), np.asarray(cells, dtype=np.int64), physical, starts, ends)
+    newlines = _positions(arr, "\n", quotes)
+    starts = np.concatenate(([0], newlines + 1))
+    ends = np.concatenate((newlines, [arr.size]))
+    if starts[-1] >= arr.size:  # the file ends with a newline: no record after it
+        starts, ends = starts[:-1], ends[:-1]
+    commas = _positions(arr, ",", quotes)
+    cells = np.searchsorted(commas, ends) - np.searchsorted(commas, starts) + 1
+    # A record of only commas and blanks is skipped by csvio, so it must not be counted here either.
+    blanks = np.flatnonzero((arr == _BYTE[" "]) | (arr == _BYTE["\t"]) | (arr == _BYTE["\r"]))
+    n_blank = np.searchsorted(blanks, ends) - np.searchsorted(blanks, starts)
+    blank = (ends - starts) - (cells - 1) - n_blank == 0
+    keep = ~blank
+    keep[0] = False  # the header
+    numbers = np.flatnonzero(keep) + 1
+    return _Records(numbers.astype(np.int64), cells[keep].astype(np.int64), buf, starts[keep], ends[keep])
 
 
 def _raw_cell(records: _Records, pos: int, col_index: int) -> str:
-    record = "\n".join(records.physical[records.starts[pos] : records.ends[pos]])
+    record = records.buf[records.starts[pos] : records.ends[pos]].decode("utf-8", errors="replace")
     cells = next(csv.reader(io.StringIO(record, newline="")), [])
     return cells[col_index].strip() if col_index < len(cells) else ""
 
@@ -258,7 +236,9 @@ def read_export(data: bytes | str) -> pd.DataFrame:
     dupes = sorted({h for h in header if header.count(h) > 1})
     if dupes:
         raise CsvError(f"column {dupes[0]!r} appears twice", 1, dupes[0])
-    records = _scan_records(text)
+    # the scan works on the bytes (a BOM is skipped: the header was read from the decoded text)
+    raw_bytes = data if isinstance(data, bytes) else text.encode("utf-8")
+    records = _scan_records(raw_bytes[3:] if raw_bytes.startswith(b"\xef\xbb\xbf") else raw_bytes)
     if records is None:
         return _exact(text)
     wrong = np.flatnonzero(records.cells != len(header))

@@ -70,19 +70,19 @@ if warnings:
         icon=":material/warning:",
     )
 
+# Only the open tab is computed and drawn (tab state is tracked), so reading step and epoch series
+# from the store happens only when someone looks at them.
 names = ["Bars & speedup", "Batch size", "Scaling", "Step times", "Loss & accuracy", "Cost", "Table"]
-t = st.tabs(names)
-with t[0]:
-    tabs.bars_tab(rows, family)
-with t[1]:
-    tabs.batch_tab(long)
-with t[2]:
-    tabs.scaling_tab(long)
-with t[3]:
-    tabs.steps_tab(chosen_runs)
-with t[4]:
-    tabs.curves_tab(chosen_runs)
-with t[5]:
-    tabs.cost_tab(long, chosen_runs, ref)
-with t[6]:
-    tabs.table_tab(long)
+views = (
+    lambda: tabs.bars_tab(rows, family),
+    lambda: tabs.batch_tab(long),
+    lambda: tabs.scaling_tab(long),
+    lambda: tabs.steps_tab(chosen_runs),
+    lambda: tabs.curves_tab(chosen_runs),
+    lambda: tabs.cost_tab(long, chosen_runs, ref),
+    lambda: tabs.table_tab(long),
+)
+for tab, view in zip(st.tabs(names, key="cmp_tab", on_change="rerun"), views, strict=True):
+    if tab.open:
+        with tab:
+            view()

@@ -22,8 +22,8 @@ from engine import history  # noqa: E402
 from engine.csvio import CsvError  # noqa: E402
 from engine.demo import DEMO_MAX_UPLOAD_MB  # noqa: E402
 from ui import history_explore as explore  # noqa: E402
-from ui.common import demo_banner, demo_mode, store  # noqa: E402
-from ui.history_load import from_folder, from_store, from_uploads, mapped, mapping_form  # noqa: E402
+from ui.common import demo_banner, demo_mode, show_chart, store  # noqa: E402
+from ui.history_load import from_folder, from_store, from_uploads, mapped, mapping_form, sample_preview  # noqa: E402
 
 st.title("History")
 st.caption(
@@ -96,6 +96,10 @@ if not frames:
         "table you pick which column is the device, the model and the value.",
         icon=":material/upload_file:",
     )
+    preview = sample_preview()
+    if preview is not None:
+        st.caption("What the page makes of a file — the sample export in data/history, median per workload:")
+        show_chart(preview, "hist_chart_preview", "history_sample_preview")
     st.stop()
 
 df = history.combine(frames)
@@ -105,14 +109,16 @@ picked = explore.controls(filtered)
 if picked is None:
     st.stop()
 metric, how, by = picked
-tabs = st.tabs(["Chart", "Over time", "Pivot", "Baseline", "Rows & settings"])
-with tabs[0]:
-    agg = explore.chart_tab(filtered, metric, how, by)
-with tabs[1]:
-    explore.time_tab(filtered, metric, how, by)
-with tabs[2]:
-    explore.pivot_tab(filtered, metric, how, by)
-with tabs[3]:
-    explore.baseline_tab(agg, metric)
-with tabs[4]:
-    explore.rows_tab(filtered, metric)
+# Only the open tab is computed and drawn (tab state is tracked): a 100,000-row file stays quick to explore.
+tabs = st.tabs(["Chart", "Over time", "Pivot", "Baseline", "Rows & settings"], key="hist_tab", on_change="rerun")
+views = (
+    lambda: explore.chart_tab(filtered, metric, how, by),
+    lambda: explore.time_tab(filtered, metric, how, by),
+    lambda: explore.pivot_tab(filtered, metric, how, by),
+    lambda: explore.baseline_tab(filtered, metric, how, by),
+    lambda: explore.rows_tab(filtered, metric),
+)
+for tab, view in zip(tabs, views, strict=True):
+    if tab.open:
+        with tab:
+            view()

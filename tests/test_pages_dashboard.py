@@ -138,9 +138,14 @@ def test_compare_session_run_id_and_training_charts(db_env):
     no_exception(at)
     assert at.multiselect(key="cmp_runs").value == [runs["train"]["run_id"]]
     assert at.selectbox(key="cmp_metric").value == "throughput"
+    assert len(specs(at)) == 1  # only the open tab is drawn
+    at.session_state["cmp_tab"] = "Step times"
+    at.run()
+    assert specs(at)[0]["layout"]["title"]["text"].startswith("Step-time distribution")
+    at.session_state["cmp_tab"] = "Loss & accuracy"
+    at.run()
     titles = {s["layout"]["title"]["text"] for s in specs(at)}
-    assert any(t.startswith("Step-time distribution") for t in titles)
-    assert any(t.startswith("Training loss") for t in titles)
+    assert any(t.startswith("Training loss") for t in titles) and any(t.startswith("Training accuracy") for t in titles)
     at.multiselect(key="cmp_runs").set_value([runs["train"]["run_id"], runs["matmul"]["run_id"]]).run()
     no_exception(at)
     assert at.selectbox(key="cmp_metric").options  # both runs have a step time to compare
@@ -182,7 +187,9 @@ def test_history_loads_good_files_reports_the_bad_one_and_charts(db_env):
     assert spec["layout"]["xaxis"]["title"]["text"] == "Throughput (examples/s), median"
     labels = " | ".join(y for t in spec["data"] for y in t["y"])
     assert "V100 · resnet50" in labels and "T4 · resnet50" in labels
-    at.selectbox(key="hist_baseline").set_value(at.selectbox(key="hist_baseline").options[0]).run()
+    at.session_state["hist_tab"] = "Baseline"
+    at.run()
+    at.selectbox(key="hist_baseline").set_value(at.selectbox(key="hist_baseline").options[-1]).run()
     no_exception(at)
     assert any("delta_pct" in d.value.columns for d in at.dataframe)
 

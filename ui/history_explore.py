@@ -79,7 +79,7 @@ def controls(df: pd.DataFrame) -> tuple[str, str, list[str]] | None:
     return metric, how, by
 
 
-def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> pd.DataFrame:
+def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
     agg = history.aggregate(df, by, metric, how)
     x = by[0] if by else "group"
     colour = by[1] if len(by) > 1 else None
@@ -98,7 +98,6 @@ def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> pd.Data
         },
     )
     download_csv(agg, "hist_agg_csv", f"history_{metric}_{how}_by_{'_'.join(by) or 'all'}", "Download this table (CSV)")
-    return agg
 
 
 def time_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
@@ -132,7 +131,8 @@ def pivot_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
     )
 
 
-def baseline_tab(agg: pd.DataFrame, metric: str) -> None:
+def baseline_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
+    agg = history.aggregate(df, by, metric, how)
     if agg.empty:
         st.info("No groups with a value to compare.")
         return

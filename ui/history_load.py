@@ -154,3 +154,25 @@ def mapped(item: Loaded, mapping: ColumnMapping) -> tuple[pd.DataFrame | None, s
         for old in [k for k in cache if k[0] == item.key and k != key]:
             del cache[old]  # only the current mapping of a file is worth keeping
     return cache[key]
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _preview(path: str, mtime: float):
+    from engine import charts
+
+    df = history.load_export(Path(path).read_bytes(), Path(path).name)
+    metric = history.metric_columns(df)[0]
+    return charts.history_bars(history.aggregate(df, ["workload"], metric), metric, "workload", None, "median")
+
+
+def sample_preview():
+    """A chart of the first sample export in data/history, or None. Shown on the empty page: it says what
+    the page makes of a file, and it loads the browser's chart code while the user picks one, so their
+    own chart appears as soon as the file is read."""
+    for p in history.folder_files():
+        try:
+            if not history.looks_foreign(p.read_bytes()):
+                return _preview(str(p), p.stat().st_mtime)
+        except CsvError:
+            continue
+    return None
