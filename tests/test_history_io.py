@@ -169,3 +169,10 @@ def test_foreign_table_problems_are_named(text, message):
     with pytest.raises(CsvError) as exc:
         read_table(text)
     assert message in str(exc.value)
+
+
+def test_padded_cells_are_stripped_as_csvio_strips_them():
+    text = _replace_cell(_replace_cell(GOOD, 3, "status", " ok "), 4, "device_name", "\tAMD EPYC ")
+    frame = read_export(text.encode())
+    assert frame.loc[1, "status"] == "ok" and frame.loc[2, "device_name"] == "AMD EPYC"
+    assert [r["status"] for r in parse_results_csv(text)] == list(frame["status"])
