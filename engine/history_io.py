@@ -2,7 +2,7 @@
 
 An AccelBench export is checked by the same rules as `engine.csvio.parse_results_csv` (same
 messages, same row numbers), but column by column with pandas instead of cell by cell in Python:
-a 100,000-row export loads in about a second instead of six. A foreign table (another tool's
+a 100,000-row export loads in well under a second instead of several. A foreign table (another tool's
 benchmark CSV) is read as text and turned into rows through a `ColumnMapping` the user picks.
 
 Every loader raises `CsvError` naming the row (1-based, header = row 1) and the column, so one
