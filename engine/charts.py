@@ -359,7 +359,8 @@ def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how
                     "symmetric": False,
                     "array": (g["p90"] - g[metric]).clip(lower=0),
                     "arrayminus": (g[metric] - g["p10"]).clip(lower=0),
-                    "thickness": 1,
+                    "thickness": 1.2,
+                    "color": "#8c8c8c",  # mid-grey: visible on the light and the dark theme
                 },
                 customdata=g["rows"],
                 hovertemplate="%{y}<br>%{x:,.4g}<br>%{customdata:,} rows<extra>%{fullData.name}</extra>",
