@@ -20,7 +20,7 @@ from engine import hardware, jobs, presets  # noqa: E402
 from engine.compare import headline, run_label  # noqa: E402
 from engine.schema import ACTIVE_STATUSES  # noqa: E402
 from engine.spec import SpecError  # noqa: E402
-from ui.common import demo_banner, demo_mode, fmt_num, page_link, store, switch_page  # noqa: E402
+from ui.common import demo_banner, demo_mode, download_csv, fmt_num, page_link, store, switch_page  # noqa: E402
 
 # Words, not emoji: the status must read the same with or without an emoji font.
 STATUS_TEXT = {
@@ -130,7 +130,9 @@ def latest_runs() -> None:
     selected = picked.selection.rows if picked is not None else []
     run_id = table["run_id"].iloc[selected[0]] if selected else table["run_id"].iloc[0]
     st.caption(f"Selected run {run_id}." if selected else "Select a row to pick another run (default: the newest).")
-    c = st.columns([1, 1, 3])
+    c = st.columns([1, 1, 1, 2])
+    with c[2]:
+        download_csv(table, "home_runs_csv", "latest_runs", "Download (CSV)")
     with c[0]:
         page_link("pages/run.py", "Open on the Run page", icon=":material/play_arrow:", query_params={"run": run_id})
     with c[1]:

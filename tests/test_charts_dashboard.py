@@ -12,6 +12,7 @@ import pytest
 from test_history_io import export, run_row
 
 from engine import charts, history
+from engine import charts_compare as ccharts
 from engine import compare as cmp
 from engine.reference import load_reference
 
@@ -79,7 +80,7 @@ def test_batch_sweep_and_scaling_efficiency():
     assert scale["replicas"].tolist() == [1, 2]
     assert scale["ideal"].tolist() == [3000, 6000]
     assert scale["efficiency_pct"].round(1).tolist() == [100.0, 75.0]
-    fig = charts.scaling_chart(scale)
+    fig = ccharts.scaling_chart(scale)
     assert any(t.line.dash == "dash" for t in fig.data)  # the ideal line
     assert "75%" in fig.data[0].text
 
@@ -90,7 +91,7 @@ def test_step_samples_drop_the_compile_epoch():
     samples = cmp.step_samples({"train": ("step", steps), "mm": ("repeat", repeats)})
     assert samples.loc[samples["label"] == "train", "step_time_ms"].max() == 14.0
     assert len(samples[samples["label"] == "mm"]) == 4
-    fig = charts.step_box(samples)
+    fig = ccharts.step_box(samples)
     assert len(fig.data) == 2 and titles(fig)[0] == "Step time (ms)"
 
 
@@ -125,12 +126,12 @@ def _every_figure() -> dict[str, go.Figure]:
     )
     costs = cmp.cost_rows(long, {r: 1.0 for r in long["label"]})
     return {
-        "bars": charts.compare_bars(rows, "Throughput (examples/s)", True),
-        "speedup": charts.speedup_chart(cmp.speedups(rows, rows["label"].iloc[0]), rows["label"].iloc[0]),
-        "batch": charts.batch_chart(cmp.batch_sweep(long)),
-        "scaling": charts.scaling_chart(cmp.scaling(long)),
-        "loss": charts.epoch_chart(epochs, "loss", "Training loss (cross-entropy)"),
-        "cost": charts.cost_chart(costs, "usd_per_million_examples", "Cost per million examples (USD)"),
+        "bars": ccharts.compare_bars(rows, "Throughput (examples/s)", True),
+        "speedup": ccharts.speedup_chart(cmp.speedups(rows, rows["label"].iloc[0]), rows["label"].iloc[0]),
+        "batch": ccharts.batch_chart(cmp.batch_sweep(long)),
+        "scaling": ccharts.scaling_chart(cmp.scaling(long)),
+        "loss": ccharts.epoch_chart(epochs, "loss", "Training loss (cross-entropy)"),
+        "cost": ccharts.cost_chart(costs, "usd_per_million_examples", "Cost per million examples (USD)"),
         "hist_bars": charts.history_bars(agg, "gflops", "device_label", "workload", "median"),
         "delta": charts.delta_chart(
             history.baseline_delta(agg, "gflops", agg["group"].iloc[0]), "gflops", agg["group"].iloc[0]
@@ -164,7 +165,7 @@ def test_speedup_axis_is_log_with_a_parity_line_and_readable_ticks():
             "speedup": [1.0, 2.0, 300.0],
         }
     )
-    fig = charts.speedup_chart(table, "a")
+    fig = ccharts.speedup_chart(table, "a")
     assert fig.layout.xaxis.type == "log"
     assert any(s.x0 == 1 and s.x1 == 1 for s in fig.layout.shapes)
     assert "1×" in fig.layout.xaxis.ticktext and len(fig.layout.xaxis.ticktext) <= 8
@@ -183,7 +184,7 @@ def test_history_bars_draw_one_trace_per_colour_group_even_for_100k_rows():
 
 
 def test_empty_inputs_give_a_sentence_not_a_blank_chart():
-    fig = charts.batch_chart(cmp.batch_sweep(cmp.long_rows([], None)))
+    fig = ccharts.batch_chart(cmp.batch_sweep(cmp.long_rows([], None)))
     assert "batch size" in charts.is_empty(fig)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine import charts
+from engine import charts_compare as ccharts
 from engine import compare as cmp
 from engine.comparability import differences
 from ui.common import download_csv, show_chart, store
@@ -19,7 +19,7 @@ TABLE_COLUMNS = [
 
 def bars_tab(rows: pd.DataFrame, family: str) -> None:
     label, higher = cmp.family_label(family), cmp.family_higher_is_better(family)
-    show_chart(charts.compare_bars(rows, label, higher), "cmp_chart_bars", f"compare_{family}")
+    show_chart(ccharts.compare_bars(rows, label, higher), "cmp_chart_bars", f"compare_{family}")
     labels = list(rows["label"])
     if len(labels) < 2:
         st.caption("Add a second run or reference row to see speedups.")
@@ -29,7 +29,7 @@ def bars_tab(rows: pd.DataFrame, family: str) -> None:
         st.session_state["cmp_baseline"] = default
     baseline = st.selectbox("Baseline (1×)", labels, key="cmp_baseline")
     table = cmp.speedups(rows, baseline)
-    show_chart(charts.speedup_chart(table, baseline), "cmp_chart_speedup", f"compare_speedup_{family}")
+    show_chart(ccharts.speedup_chart(table, baseline), "cmp_chart_speedup", f"compare_speedup_{family}")
     st.dataframe(
         table,
         hide_index=True,
@@ -52,7 +52,7 @@ def batch_tab(long: pd.DataFrame) -> None:
             "sizes — e.g. run the same model at batch 32, 64 and 128 on the Run page.",
             icon=":material/lightbulb:",
         )
-    show_chart(charts.batch_chart(sweep), "cmp_chart_batch", "compare_throughput_vs_batch")
+    show_chart(ccharts.batch_chart(sweep), "cmp_chart_batch", "compare_throughput_vs_batch")
     download_csv(sweep, "cmp_batch_csv", "compare_throughput_vs_batch", "Download (CSV)")
 
 
@@ -69,7 +69,7 @@ def scaling_tab(long: pd.DataFrame) -> None:
         "Ideal = the smallest count's throughput per replica × replicas. Efficiency = measured ÷ ideal. Logical CPU "
         "devices share the same cores, so they show the strategy's overhead rather than more hardware."
     )
-    show_chart(charts.scaling_chart(table), "cmp_chart_scaling", "compare_scaling")
+    show_chart(ccharts.scaling_chart(table), "cmp_chart_scaling", "compare_scaling")
     st.dataframe(
         table,
         hide_index=True,
@@ -94,7 +94,7 @@ def steps_tab(runs: list[dict]) -> None:
         "Box = middle half of the steps, line = median, whiskers = the rest, dots = outliers. Training runs drop their "
         "first epoch (tracing and compile); microbenchmarks show their timed repeats."
     )
-    show_chart(charts.step_box(samples), "cmp_chart_steps", "compare_step_times")
+    show_chart(ccharts.step_box(samples), "cmp_chart_steps", "compare_step_times")
     download_csv(samples, "cmp_steps_csv", "compare_step_times", "Download the samples (CSV)")
 
 
@@ -108,15 +108,15 @@ def curves_tab(runs: list[dict]) -> None:
     c = st.columns(2)
     with c[0]:
         show_chart(
-            charts.epoch_chart(epochs, "loss", "Training loss (cross-entropy)"), "cmp_chart_loss", "compare_loss"
+            ccharts.epoch_chart(epochs, "loss", "Training loss (cross-entropy)"), "cmp_chart_loss", "compare_loss"
         )
     with c[1]:
         show_chart(
-            charts.epoch_chart(epochs, "accuracy", "Training accuracy (0–1)"), "cmp_chart_acc", "compare_accuracy"
+            ccharts.epoch_chart(epochs, "accuracy", "Training accuracy (0–1)"), "cmp_chart_acc", "compare_accuracy"
         )
     if "val_accuracy" in epochs.columns and epochs["val_accuracy"].notna().any():
         show_chart(
-            charts.epoch_chart(epochs, "val_accuracy", "Validation accuracy (0–1)"),
+            ccharts.epoch_chart(epochs, "val_accuracy", "Validation accuracy (0–1)"),
             "cmp_chart_val",
             "compare_val_accuracy",
         )
@@ -157,11 +157,11 @@ def cost_tab(long: pd.DataFrame, runs: list[dict], ref: pd.DataFrame | None) -> 
     c = st.columns(2)
     with c[0]:
         show_chart(
-            charts.cost_chart(costs, "usd_per_run", "Cost per run (USD)"), "cmp_chart_cost_run", "compare_cost_per_run"
+            ccharts.cost_chart(costs, "usd_per_run", "Cost per run (USD)"), "cmp_chart_cost_run", "compare_cost_per_run"
         )
     with c[1]:
         show_chart(
-            charts.cost_chart(costs, "usd_per_million_examples", "Cost per million examples (USD)"),
+            ccharts.cost_chart(costs, "usd_per_million_examples", "Cost per million examples (USD)"),
             "cmp_chart_cost_million",
             "compare_cost_per_million",
         )
@@ -181,17 +181,15 @@ def table_tab(long: pd.DataFrame) -> None:
     diffs = differences(per_row)
     if diffs:
         st.markdown("**Settings that differ between the chosen rows**")
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {
-                        "setting": d.setting,
-                        "values": " · ".join(f"{v}: {', '.join(ls)}" for v, ls in d.values.items()),
-                        "not stated for": ", ".join(d.unknown),
-                    }
-                    for d in diffs
-                ]
-            ),
-            hide_index=True,
-            key="cmp_diff_table",
+        table = pd.DataFrame(
+            [
+                {
+                    "setting": d.setting,
+                    "values": " · ".join(f"{v}: {', '.join(ls)}" for v, ls in d.values.items()),
+                    "not stated for": ", ".join(d.unknown),
+                }
+                for d in diffs
+            ]
         )
+        st.dataframe(table, hide_index=True, key="cmp_diff_table")
+        download_csv(table, "cmp_diff_csv", "compare_settings_that_differ", "Download (CSV)")

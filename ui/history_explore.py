@@ -206,3 +206,4 @@ def rows_tab(df: pd.DataFrame, metric: str) -> None:
             st.success("These rows share every recorded setting.")
         else:
             st.dataframe(diff, hide_index=True, key="hist_diff")
+            download_csv(diff, "hist_diff_csv", "history_settings_that_differ", "Download (CSV)")
