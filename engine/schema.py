@@ -68,7 +68,8 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
 COLUMN_TYPES: dict[str, type] = dict(RESULT_COLUMNS)
 
-# Measured values that can never be negative; an import carrying one is refused.
-NON_NEGATIVE = frozenset(
+# Measured values that can never be negative; an import carrying one is refused. A tuple in column
+# order, so a row with two bad cells always reports the same (leftmost) one.
+NON_NEGATIVE: tuple[str, ...] = tuple(
     name for name, typ in RESULT_COLUMNS if typ in (int, float) and name not in ("schema_version", "final_loss")
 )
