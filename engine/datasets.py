@@ -77,9 +77,13 @@ class DataPipeline:
 
 def keras_cache_dir() -> Path:
     """Where keras.utils.get_file keeps downloads: $KERAS_HOME/datasets (default ~/.keras/datasets)."""
-    home = os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
-    if not os.access(home, os.W_OK) and not os.environ.get("KERAS_HOME"):
-        home = "/tmp/.keras"  # Keras's own fallback when the home folder is read-only
+    # the same two fall-backs as keras (backend/config.py, then utils/file_utils.get_file)
+    home = os.environ.get("KERAS_HOME")
+    if home is None:
+        user = os.path.expanduser("~")
+        home = os.path.join(user if os.access(user, os.W_OK) else "/tmp", ".keras")
+    if not os.access(home, os.W_OK):
+        home = "/tmp/.keras"
     return Path(home) / "datasets"
 
 

@@ -218,8 +218,19 @@ def planned_replicas(spec: TrainSpec, gpu_count: int) -> int | None:
     if strategy == "mirrored":
         if spec.device == "cpu" or spec.logical_devices > 1:
             return spec.logical_devices
-        return gpu_count
+        gpus = _gpus_used(spec, gpu_count)
+        # the worker re-validates with a huge count ("not checked here"): the real count is checked once
+        # the strategy exists (engine.strategies), never against a made-up one
+        return gpus if gpus < UNKNOWN_GPU_COUNT else None
     return None
+
+
+UNKNOWN_GPU_COUNT = 10**6  # what engine.worker passes: device counts were checked by the launcher
+
+
+def _gpus_used(spec: TrainSpec, gpu_count: int) -> int:
+    """GPUs a run can see: --visible-devices narrows the machine's count."""
+    return len(spec.visible_devices.split(",")) if spec.visible_devices else gpu_count
 
 
 def resolve_strategy(spec: TrainSpec, gpu_count: int) -> str:
@@ -228,7 +239,7 @@ def resolve_strategy(spec: TrainSpec, gpu_count: int) -> str:
         return spec.strategy
     if spec.device == "tpu":
         return "tpu"
-    if spec.logical_devices > 1 or (spec.device == "gpu" and gpu_count > 1):
+    if spec.logical_devices > 1 or (spec.device == "gpu" and _gpus_used(spec, gpu_count) > 1):
         return "mirrored"
     return "default"
 

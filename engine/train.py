@@ -23,6 +23,7 @@ How the clock is read (design §4):
 from __future__ import annotations
 
 import math
+import os
 import time
 
 import keras
@@ -56,9 +57,13 @@ class StepClock(keras.callbacks.Callback):
         self.first_epoch_s: float | None = None
         self._t_begin = 0.0
         self._t_epoch = 0.0
+        self._cpu_epoch = 0.0
+        self.epoch_wall_s: list[float] = []
+        self.epoch_cpu_s: list[float] = []  # process CPU time (all TF threads): shows how much host CPU a run got
 
     def on_epoch_begin(self, epoch, logs=None):
         self._t_epoch = time.perf_counter()
+        self._cpu_epoch = time.process_time()
         self.step_s.append([])
         self.step_spans.append([])
 
@@ -92,10 +97,13 @@ class StepClock(keras.callbacks.Callback):
     def on_epoch_end(self, epoch, logs=None):
         logs = {k: _number(v) for k, v in (logs or {}).items()}
         self.epoch_logs.append(logs)
+        self.epoch_wall_s.append(time.perf_counter() - self._t_epoch)
+        self.epoch_cpu_s.append(time.process_time() - self._cpu_epoch)
         self.report.record(
             "epoch",
             epoch=epoch + 1,
-            epoch_s=time.perf_counter() - self._t_epoch,
+            epoch_s=self.epoch_wall_s[-1],
+            cpu_s=self.epoch_cpu_s[-1],
             loss=logs.get("loss"),
             accuracy=logs.get("accuracy"),
             val_loss=logs.get("val_loss"),
@@ -248,6 +256,12 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         f"steady state: {steady_what} ({len(steady_times)} steps)",
         f"counted {train_flops / flops.TRAIN_FLOPS_PER_FORWARD / 1e6:,.1f} MFLOP/example forward, ×3 for training",
     ]
+    wall, cpu = (
+        (clock.epoch_wall_s[1:], clock.epoch_cpu_s[1:]) if spec.epochs > 1 else (clock.epoch_wall_s, clock.epoch_cpu_s)
+    )
+    if sum(wall) > 0:
+        # far below the core count on a CPU run means other load on the host (or input waits) slowed it
+        notes.append(f"process CPU time / wall time {sum(cpu) / sum(wall):.2f} (host: {len(os.sched_getaffinity(0))} cores)")
     if spec.xla and not model.jit_compile:
         notes.append("XLA was requested but Keras turned it off (a layer does not support jit_compile)")
     if spec.dataset == catalog.SYNTHETIC:

@@ -16,7 +16,14 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf  # noqa: E402
 from conftest import ROOT, run_cli  # noqa: E402
 
-from engine.spec import SpecError, TrainSpec  # noqa: E402
+from engine.spec import (  # noqa: E402
+    UNKNOWN_GPU_COUNT,
+    SpecError,
+    TrainSpec,
+    planned_replicas,
+    resolve_strategy,
+    spec_from_dict,
+)
 from engine.store import Store  # noqa: E402
 from engine.strategies import (  # noqa: E402
     ResolvedStrategy,
@@ -160,3 +167,15 @@ def test_multi_worker_runs_across_two_worker_processes(tmp_path):
         assert (row["strategy"], row["replicas"], row["per_replica_batch_size"]) == ("multi_worker", 2, 16)
     assert {r["devices_used"] for r in rows} == {f"/job:worker/replica:0/task:{i}/device:CPU:0" for i in (0, 1)}
     assert rows[0]["final_loss"] == pytest.approx(rows[1]["final_loss"])  # one synchronous training, two workers
+
+
+def test_replica_counts_known_before_the_run_are_checked_and_unknown_ones_are_left_to_the_strategy():
+    gpu = {"model": "fashion_cnn", "device": "gpu", "batch_size": 6}
+    with pytest.raises(SpecError, match="does not divide across 4 replicas"):
+        spec_from_dict({**gpu, "strategy": "mirrored"}, gpu_count=4)
+    # --visible-devices narrows what the strategy will mirror over
+    spec = spec_from_dict({**gpu, "visible_devices": "0,1"}, gpu_count=4)
+    assert planned_replicas(spec, 4) == 2 and resolve_strategy(spec, 4) == "mirrored"
+    # the worker re-validates without device counts: it must not refuse against a made-up count
+    spec = spec_from_dict({**gpu, "strategy": "mirrored"}, gpu_count=UNKNOWN_GPU_COUNT)
+    assert planned_replicas(spec, UNKNOWN_GPU_COUNT) is None
