@@ -264,7 +264,7 @@ def _synthetic(info: catalog.DatasetInfo, batch: int, seed: int) -> tf.data.Data
     opts = tf.data.Options()
     # every worker of a multi-worker run sees the same batch; there are no files to shard
     opts.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
-    return ds.with_options(opts).prefetch(AUTOTUNE)
+    return ds.with_options(opts)  # no prefetch: the element is already in memory, a prefetch thread would only cost
 
 
 def make_dataset(
