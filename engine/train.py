@@ -261,7 +261,9 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     )
     if sum(wall) > 0:
         # far below the core count on a CPU run means other load on the host (or input waits) slowed it
-        notes.append(f"process CPU time / wall time {sum(cpu) / sum(wall):.2f} (host: {len(os.sched_getaffinity(0))} cores)")
+        notes.append(
+            f"process CPU time / wall time {sum(cpu) / sum(wall):.2f} (host: {len(os.sched_getaffinity(0))} cores)"
+        )
     if spec.xla and not model.jit_compile:
         notes.append("XLA was requested but Keras turned it off (a layer does not support jit_compile)")
     if spec.dataset == catalog.SYNTHETIC:
