@@ -23,7 +23,7 @@ import tensorflow as tf  # noqa: F401  (the worker owns the TF runtime; imported
 
 from engine import tfenv
 from engine.progress import Reporter
-from engine.spec import MicroSpec, SpecError, spec_from_dict
+from engine.spec import UNKNOWN_GPU_COUNT, MicroSpec, SpecError, spec_from_dict
 from engine.store import Store
 
 
@@ -58,7 +58,7 @@ def main(run_dir: str) -> int:
     report = Reporter(run_path)
     try:
         raw = json.loads((run_path / "spec.json").read_text())
-        spec = spec_from_dict(raw, gpu_count=10**6)  # device counts were checked by the launcher
+        spec = spec_from_dict(raw, gpu_count=UNKNOWN_GPU_COUNT)  # the launcher checked device counts
     except (OSError, ValueError, SpecError) as exc:
         store.update_run(run_id, {"status": "failed", "error": f"bad spec.json: {exc}"}, only_if_status=("queued",))
         return 1
