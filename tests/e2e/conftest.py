@@ -6,6 +6,7 @@ system chromium. Each server gets its own temporary results database.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -117,18 +118,26 @@ def browser(_playwright):
     b.close()
 
 
+@contextlib.contextmanager
+def serving(tmp: Path, extra_env: dict[str, str] | None = None):
+    """A server for the span of a `with` block (fixtures of any scope build on this)."""
+    server = AppServer(tmp, extra_env)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory):
-    server = AppServer(tmp_path_factory.mktemp("app"))
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("app")) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
 def demo_server(tmp_path_factory):
-    server = AppServer(tmp_path_factory.mktemp("demo"), {"ACCELBENCH_DEMO": "1"})
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("demo"), {"ACCELBENCH_DEMO": "1"}) as server:
+        yield server
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from engine.store import Store
-from tests.e2e.conftest import ROOT, AppServer, screenshot, wait_for_app
+from tests.e2e.conftest import ROOT, screenshot, serving, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -26,16 +26,14 @@ SAMPLE_FOREIGN = ROOT / "data" / "history" / "sample_tf_benchmarks_2017.csv"
 @pytest.fixture(scope="module")
 def fresh_server(tmp_path_factory):
     """A server with an empty results database of its own (the session server may hold other tests' runs)."""
-    server = AppServer(tmp_path_factory.mktemp("dash"))
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("dash")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
 def dark_server(tmp_path_factory):
-    server = AppServer(tmp_path_factory.mktemp("dash_dark"), {"STREAMLIT_THEME_BASE": "dark"})
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("dash_dark"), {"STREAMLIT_THEME_BASE": "dark"}) as server:
+        yield server
 
 
 def shot(page, name: str) -> None:

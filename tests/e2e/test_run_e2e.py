@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import AppServer, screenshot, wait_for_app
+from tests.e2e.conftest import screenshot, serving, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -21,9 +21,8 @@ RESULT_TIMEOUT_MS = 120_000  # TensorFlow start-up in the worker dominates; the 
 
 @pytest.fixture(scope="module")
 def dark_server(tmp_path_factory):
-    server = AppServer(tmp_path_factory.mktemp("dark"), {"STREAMLIT_THEME_BASE": "dark"})
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("dark"), {"STREAMLIT_THEME_BASE": "dark"}) as server:
+        yield server
 
 
 def open_run_page(page, server) -> None:
