@@ -27,7 +27,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import hardware  # noqa: E402  (needs ROOT on sys.path; no TensorFlow in this process)
+from engine.runs import hardware  # (needs ROOT on sys.path; no TensorFlow in this process)
 
 TARGET_RATIO = 0.95
 

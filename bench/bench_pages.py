@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.csvio import rows_to_csv  # noqa: E402
-from engine.store import Store  # noqa: E402
-from tests.e2e.conftest import CHROMIUM_ARGS, AppServer, chromium_path  # noqa: E402
+from engine.results.csvio import rows_to_csv
+from engine.runs.store import Store
+from tests.e2e.conftest import CHROMIUM_ARGS, AppServer, chromium_path
 
 TARGET_HISTORY_S = 3.0
 PAGES = {  # path → (heading, wait for a chart)

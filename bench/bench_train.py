@@ -7,7 +7,7 @@ Each round runs both, in an order that alternates every round so drift (thermal,
 falls on both evenly, each in a fresh process:
   engine  the real CLI: `python -m engine run --model M --dataset synthetic --batch-size B --epochs E
           --steps-per-epoch S --json`; its figure is the stored `examples_per_sec` (steady state: epochs 2…E).
-  plain   this file with --plain: the same architecture (engine.models.build_model), compiled the plain way
+  plain   this file with --plain: the same architecture (engine.worker.models.build_model), compiled the plain way
           (Adam 1e-3, sparse categorical cross-entropy, accuracy), fit with verbose=0 on the same synthetic
           batch repeated by tf.data, timed by a minimal callback that reads the clock at on_epoch_begin and
           on_epoch_end; its figure is steps × batch × (E−1) / the wall time of epochs 2…E.
@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.store import Store  # noqa: E402  (no TensorFlow in this process)
+from engine.runs.store import Store  # (no TensorFlow in this process)
 
 MIN_RATIO = 0.97
 AGREE_WITHIN = 0.05
@@ -42,9 +42,9 @@ def plain_keras(model_name: str, batch: int, epochs: int, steps: int) -> dict:
     import keras
     import tensorflow as tf
 
-    from engine import catalog
-    from engine.datasets import synthetic_batch
-    from engine.models import build_model
+    from engine.spec import catalog
+    from engine.worker.datasets import synthetic_batch
+    from engine.worker.models import build_model
 
     class EpochClock(keras.callbacks.Callback):
         def __init__(self):

@@ -16,16 +16,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
     sys.path.insert(0, str(ROOT))
 
-from ui.frame import ensure_frame  # noqa: E402
+from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine import compare as cmp  # noqa: E402
-from engine import jobs  # noqa: E402
-from engine.comparability import comparability_warnings  # noqa: E402
-from ui import compare_tabs as tabs  # noqa: E402
-from ui.common import demo_banner, page_link, store  # noqa: E402
-from ui.compare_select import pick_references, pick_runs, reference  # noqa: E402
+from engine.reference import compare as cmp
+from engine.reference.comparability import comparability_warnings
+from engine.runs import jobs
+from ui import compare_tabs as tabs
+from ui.common import demo_banner, page_link, store
+from ui.compare_select import pick_references, pick_runs, reference
 
 st.title("Compare")
 st.caption("Your runs side by side and against published numbers. Pick runs and reference rows, then a metric.")

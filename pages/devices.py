@@ -16,13 +16,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
     sys.path.insert(0, str(ROOT))
 
-from ui.frame import ensure_frame  # noqa: E402
+from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine import hardware  # noqa: E402
-from engine.tfprobe import PROBE_TIMEOUT_S, probe_tensorflow  # noqa: E402
-from ui.common import demo_banner, fmt_num, page_link  # noqa: E402
+from engine.runs import hardware
+from engine.runs.tfprobe import PROBE_TIMEOUT_S, probe_tensorflow
+from ui.common import demo_banner, fmt_num, page_link
 
 # Devices-page widget → the session key the Run page reads as its default.
 SHARED = {

@@ -14,16 +14,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
     sys.path.insert(0, str(ROOT))
 
-from ui.frame import ensure_frame  # noqa: E402
+from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine import history  # noqa: E402
-from engine.csvio import CsvError  # noqa: E402
-from engine.demo import DEMO_MAX_UPLOAD_MB  # noqa: E402
-from ui import history_explore as explore  # noqa: E402
-from ui.common import demo_banner, demo_mode, show_chart, store  # noqa: E402
-from ui.history_load import from_folder, from_store, from_uploads, mapped, mapping_form, sample_preview  # noqa: E402
+from engine.results import history
+from engine.results.csvio import CsvError
+from engine.spec.demo import DEMO_MAX_UPLOAD_MB
+from ui import history_explore as explore
+from ui.common import demo_banner, demo_mode, show_chart, store
+from ui.history_load import from_folder, from_store, from_uploads, mapped, mapping_form, sample_preview
 
 st.title("History")
 st.caption(

@@ -12,15 +12,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
     sys.path.insert(0, str(ROOT))
 
-from ui.frame import ensure_frame  # noqa: E402
+from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine import hardware, jobs, presets  # noqa: E402
-from engine.compare import headline, run_label  # noqa: E402
-from engine.schema import ACTIVE_STATUSES  # noqa: E402
-from engine.spec import SpecError  # noqa: E402
-from ui.common import demo_banner, demo_mode, download_csv, fmt_num, page_link, store, switch_page  # noqa: E402
+from engine.reference.compare import headline, run_label
+from engine.results.schema import ACTIVE_STATUSES
+from engine.runs import hardware, jobs
+from engine.spec import presets
+from engine.spec.specs import SpecError
+from ui.common import demo_banner, demo_mode, download_csv, fmt_num, page_link, store, switch_page
 
 # Words, not emoji: the status must read the same with or without an emoji font.
 STATUS_TEXT = {

@@ -16,14 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
     sys.path.insert(0, str(ROOT))
 
-from ui.frame import ensure_frame  # noqa: E402
+from ui.frame import ensure_frame
 
 ensure_frame(__file__)
 
-from engine import analysis  # noqa: E402
-from engine.charts_reference import bar_by_hardware, wants_log  # noqa: E402
-from engine.reference import REFERENCE_CSV, ReferenceSchemaError, load_reference, seed_001_table, seed_rows  # noqa: E402
-from engine.units import HARDWARE, METRICS  # noqa: E402
+from engine.charts.reference import bar_by_hardware, wants_log
+from engine.reference import analysis
+from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference, seed_001_table, seed_rows
+from engine.reference.units import HARDWARE, METRICS
 
 TABLE_COLUMNS = [
     "ref_id", "hardware", "model_label", "dataset_label", "metric", "value", "unit", "value_kind", "batch_label",

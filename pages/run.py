@@ -1,6 +1,6 @@
 """Run page: pick a microbenchmark or a training run, see it validated, launch it, watch it, read the result.
 
-The run lives in its own worker process (engine.jobs); this page keeps only its run_id, in session
+The run lives in its own worker process (engine.runs.jobs); this page keeps only its run_id, in session
 state and in the URL (?run=…), so a reload or a visit from the Home page reattaches to it.
 """
 
@@ -13,17 +13,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # standalone runs put pages/ on the path, not the repo root
     sys.path.insert(0, str(ROOT))
 
-from ui.frame import ensure_frame  # noqa: E402
+from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a bare deep link (/run?run=… on a fresh server) is routed through app.py first
 
-from engine import jobs  # noqa: E402
-from engine.micro_presets import op_flops  # noqa: E402
-from engine.spec import MicroSpec, SpecError  # noqa: E402
-from ui.common import demo_banner, demo_mode, store  # noqa: E402
-from ui.run_form import cli_command, plain_error, run_form  # noqa: E402
-from ui.run_progress import live_panel  # noqa: E402
-from ui.run_result import recent_runs, result_card, result_charts  # noqa: E402
+from engine.runs import jobs
+from engine.spec.micro_presets import op_flops
+from engine.spec.specs import MicroSpec, SpecError
+from ui.common import demo_banner, demo_mode, store
+from ui.run_form import cli_command, plain_error, run_form
+from ui.run_progress import live_panel
+from ui.run_result import recent_runs, result_card, result_charts
 
 st.title("Run a benchmark")
 demo_banner()

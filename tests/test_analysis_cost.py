@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import analysis
-from engine.reference import load_reference
+from engine.reference import analysis
+from engine.reference.data import load_reference
 
 
 @pytest.fixture(scope="module")

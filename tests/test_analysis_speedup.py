@@ -7,8 +7,8 @@ import math
 import pandas as pd
 import pytest
 
-from engine import analysis
-from engine.reference import load_reference
+from engine.reference import analysis
+from engine.reference.data import load_reference
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""engine.charts and engine.compare: every figure has axis titles with units, speedups sit on a log axis
+"""engine.charts.base and engine.reference.compare: every figure has axis titles with units, speedups sit on a log axis
 with a 1× line, History charts are built from aggregates (one trace per colour group, never per row),
 and the Compare tables (speedup, batch sweep, scaling efficiency, step samples, cost) are right."""
 
@@ -11,10 +11,11 @@ import plotly.graph_objects as go
 import pytest
 from test_history_io import export, run_row
 
-from engine import charts, history
-from engine import charts_compare as ccharts
-from engine import compare as cmp
-from engine.reference import load_reference
+from engine.charts import base as charts
+from engine.charts import compare as ccharts
+from engine.reference import compare as cmp
+from engine.reference.data import load_reference
+from engine.results import history
 
 
 def train_run(i: int, batch: int, replicas: int = 1, eps: float = 1000.0, **extra) -> dict:

@@ -6,8 +6,11 @@ import shlex
 
 import pytest
 
-from engine import charts_run, jobs, spec
-from engine.micro_presets import (
+from engine.charts import run as charts_run
+from engine.reference.data import load_reference
+from engine.runs import jobs
+from engine.spec import specs as spec
+from engine.spec.micro_presets import (
     MICRO_PRESETS,
     REFERENCE_SHAPES,
     matching_preset,
@@ -15,7 +18,6 @@ from engine.micro_presets import (
     preset_fields,
     same_shape_as_reference,
 )
-from engine.reference import load_reference
 
 
 def micro_events(done: int, total: int, time_ms: float = 10.0) -> list[dict]:
@@ -166,7 +168,7 @@ def test_presets_are_valid_requests_and_match_the_articles():
 
 def test_op_flops_counts_like_the_worker():
     assert op_flops("matmul", m=2, n=3, k=4) == 48
-    # conv: 2 × B × H × W × k² × C × F (SAME padding, stride 1), as engine.micro.flops
+    # conv: 2 × B × H × W × k² × C × F (SAME padding, stride 1), as engine.worker.micro.flops
     assert op_flops(
         "conv2d", batch_size=128, height=256, width=256, channels=3, filters=256, kernel_size=5
     ) == pytest.approx(2 * 128 * 256 * 256 * 25 * 3 * 256)
@@ -183,7 +185,7 @@ def test_plain_error_speaks_the_forms_language():
 
 
 def test_cli_command_is_what_the_cli_accepts():
-    from engine.__main__ import _spec_request, build_parser
+    from engine.cli import _spec_request, build_parser
     from ui.run_form import cli_command
 
     raw = {"kind": "matmul", "bench": "matmul", "m": 64, "k": 32, "n": 16, "dtype": "float32", "repeats": 3, "warmup": 0,

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from engine.store import Store
+from engine.runs.store import Store
 
 BAD = [
     ["run"],

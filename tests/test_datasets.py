@@ -16,10 +16,10 @@ import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import tensorflow as tf  # noqa: E402
+import tensorflow as tf
 
-from engine import catalog  # noqa: E402
-from engine.datasets import DatasetUnavailable, make_dataset, synthetic_batch  # noqa: E402
+from engine.spec import catalog
+from engine.worker.datasets import DatasetUnavailable, make_dataset, synthetic_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 # a proxy that refuses connections: a download attempt fails at once, online or off
@@ -64,7 +64,7 @@ def write_keras_cache(home: Path, rng: np.random.Generator) -> dict:
 LOADER_SCRIPT = """
 import json, sys
 import numpy as np
-from engine.datasets import DatasetUnavailable, load_arrays, make_dataset
+from engine.worker.datasets import DatasetUnavailable, load_arrays, make_dataset
 out = {}
 for name, model in (("fashion_mnist", "fashion_cnn"), ("mnist", "tiny_cnn"), ("reuters", "reuters_conv1d"), ("imdb", "bilstm")):
     try:

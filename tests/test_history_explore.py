@@ -1,4 +1,4 @@
-"""engine.history and engine.history_mapping: foreign tables through a column mapping (problems named by
+"""engine.results.history and engine.results.mapping: foreign tables through a column mapping (problems named by
 row and column), and filter / group / pivot / baseline / differing settings / time buckets on the frame."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 from test_history_io import export, run_row
 
-from engine import history
-from engine.csvio import CsvError
-from engine.history_mapping import ColumnMapping, apply_mapping, guess_mapping, own_metric_for
+from engine.results import history
+from engine.results.csvio import CsvError
+from engine.results.mapping import ColumnMapping, apply_mapping, guess_mapping, own_metric_for
 
 FOREIGN = (
     "Platform,Model,GPUs,Batch size (per GPU),Images/sec,Date\n"

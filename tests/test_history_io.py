@@ -1,4 +1,4 @@
-"""engine.history_io: AccelBench exports checked column-wise must give exactly csvio's verdicts
+"""engine.results.history_io: AccelBench exports checked column-wise must give exactly csvio's verdicts
 (same message, row and column), load 100,000 rows fast, and foreign tables read as text."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from engine.csvio import CsvError, parse_results_csv, rows_to_csv
-from engine.history_io import read_export, read_table
-from engine.schema import COLUMN_NAMES
+from engine.results.csvio import CsvError, parse_results_csv, rows_to_csv
+from engine.results.history_io import read_export, read_table
+from engine.results.schema import COLUMN_NAMES
 
 
 def run_row(i: int, **extra) -> dict:

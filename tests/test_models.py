@@ -9,13 +9,13 @@ import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import keras  # noqa: E402
+import keras
 
-from engine import catalog  # noqa: E402
-from engine.datasets import make_dataset  # noqa: E402
-from engine.models import BILSTM_UNITS, build_model, param_counts  # noqa: E402
-from engine.progress import Reporter  # noqa: E402
-from engine.train import StepClock, compile_model  # noqa: E402
+from engine.runs.progress import Reporter
+from engine.spec import catalog
+from engine.worker.datasets import make_dataset
+from engine.worker.models import BILSTM_UNITS, build_model, param_counts
+from engine.worker.train import StepClock, compile_model
 
 BIG_APPLICATIONS = ("vgg19", "xception", "resnet152v2", "resnet50", "inceptionv3")
 

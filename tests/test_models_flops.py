@@ -8,11 +8,11 @@ import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import keras  # noqa: E402
-import tensorflow as tf  # noqa: E402
+import keras
+import tensorflow as tf
 
-from engine import flops  # noqa: E402
-from engine.models import build_model  # noqa: E402
+from engine.worker import flops
+from engine.worker.models import build_model
 
 
 @pytest.fixture(autouse=True)

@@ -1,7 +1,7 @@
 """The Run page under AppTest: empty state, invalid input explained (nothing stored), and a real small matmul.
 
 The app is entered through app.py (st.navigation) and switched to pages/run.py, as a user would.
-Runs are real: engine.jobs starts a worker subprocess that imports TensorFlow; the test polls by
+Runs are real: engine.runs.jobs starts a worker subprocess that imports TensorFlow; the test polls by
 rerunning the script, since AppTest does not tick `run_every` timers.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine.store import Store
+from engine.runs.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN_TIMEOUT_S = 90  # worker start (TensorFlow import) is most of it; the 512³ matmul takes milliseconds

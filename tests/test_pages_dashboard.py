@@ -11,8 +11,8 @@ import pytest
 from conftest import ROOT, run_cli
 from streamlit.testing.v1 import AppTest
 
-from engine import jobs
-from engine.store import Store
+from engine.runs import jobs
+from engine.runs.store import Store
 
 APP = str(ROOT / "app.py")
 PAGES = {name: str(ROOT / "pages" / f"{name}.py") for name in ("home", "compare", "history", "devices")}

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.reference import COLUMN_NAMES, REFERENCE_CSV, ReferenceSchemaError, load_reference
-from engine.units import HARDWARE, METRICS
+from engine.reference.data import COLUMN_NAMES, REFERENCE_CSV, ReferenceSchemaError, load_reference
+from engine.reference.units import HARDWARE, METRICS
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_CSV = ROOT.parent / "shared" / "reference" / "reference_numbers.csv"
@@ -100,7 +100,7 @@ def test_a_missing_column_is_named(tmp_path):
 
 def test_no_tensorflow_or_streamlit_imported_by_the_engine_side():
     code = (
-        "import sys; import engine.reference, engine.analysis, engine.charts_reference; "
+        "import sys; import engine.reference.data, engine.reference.analysis, engine.charts.reference; "
         "bad = [m for m in ('tensorflow', 'streamlit') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.reference import load_reference, seed_001_table
+from engine.reference.data import load_reference, seed_001_table
 
 
 @pytest.fixture(scope="module")

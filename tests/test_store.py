@@ -6,9 +6,9 @@ import multiprocessing as mp
 
 import pytest
 
-from engine.csvio import CsvError, parse_results_csv, rows_to_csv
-from engine.schema import COLUMN_NAMES, SCHEMA_VERSION
-from engine.store import Store
+from engine.results.csvio import CsvError, parse_results_csv, rows_to_csv
+from engine.results.schema import COLUMN_NAMES, SCHEMA_VERSION
+from engine.runs.store import Store
 
 
 def full_row(run_id: str, **over) -> dict:

@@ -13,10 +13,11 @@ import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import tensorflow as tf  # noqa: E402
-from conftest import ROOT, run_cli  # noqa: E402
+import tensorflow as tf
+from conftest import ROOT, run_cli
 
-from engine.spec import (  # noqa: E402
+from engine.runs.store import Store
+from engine.spec.specs import (
     UNKNOWN_GPU_COUNT,
     SpecError,
     TrainSpec,
@@ -24,8 +25,7 @@ from engine.spec import (  # noqa: E402
     resolve_strategy,
     spec_from_dict,
 )
-from engine.store import Store  # noqa: E402
-from engine.strategies import (  # noqa: E402
+from engine.worker.strategies import (
     ResolvedStrategy,
     StrategyError,
     _check_batch,

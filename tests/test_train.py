@@ -11,16 +11,17 @@ import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import keras  # noqa: E402
-from conftest import run_cli  # noqa: E402
-from test_datasets import _write_flowers, write_keras_cache  # noqa: E402
+import keras
+from conftest import run_cli
+from test_datasets import _write_flowers, write_keras_cache
 
-from engine import flops, jobs, tfenv  # noqa: E402
-from engine.models import build_model  # noqa: E402
-from engine.progress import Reporter  # noqa: E402
-from engine.spec import TrainSpec  # noqa: E402
-from engine.store import Store  # noqa: E402
-from engine.train import run_training  # noqa: E402
+from engine.runs import jobs
+from engine.runs.progress import Reporter
+from engine.runs.store import Store
+from engine.spec.specs import TrainSpec
+from engine.worker import flops, tfenv
+from engine.worker.models import build_model
+from engine.worker.train import run_training
 
 # what item 5 of the issue asks every training run to report
 TRAIN_METRICS = (

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
-from engine import jobs
-from engine.spec import spec_from_dict
-from engine.store import Store, wait_for
+from engine.runs import jobs
+from engine.runs.store import Store, wait_for
+from engine.spec.specs import spec_from_dict
 
 LONG_MATMUL = ["run", "--bench", "matmul", "--m", "1024", "--n", "1024", "--k", "1024", "--repeats", "5000"]
 
@@ -122,7 +122,7 @@ def test_detach_prints_run_id_and_run_finishes(cli, db):
 
 
 def test_placement_check_refuses_cpu_ops_for_gpu():
-    from engine import tfenv
+    from engine.worker import tfenv
 
     with pytest.raises(tfenv.PlacementError, match="asked for GPU but the ops ran on"):
         tfenv.check_placement("gpu", ["/job:localhost/replica:0/task:0/device:CPU:0"])

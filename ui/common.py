@@ -1,6 +1,6 @@
 """Small helpers shared by the pages: the store handle, number formats, the demo banner.
 
-No TensorFlow here; pages call the engine only through these and `engine.jobs`.
+No TensorFlow here; pages call the engine only through these and `engine.runs.jobs`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from engine import settings
-from engine.store import Store
+from engine.runs.store import Store
 
 
 def demo_mode() -> bool:
@@ -50,7 +50,7 @@ def fmt_seconds(value: Any) -> str:
 
 def demo_banner() -> None:
     if demo_mode():
-        from engine import demo
+        from engine.spec import demo
 
         st.info(
             f"**Demo mode** — runs are limited to small workloads (matmul ≤ {demo.DEMO_MAX_MATMUL_DIM}, "
@@ -67,8 +67,8 @@ def show_chart(fig, key: str, file_stem: str) -> None:
     charts does not pay for a 4 MB self-contained HTML per chart on every rerun. The chart's own
     toolbar camera button saves a PNG in the browser too, which needs nothing on the server.
     """
-    from engine import charts
-    from engine.history_mapping import safe_name
+    from engine.charts import base as charts
+    from engine.results.mapping import safe_name
 
     stem = safe_name(file_stem)
     empty = charts.is_empty(fig)
@@ -109,7 +109,7 @@ def show_chart(fig, key: str, file_stem: str) -> None:
 
 def download_csv(df, key: str, file_stem: str, label: str = "CSV") -> None:
     """A table as a CSV download (built on click)."""
-    from engine.history_mapping import safe_name
+    from engine.results.mapping import safe_name
 
     st.download_button(
         label,

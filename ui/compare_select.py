@@ -9,9 +9,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.comparability import match_references
-from engine.compare import reference_label, run_label
-from engine.reference import REFERENCE_CSV, ReferenceSchemaError, load_reference
+from engine.reference.comparability import match_references
+from engine.reference.compare import reference_label, run_label
+from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference
 
 DEFAULT_REFERENCES = 5  # best-matching references preselected for a run
 

@@ -1,14 +1,14 @@
 """Compare page helpers: one function per tab (bars and speedup, batch size, scaling, step times,
-loss/accuracy, cost, the table). Layout and widgets only; the tables come from engine.compare."""
+loss/accuracy, cost, the table). Layout and widgets only; the tables come from engine.reference.compare."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
-from engine import charts_compare as ccharts
-from engine import compare as cmp
-from engine.comparability import differences
+from engine.charts import compare as ccharts
+from engine.reference import compare as cmp
+from engine.reference.comparability import differences
 from ui.common import download_csv, show_chart, store
 
 TABLE_COLUMNS = [

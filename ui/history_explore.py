@@ -1,6 +1,6 @@
 """History page helpers: filters, and the chart / over-time / pivot / baseline / rows views.
 
-Layout and widgets only: every computation is an engine.history function on the whole frame
+Layout and widgets only: every computation is an engine.results.history function on the whole frame
 (vectorised), and every chart is drawn from an aggregate, never one trace per row.
 """
 
@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from engine import charts, history
+from engine.charts import base as charts
+from engine.results import history
 from ui.common import download_csv, show_chart
 
 HOW = ("median", "mean", "min", "max")

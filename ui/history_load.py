@@ -14,9 +14,9 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from engine import history
-from engine.csvio import CsvError
-from engine.history_mapping import NONE, ColumnMapping, apply_mapping, guess_mapping
+from engine.results import history
+from engine.results.csvio import CsvError
+from engine.results.mapping import NONE, ColumnMapping, apply_mapping, guess_mapping
 
 _CACHE = "hist_parsed"  # session key: upload id → Loaded
 
@@ -158,7 +158,7 @@ def mapped(item: Loaded, mapping: ColumnMapping) -> tuple[pd.DataFrame | None, s
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def _preview(path: str, mtime: float):
-    from engine import charts
+    from engine.charts import base as charts
 
     df = history.load_export(Path(path).read_bytes(), Path(path).name)
     metric = history.metric_columns(df)[0]

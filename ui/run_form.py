@@ -1,6 +1,6 @@
-"""The Run page's form: a microbenchmark or a training request, built as the plain dict engine.jobs.prepare takes.
+"""The Run page's form: a microbenchmark or a training request, built as the plain dict engine.runs.jobs.prepare takes.
 
-Widgets only; every rule about what is valid lives in engine.spec / engine.jobs.prepare, and its
+Widgets only; every rule about what is valid lives in engine.spec.specs / engine.runs.jobs.prepare, and its
 SpecError is shown here in the form's own words before anything can be launched.
 """
 
@@ -12,9 +12,11 @@ from typing import Any
 
 import streamlit as st
 
-from engine import catalog, hardware, spec
-from engine.demo import DEMO_TIMEOUT_S
-from engine.micro_presets import MICRO_PRESETS, SHAPE_FIELDS, preset_fields
+from engine.runs import hardware
+from engine.spec import catalog
+from engine.spec import specs as spec
+from engine.spec.demo import DEMO_TIMEOUT_S
+from engine.spec.micro_presets import MICRO_PRESETS, SHAPE_FIELDS, preset_fields
 from ui.run_form_train import train_form
 
 CUSTOM = "custom"

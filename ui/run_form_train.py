@@ -1,5 +1,5 @@
 """The Run page's training form: model, dataset, GLOBAL batch (per-replica shown beside it), device,
-strategy, numeric and GPU-memory settings. Validation stays in engine.spec; this only draws widgets.
+strategy, numeric and GPU-memory settings. Validation stays in engine.spec.specs; this only draws widgets.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from typing import Any
 
 import streamlit as st
 
-from engine import catalog, spec
+from engine.spec import catalog
+from engine.spec import specs as spec
 
 
 def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The Run page's live panel: a fragment that polls engine.jobs while a run is active.
+"""The Run page's live panel: a fragment that polls engine.runs.jobs while a run is active.
 
 The fragment reruns on its own timer only while the run is queued/running (run_every is None
 otherwise), and asks for one full rerun when the run ends so the page swaps in the result card.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine import jobs
-from engine.charts_run import summarize_progress, time_series_figure
+from engine.charts.run import summarize_progress, time_series_figure
+from engine.runs import jobs
 from ui.common import fmt_num, fmt_seconds, store
 
 POLL_S = 1.0

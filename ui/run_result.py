@@ -8,8 +8,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from engine import charts_run, jobs
-from engine.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
+from engine.charts import run as charts_run
+from engine.runs import jobs
+from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
 from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
 from ui.run_progress import run_title
 
@@ -32,7 +33,7 @@ WHY = {
 def reference_rows(op: str) -> pd.DataFrame:
     """The seed articles' published op times for one operation ('' columns when the CSV is unavailable)."""
     try:
-        from engine.reference import load_reference
+        from engine.reference.data import load_reference
 
         return charts_run.reference_op_rows(load_reference(), op)
     except (ImportError, OSError, ValueError):

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(HERE)]
 
-from curation_rules import (  # noqa: E402  (needs HERE on sys.path first)
+from curation_rules import (  # (needs HERE on sys.path first)
     ADDED_ROWS,
     ROW_OVERRIDES,
     batch_fields,
@@ -39,8 +39,8 @@ from curation_rules import (  # noqa: E402  (needs HERE on sys.path first)
     unit_fields,
 )
 
-from engine.reference import COLUMN_NAMES  # noqa: E402
-from engine.units import METRICS, TPU_ALWAYS_XLA_TASKS  # noqa: E402
+from engine.reference.data import COLUMN_NAMES
+from engine.reference.units import METRICS, TPU_ALWAYS_XLA_TASKS
 
 DEFAULT_SHARED = ROOT.parent / "shared" / "reference" / "reference_numbers.csv"
 DEFAULT_OUT = HERE / "reference_numbers.csv"
@@ -185,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows = build(args.shared_csv)
     write(rows, args.out)
-    from engine.reference import load_reference  # validate what was written, exactly as the app will
+    from engine.reference.data import load_reference  # validate what was written, exactly as the app will
 
     df = load_reference(args.out)
     print(f"wrote {len(df)} rows to {args.out}")

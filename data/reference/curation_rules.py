@@ -11,7 +11,7 @@ import re
 
 from seed_additions import ADDED_ROWS, ROW_OVERRIDES  # noqa: F401  (re-exported for the builder)
 
-from engine.units import HARDWARE, METRICS
+from engine.reference.units import HARDWARE, METRICS
 
 # (pattern on the hardware label, hardware_key, baseline_key for "X vs Y" rows)
 _HARDWARE_RULES: tuple[tuple[str, str, str], ...] = (

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from engine.store import Store
+from engine.runs.store import Store
 from tests.e2e.conftest import ROOT, screenshot, serving, wait_for_app
 
 pytestmark = pytest.mark.e2e

@@ -1,0 +1,224 @@
+"""Plotly figures for the Compare page: bars and speedup against a baseline, throughput vs batch size and
+vs replicas (with the ideal line), step-time distributions, epoch curves and cost. No streamlit here.
+
+Shared rules (axis titles with units, legends that never cover the title, log ticks, empty figures
+that say why) come from engine.charts.base.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from engine.charts.base import (
+    BAD,
+    GOOD,
+    NEUTRAL,
+    ORIGIN_COLOURS,
+    PALETTE,
+    _bar_height,
+    _finish,
+    _num,
+    _value_axis,
+    empty_figure,
+    wants_log,
+)
+
+
+def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool, log: bool | None = None) -> go.Figure:
+    """One horizontal bar per row (label), coloured by origin, best at the top; doubtful figures hatched."""
+    if rows.empty:
+        return empty_figure("Nothing to compare for this metric yet.")
+    df = rows.sort_values("value_canonical", ascending=higher_is_better, kind="stable")  # plotly draws bottom-up
+    fig = go.Figure()
+    for origin, g in df.groupby("origin", sort=False):
+        doubtful = (
+            g["doubtful"].fillna(False).astype(bool) if "doubtful" in g.columns else pd.Series(False, index=g.index)
+        )
+        fig.add_trace(
+            go.Bar(
+                y=g["label"],
+                x=g["value_canonical"],
+                orientation="h",
+                name=str(origin),
+                marker={
+                    "color": ORIGIN_COLOURS.get(str(origin), NEUTRAL),
+                    "pattern": {"shape": ["/" if d else "" for d in doubtful]},
+                },
+                text=[_num(v) for v in g["value_canonical"]],
+                textposition="outside",
+                cliponaxis=False,
+                hovertemplate="%{y}<br>%{x:,.4g}<extra>%{fullData.name}</extra>",
+            )
+        )
+    use_log = wants_log(df["value_canonical"]) if log is None else log
+    fig.update_layout(barmode="group")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(df["label"]))
+    fig.update_xaxes(**_value_axis(df["value_canonical"], use_log))
+    direction = "higher is better" if higher_is_better else "lower is better"
+    title = f"{x_title}{' — log scale' if use_log else ''}"
+    return _finish(fig, title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
+
+
+def _speedup_ticks(values) -> tuple[list[float], list[str]]:
+    """Readable ticks for a log speedup axis: powers of 2 over a short range, of 10 over a long one."""
+    lo, hi = min(min(values), 1.0), max(max(values), 1.0)
+    if hi / lo <= 64:
+        ticks = [2.0**e for e in range(-10, 11) if lo / 2 <= 2.0**e <= hi * 2]
+    else:
+        ticks = [10.0**e for e in range(-6, 7) if lo / 10 <= 10.0**e <= hi * 10]
+    return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
+
+
+def speedup_text(s: float) -> str:
+    return f"{_num(s)}×"
+
+
+def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
+    """Speedup over the baseline on a log axis (½× and 2× equally far from 1×), with the 1× line."""
+    if table.empty:
+        return empty_figure("Choose a baseline that has a value for this metric.")
+    data = table.sort_values("speedup", ascending=True, kind="stable")
+    colours = [
+        NEUTRAL if lab == baseline_label else GOOD if s >= 1 else BAD
+        for lab, s in zip(data["label"], data["speedup"], strict=True)
+    ]
+    fig = go.Figure(
+        go.Bar(
+            y=data["label"],
+            x=data["speedup"],
+            orientation="h",
+            marker_color=colours,
+            text=[speedup_text(s) for s in data["speedup"]],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}<br>%{x:.3g}× the baseline<extra></extra>",
+            showlegend=False,
+        )
+    )
+    fig.add_vline(x=1, line_dash="dot", line_color=NEUTRAL)
+    tickvals, ticktext = _speedup_ticks(list(data["speedup"]))
+    fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
+    fig.update_yaxes(categoryorder="array", categoryarray=list(data["label"]))
+    return _finish(
+        fig,
+        "Speedup over the baseline (×, log scale; dotted line = 1×)",
+        "Run or reference",
+        f"Speedup over {baseline_label} (green = faster, red = slower)",
+        _bar_height(len(data)),
+    )
+
+
+def batch_chart(sweep: pd.DataFrame) -> go.Figure:
+    """Throughput vs global batch size, one line per model · hardware · precision (log2 batch axis)."""
+    if sweep.empty:
+        return empty_figure("No throughput rows with a batch size among the chosen rows.")
+    fig = go.Figure()
+    for i, (group, g) in enumerate(sweep.groupby("group", sort=True)):
+        fig.add_trace(
+            go.Scatter(
+                x=g["batch_size"],
+                y=g["value_canonical"],
+                mode="lines+markers",
+                name=str(group),
+                line={"color": PALETTE[i % len(PALETTE)]},
+                text=g["label"],
+                hovertemplate="%{text}<br>batch %{x:,}<br>%{y:,.4g} examples/s<extra></extra>",
+            )
+        )
+    batches = sorted(set(sweep["batch_size"].astype(int)))
+    fig.update_xaxes(type="log", tickvals=batches, ticktext=[f"{b:,}" for b in batches])
+    fig.update_yaxes(**_value_axis(sweep["value_canonical"], wants_log(sweep["value_canonical"])))
+    return _finish(
+        fig, "Global batch size (examples per step, log scale)", "Throughput (examples/s)", "Throughput vs batch size"
+    )
+
+
+def scaling_chart(table: pd.DataFrame) -> go.Figure:
+    """Measured throughput vs replicas (solid) against ideal linear scaling (dashed), efficiency in labels."""
+    if table.empty:
+        return empty_figure("No throughput rows with a device count among the chosen rows.")
+    fig = go.Figure()
+    for i, (group, g) in enumerate(table.groupby("group", sort=True)):
+        colour = PALETTE[i % len(PALETTE)]
+        fig.add_trace(
+            go.Scatter(
+                x=g["replicas"],
+                y=g["value_canonical"],
+                mode="lines+markers+text",
+                name=str(group),
+                line={"color": colour},
+                text=[f"{e:.0f}%" for e in g["efficiency_pct"]],
+                textposition="top center",
+                customdata=np.stack([g["ideal"], g["efficiency_pct"]], axis=1),
+                hovertemplate="%{x:g} replicas<br>%{y:,.4g} examples/s<br>ideal %{customdata[0]:,.4g}"
+                " · efficiency %{customdata[1]:.0f}%<extra>%{fullData.name}</extra>",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=g["replicas"],
+                y=g["ideal"],
+                mode="lines",
+                name="ideal (linear)",
+                legendgroup="ideal",
+                showlegend=i == 0,  # one legend entry explains every dashed line
+                line={"color": colour, "dash": "dash", "width": 1},
+                hoverinfo="skip",
+            )
+        )
+    counts = sorted(set(table["replicas"].astype(float)))
+    fig.update_xaxes(tickvals=counts, ticktext=[f"{c:g}" for c in counts])
+    return _finish(
+        fig,
+        "Replicas (devices in sync)",
+        "Throughput (examples/s)",
+        "Throughput vs replicas (labels: scaling efficiency)",
+    )
+
+
+def step_box(samples: pd.DataFrame) -> go.Figure:
+    """Step-time (or repeat-time) distribution per run as horizontal box plots."""
+    if samples.empty:
+        return empty_figure("None of the chosen runs has per-step records.")
+    fig = go.Figure()
+    labels = list(dict.fromkeys(samples["label"]))
+    for label, g in samples.groupby("label", sort=False):
+        fig.add_trace(
+            go.Box(x=g["step_time_ms"], name=str(label), orientation="h", boxpoints="outliers", showlegend=False)
+        )
+    fig.update_xaxes(**_value_axis(samples["step_time_ms"], wants_log(samples["step_time_ms"])))
+    return _finish(fig, "Step time (ms)", "Run", "Step-time distribution (steady state)", _bar_height(len(labels) * 2))
+
+
+def epoch_chart(epochs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
+    """One line per run of a per-epoch quantity (loss, accuracy …)."""
+    data = epochs.dropna(subset=[column]) if column in epochs.columns else epochs.iloc[0:0]
+    if data.empty:
+        return empty_figure(f"No run among the chosen ones logged {column.replace('_', ' ')}.")
+    fig = go.Figure()
+    for label, g in data.groupby("label", sort=False):
+        fig.add_trace(go.Scatter(x=g["epoch"], y=g[column], mode="lines+markers", name=str(label)))
+    fig.update_xaxes(dtick=1)
+    return _finish(fig, "Epoch", y_title, y_title + " per epoch")
+
+
+def cost_chart(costs: pd.DataFrame, column: str, x_title: str) -> go.Figure:
+    if column not in costs.columns or costs[column].dropna().empty:
+        return empty_figure("Enter a price per hour for at least one row to see its cost.")
+    data = costs.dropna(subset=[column]).sort_values(column, ascending=False)
+    fig = go.Figure(
+        go.Bar(
+            y=data["label"],
+            x=data[column],
+            orientation="h",
+            marker_color=ORIGIN_COLOURS["reference"],
+            text=[f"${_num(v)}" for v in data[column]],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}<br>$%{x:,.4g}<extra></extra>",
+        )
+    )
+    fig.update_xaxes(**_value_axis(data[column], wants_log(data[column])))
+    return _finish(fig, x_title, "Run or reference", x_title + " (lower is better)", _bar_height(len(data)))

@@ -1,0 +1,174 @@
+"""Plotly figures for reference numbers (and local runs next to them). No streamlit here.
+
+Bars are one per row, coloured by device type; doubtful rows are hatched and lighter, with their own
+legend entry, so a doubtful figure is never mistaken for a solid one. The value axis turns
+logarithmic when the largest value is more than 20× the smallest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from engine.reference.normalize import local_result_rows
+from engine.reference.speedup import metric_family
+from engine.reference.units import METRICS, axis_title, to_canonical
+
+LOG_RATIO = 20.0  # max/min above which a linear axis squashes the small bars into invisibility
+COLOURS = {"cpu": "#64748b", "gpu": "#16a34a", "tpu": "#2563eb", "local": "#f97316"}
+NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU", "local": "This run"}
+
+
+def wants_log(values: pd.Series | list[float], ratio: float = LOG_RATIO) -> bool:
+    """True when positive values span more than `ratio`× (the rule every chart here uses)."""
+    vals = [float(v) for v in values if v is not None and float(v) > 0]
+    return bool(vals) and max(vals) / min(vals) > ratio
+
+
+def _bar_labels(df: pd.DataFrame) -> list[str]:
+    """Hardware names, made unique only as far as needed: batch, data, precision, source, then a number."""
+    recs = df.to_dict("records")
+    labels = [str(r["hardware"]) for r in recs]
+    extras = (
+        lambda r: f"bs {int(r['batch_size'])}" if pd.notna(r.get("batch_size")) else "bs n/a",
+        lambda r: str(r.get("data_kind") or "data n/a"),
+        lambda r: str(r.get("precision") or "precision n/a"),
+        lambda r: str(r.get("source_id", "")),
+    )
+    for extra in extras:
+        repeated = {label for label in labels if labels.count(label) > 1}
+        labels = [
+            f"{label} · {extra(r)}" if label in repeated else label for label, r in zip(labels, recs, strict=True)
+        ]
+    seen: dict[str, int] = {}
+    for i, label in enumerate(labels):
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            labels[i] = f"{label} #{seen[label]}"
+    return labels
+
+
+def _hover(row: Mapping[str, Any], unit: str) -> str:
+    parts = [
+        f"<b>{row['hardware']}</b>",
+        f"{row['value_canonical']:,.4g} {unit}",
+        f"{row.get('source_id', '')} ({row.get('year') if pd.notna(row.get('year')) else 'year n/a'})",
+        f"model: {row.get('model_label') or row.get('model') or '—'}",
+        f"batch: {row.get('batch_label') or row.get('batch_size') or '—'} · precision: {row.get('precision') or '—'}",
+    ]
+    if row.get("doubtful"):
+        parts.append(f"<i>doubtful: {row.get('doubt_reason', '')}</i>")
+    return "<br>".join(str(p) for p in parts)
+
+
+def bar_by_hardware(
+    rows: pd.DataFrame,
+    metric: str,
+    model: str | None = None,
+    log: bool | None = None,
+    title: str | None = None,
+) -> go.Figure:
+    """Bars of `metric` (images/s and examples/s count as one) by hardware, for one model or all rows.
+
+    Args:
+      rows: reference-like rows; local rows (source_kind "local") are drawn in their own colour.
+      metric: a metric key, e.g. "train_time_s".
+      model: keep only this model key; None keeps every row.
+      log: force a log (True) or linear (False) value axis; None decides by the 20× rule.
+      title: figure title; a default names the metric, model and direction.
+
+    Returns:
+      The figure; with no matching rows, an empty figure whose title says so.
+    """
+    fam = metric_family(metric)
+    df = rows[[metric_family(m) == fam for m in rows["metric"]]]
+    if model:
+        df = df[df["model"] == model]
+    info = METRICS[metric]
+    direction = "higher is better" if info.higher_is_better else "lower is better"
+    fig = go.Figure()
+    if df.empty:
+        fig.update_layout(title=f"No {info.label.lower()} rows{f' for {model}' if model else ''}")
+        return fig
+    df = df.copy()
+    df["value_canonical"] = [
+        to_canonical(m, v, u) for m, v, u in zip(df["metric"], df["value"], df["unit"], strict=True)
+    ]
+    df = df.sort_values("value_canonical", ascending=not info.higher_is_better, kind="stable")
+    df["bar_label"] = _bar_labels(df)
+    df["colour_key"] = [
+        "local" if k == "local" else d for k, d in zip(df["source_kind"], df["device_type"], strict=True)
+    ]
+    for (colour_key, doubtful), g in df.groupby(["colour_key", "doubtful"], sort=False):
+        name = NAMES.get(colour_key, colour_key) + (" — doubtful (hatched)" if doubtful else "")
+        fig.add_trace(
+            go.Bar(
+                x=g["bar_label"],
+                y=g["value_canonical"],
+                name=name,
+                marker={
+                    "color": COLOURS.get(colour_key, "#888"),
+                    "opacity": 0.45 if doubtful else 1.0,
+                    "pattern": {"shape": "/" if doubtful else ""},
+                    "line": {"color": COLOURS.get(colour_key, "#888"), "width": 1},
+                },
+                hovertext=[_hover(r, info.unit) for r in g.to_dict("records")],
+                hoverinfo="text",
+            )
+        )
+    use_log = wants_log(df["value_canonical"]) if log is None else log
+    unit = METRICS[df["metric"].iloc[0]].unit if fam == "throughput" else info.unit
+    fig.update_layout(
+        title=title or f"{info.label}{f' — {model}' if model else ''} ({direction})",
+        barmode="overlay",
+        legend_title_text="Device",
+        xaxis={
+            "title": "Hardware",
+            "categoryorder": "array",
+            "categoryarray": list(df["bar_label"]),
+            "tickangle": -30,
+            "automargin": True,
+        },
+        yaxis={
+            "title": axis_title(metric).replace(f"({info.unit})", f"({unit})"),
+            "type": "log" if use_log else "linear",
+        },
+        margin={"t": 60},
+    )
+    return fig
+
+
+def speedup_bars(
+    table: pd.DataFrame, value_col: str = "speedup", label_col: str = "label", title: str = ""
+) -> go.Figure:
+    """Speedups (from `speedup_table` or `geomean_speedups`) as bars with a parity line at 1×.
+
+    Ratios read best on a log axis (0.5× and 2× sit equally far from 1×); it is used when they span 20×.
+    """
+    fig = go.Figure(go.Bar(x=table[label_col].astype(str), y=table[value_col], marker_color=COLOURS["tpu"]))
+    fig.add_hline(y=1, line_dash="dot", annotation_text="baseline (1×)")
+    fig.update_layout(
+        title=title or "Speedup over the baseline",
+        xaxis_title="",
+        yaxis={"title": "Speedup (×, higher is better)", "type": "log" if wants_log(table[value_col]) else "linear"},
+    )
+    return fig
+
+
+def local_vs_reference(result: Mapping[str, Any], ref: pd.DataFrame, metric: str | None = None) -> go.Figure:
+    """A local run's bar next to the reference rows for the same model or operation.
+
+    `metric` defaults to throughput for training runs and op time for matmul/conv2d runs.
+    """
+    local = local_result_rows(dict(result))
+    if local.empty:
+        return bar_by_hardware(local.reindex(columns=["metric", "model"]), metric or "examples_per_s")
+    op = local["model"].iloc[0]
+    metric = metric or ("op_time_s" if local["task"].iloc[0] == "micro" else "examples_per_s")
+    fam = metric_family(metric)
+    refs = ref[(ref["model"] == op) & (ref["target"] == "") & (ref["metric"].map(metric_family) == fam)]
+    both = pd.concat([local[local["metric"].map(metric_family) == fam], refs], ignore_index=True)
+    return bar_by_hardware(both, metric, model=op, title=f"This run vs references — {op}")

@@ -1,0 +1,1 @@
+"""Published reference figures, units, normalisation, speedup, cost and comparability."""

@@ -1,0 +1,1 @@
+"""The result schema, CSV reading and writing, History loading and column mapping."""

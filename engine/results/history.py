@@ -1,0 +1,309 @@
+"""Exploring results history: many loaded files as one frame, then filter, group, pivot, baseline
+deltas and "which settings differ". Pure pandas and vectorised, so 100,000 rows stay interactive.
+
+Every loaded row carries the same dimension columns (`DIMENSIONS`), whichever file it came from;
+AccelBench exports keep all their result columns too, foreign tables add one column per metric.
+Loading lives in engine.results.history_io (exports) and engine.results.mapping (foreign tables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from engine import settings
+from engine.results.csvio import CsvError
+from engine.results.history_io import decode, looks_like_export, read_export, read_header, read_table
+from engine.results.schema import COLUMN_NAMES
+
+HISTORY_DIR = settings.DATA_DIR / "history"
+THIS_MACHINE = "(this machine's runs)"
+
+# Columns every History row has, whatever file it came from.
+DIMENSIONS = (
+    "file", "run_id", "date", "device_label", "model", "workload", "kind", "status",
+    "global_batch_size", "precision", "source",
+)  # fmt: skip
+# Columns worth grouping, pivoting or colouring by (low cardinality, meaningful).
+GROUPABLE = (
+    "device_label", "workload", "model", "kind", "status", "precision", "global_batch_size", "file",
+    "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
+)  # fmt: skip
+
+# AccelBench's own metric columns: (label, unit, higher is better).
+METRIC_LABELS: dict[str, tuple[str, str, bool]] = {
+    "examples_per_sec": ("Throughput", "examples/s", True),
+    "gflops": ("Achieved compute", "GFLOP/s", True),
+    "step_time_ms_median": ("Median step time", "ms", False),
+    "step_time_ms_p10": ("Step time, 10th percentile", "ms", False),
+    "step_time_ms_p90": ("Step time, 90th percentile", "ms", False),
+    "time_to_first_step_s": ("Time to first step (trace + compile)", "s", False),
+    "first_epoch_s": ("First epoch", "s", False),
+    "total_s": ("Total time", "s", False),
+    "final_loss": ("Final loss", "", False),
+    "final_accuracy": ("Final accuracy", "0–1", True),
+    "val_accuracy": ("Validation accuracy", "0–1", True),
+    "peak_host_memory_mb": ("Peak host memory", "MB", False),
+    "peak_device_memory_mb": ("Peak device memory", "MB", False),
+    "cost_usd": ("Cost", "USD", False),
+    "peak_gflops": ("Device peak", "GFLOP/s", True),
+}
+
+# Settings that change how fast a run goes: rows differing in these are not like for like.
+SPEED_SETTINGS: dict[str, str] = {
+    "kind": "workload kind",
+    "model": "model",
+    "shape": "operation shape",
+    "global_batch_size": "global batch size",
+    "per_replica_batch_size": "per-replica batch size",
+    "precision": "precision",
+    "dtype": "dtype",
+    "xla": "XLA",
+    "dataset": "data (synthetic vs real, which dataset)",
+    "tf_version": "TensorFlow version",
+    "replicas": "device count (replicas)",
+    "strategy": "distribution strategy",
+    "device": "device type",
+    "device_name": "device",
+    "host_cores": "CPU cores",
+}
+# Settings shown when asking "what differs" (speed settings first, then the rest of the context).
+SETTING_COLUMNS = (
+    *SPEED_SETTINGS, "epochs", "steps_per_epoch", "params", "devices_used", "keras_version",
+    "python_version", "driver_version", "host_memory_gb", "source", "file",
+)  # fmt: skip
+
+
+def metric_title(metric: str) -> str:
+    """Axis text with the unit: 'Throughput (examples/s)'; a foreign metric keeps its own name."""
+    if metric in METRIC_LABELS:
+        label, unit, _ = METRIC_LABELS[metric]
+        return f"{label} ({unit})" if unit else label
+    return metric
+
+
+def higher_is_better(metric: str) -> bool | None:
+    """Direction of a metric; None when unknown (a foreign metric)."""
+    if metric in METRIC_LABELS:
+        return METRIC_LABELS[metric][2]
+    low = metric.lower()
+    if any(w in low for w in ("/s", "per_s", "per sec", "/sec", "throughput", "gflop", "accuracy")):
+        return True
+    if any(w in low for w in ("time", "latency", "(s)", "(ms)", "cost", "loss", "memory")):
+        return False
+    return None
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+
+def from_export(df: pd.DataFrame, file_name: str) -> pd.DataFrame:
+    """Typed result rows (engine.results.history_io.read_export or the store) with the History dimensions added."""
+    out = df.copy()
+    out["file"] = file_name
+    out["date"] = pd.to_datetime(out["created_at"], utc=True, format="ISO8601", errors="coerce")
+    device = out["device"].astype("str").str.upper().where(out["device"].notna(), "?")
+    name = out["device_name"]
+    out["device_label"] = (device + " · " + name.astype("str")).where(name.notna(), device)
+    micro = out["kind"].isin(["matmul", "conv2d"]) & out["shape"].notna()
+    out["workload"] = (out["kind"].astype("str") + " " + out["shape"].astype("str")).where(micro, out["model"])
+    return out
+
+
+def looks_foreign(data: bytes | str) -> bool:
+    """True when the file is another tool's table (needs a column mapping), not an AccelBench export."""
+    text = decode(data)
+    if not text.strip():
+        return False
+    try:
+        return not looks_like_export(read_header(text))
+    except CsvError:
+        return False
+
+
+def load_export(data: bytes | str, file_name: str) -> pd.DataFrame:
+    """An AccelBench export as History rows. Raises CsvError (row and column named)."""
+    return from_export(read_export(data), file_name)
+
+
+def load_foreign_raw(data: bytes | str) -> pd.DataFrame:
+    """Another tool's table as text cells, ready for a column mapping. Raises CsvError."""
+    return read_table(data)
+
+
+def store_rows(rows: Sequence[dict]) -> pd.DataFrame:
+    """Runs from the results store (Store.list_runs) as History rows."""
+    from engine.results.history_io import _typed  # same typing as a loaded export
+
+    frame = pd.DataFrame(list(rows), columns=list(COLUMN_NAMES))
+    return from_export(_typed(frame), THIS_MACHINE)
+
+
+def folder_files(folder: Path = HISTORY_DIR) -> list[Path]:
+    """CSV files in the history folder, by name."""
+    return sorted(p for p in folder.glob("*.csv") if p.is_file()) if folder.is_dir() else []
+
+
+def combine(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """One frame of every loaded file's rows (columns a file lacks are empty for its rows)."""
+    frames = [f for f in frames if f is not None and len(f)]
+    if not frames:
+        return pd.DataFrame(columns=list(DIMENSIONS))
+    out = pd.concat(frames, ignore_index=True, sort=False)
+    out["date"] = pd.to_datetime(out["date"], utc=True)
+    return out
+
+
+# --- exploring ----------------------------------------------------------------------------------
+
+
+def metric_columns(df: pd.DataFrame) -> list[str]:
+    """Numeric columns worth charting: AccelBench metrics first, then foreign metrics, each with data."""
+    own = [m for m in METRIC_LABELS if m in df.columns and df[m].notna().any()]
+    skip = set(COLUMN_NAMES) | set(DIMENSIONS)
+    foreign = [c for c in df.columns if c not in skip and pd.api.types.is_numeric_dtype(df[c]) and df[c].notna().any()]
+    return own + sorted(foreign)
+
+
+def choices(df: pd.DataFrame, column: str) -> list[str]:
+    """Distinct non-empty values of a column, as sorted text (for filter pickers)."""
+    if column not in df.columns:
+        return []
+    values = df[column].dropna()
+    return sorted(pd.unique(values.astype("str")).tolist())
+
+
+def date_bounds(df: pd.DataFrame) -> tuple[date, date] | None:
+    dates = df["date"].dropna() if "date" in df.columns else pd.Series(dtype="datetime64[ns, UTC]")
+    if dates.empty:
+        return None
+    return dates.min().date(), dates.max().date()
+
+
+def filter_frame(
+    df: pd.DataFrame,
+    *,
+    date_range: tuple[date, date] | None = None,
+    include_undated: bool = True,
+    **wanted: Sequence[str] | None,
+) -> pd.DataFrame:
+    """Rows inside `date_range` (inclusive days, UTC) whose columns take one of the wanted values.
+
+    `wanted` maps a column to the allowed values as text (e.g. device_label=["CPU · AMD EPYC"]);
+    an empty or None list means no filter on that column.
+    """
+    mask = np.ones(len(df), dtype=bool)
+    if date_range is not None and "date" in df.columns:
+        start = pd.Timestamp(date_range[0], tz="UTC")
+        end = pd.Timestamp(date_range[1], tz="UTC") + pd.Timedelta(days=1)
+        dates = df["date"]
+        inside = ((dates >= start) & (dates < end)).fillna(False).to_numpy(dtype=bool)
+        mask &= inside | (dates.isna().to_numpy() & include_undated)
+    for column, values in wanted.items():
+        if values and column in df.columns:
+            mask &= df[column].astype("str").isin(list(values)).to_numpy(dtype=bool) & df[column].notna().to_numpy()
+    return df[mask]
+
+
+def group_label(frame: pd.DataFrame, by: Sequence[str]) -> pd.Series:
+    """'CPU · AMD EPYC · 512' — the group's values joined, for legends and baselines."""
+    if not by:
+        return pd.Series(["all rows"] * len(frame), index=frame.index)
+    parts = [frame[c].astype("str").where(frame[c].notna(), "—") for c in by]
+    label = parts[0]
+    for p in parts[1:]:
+        label = label + " · " + p
+    return label
+
+
+def aggregate(df: pd.DataFrame, by: Sequence[str], metric: str, how: str = "median") -> pd.DataFrame:
+    """One row per group: the metric's `how` (median, mean, min, max), its spread (p10, p90) and row count."""
+    data = df[[*by, metric]].dropna(subset=[metric])
+    if not len(data):
+        return pd.DataFrame(columns=[*by, "group", metric, "p10", "p90", "rows"])
+    grouper = data.groupby(list(by), dropna=False, sort=True) if by else data.groupby(np.zeros(len(data)))
+    col = grouper[metric]
+    out = pd.DataFrame({metric: col.agg(how), "p10": col.quantile(0.1), "p90": col.quantile(0.9), "rows": col.size()})
+    out = out.reset_index() if by else out.reset_index(drop=True)
+    out.insert(0, "group", group_label(out, by).to_numpy())
+    return out
+
+
+def pivot(df: pd.DataFrame, index: str, columns: str, metric: str, how: str = "median") -> pd.DataFrame:
+    """A metric's `how` for each (index, columns) pair — e.g. model × device."""
+    data = df[[index, columns, metric]].dropna(subset=[metric])
+    data = data.assign(**{index: data[index].astype("str"), columns: data[columns].astype("str")})
+    return data.pivot_table(index=index, columns=columns, values=metric, aggfunc=how)
+
+
+def baseline_delta(agg: pd.DataFrame, metric: str, baseline_group: str) -> pd.DataFrame:
+    """Adds `delta_pct` (how much each group's value differs from the baseline group's, in %)
+    and `better` (whether that difference is an improvement, when the metric's direction is known).
+    """
+    out = agg.copy()
+    base_rows = out.loc[out["group"] == baseline_group, metric]
+    if base_rows.empty or not base_rows.iloc[0] or pd.isna(base_rows.iloc[0]):
+        out["delta_pct"] = np.nan
+        out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
+        return out
+    base = float(base_rows.iloc[0])
+    out["delta_pct"] = (out[metric] / base - 1.0) * 100.0
+    direction = higher_is_better(metric)
+    if direction is None:
+        out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
+    else:
+        better = (out["delta_pct"] > 0) if direction else (out["delta_pct"] < 0)
+        out["better"] = better.astype("boolean").mask(out["group"] == baseline_group)  # the baseline is neither
+    return out
+
+
+def differing_settings(rows: pd.DataFrame, columns: Sequence[str] = SETTING_COLUMNS) -> pd.DataFrame:
+    """The selected rows with only the setting columns whose values differ between them.
+
+    Two empty cells count as equal; an empty and a filled one as different.
+    """
+    present = [c for c in columns if c in rows.columns]
+    differ = [c for c in present if rows[c].astype("str").where(rows[c].notna(), "∅").nunique() > 1]
+    keep = [c for c in ("run_id",) if c in rows.columns] + differ
+    return rows[keep].reset_index(drop=True)
+
+
+def speed_warnings(rows: pd.DataFrame) -> list[str]:
+    """One line per speed-changing setting that differs between the rows, e.g.
+    'global batch size differs: 32, 128'. Empty when the rows are like for like."""
+    out = []
+    for col, label in SPEED_SETTINGS.items():
+        if col not in rows.columns:
+            continue
+        values = rows[col].astype("str").where(rows[col].notna(), "not recorded")
+        distinct = list(dict.fromkeys(values.tolist()))
+        if len(distinct) > 1:
+            shown = ", ".join(distinct[:5]) + (" …" if len(distinct) > 5 else "")
+            out.append(f"{label} differs: {shown}")
+    return out
+
+
+def time_series(df: pd.DataFrame, metric: str, color: str | None, how: str = "median") -> tuple[pd.DataFrame, str]:
+    """The metric aggregated per time bucket (and per `color` group): hourly, daily or weekly,
+    whichever keeps a chart readable. Returns the frame and the bucket name."""
+    data = df.dropna(subset=["date", metric])
+    if data.empty:
+        return pd.DataFrame(columns=["date", metric, "rows"]), "day"
+    span = data["date"].max() - data["date"].min()
+    # aim for tens to a few hundred buckets whatever the span, so the line is neither one dot nor noise
+    buckets = (
+        (pd.Timedelta(hours=3), "min", "minute"),
+        (pd.Timedelta(days=5), "h", "hour"),
+        (pd.Timedelta(days=400), "D", "day"),
+    )
+    freq, name = next(((f, n) for limit, f, n in buckets if span <= limit), ("W", "week"))
+    naive = data["date"].dt.tz_convert(None)
+    bucket = naive.dt.to_period("W").dt.start_time if freq == "W" else naive.dt.floor(freq)
+    keys = [bucket.rename("date")] + ([data[color].astype("str").rename(color)] if color else [])
+    grouped = data.groupby(keys, sort=True)[metric]
+    out = pd.DataFrame({metric: grouped.agg(how), "rows": grouped.size()}).reset_index()
+    return out, name

@@ -1,0 +1,331 @@
+"""Typed run specs and their validation — all before TensorFlow is imported.
+
+A bad field raises `SpecError`, whose message is one line naming the field and what is allowed.
+`spec_from_dict` is the one entry point (CLI, pages and the worker all go through it), so the
+rules cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from engine.spec import catalog
+
+DEVICES = ("cpu", "gpu", "tpu")
+DTYPES = ("float32", "float16", "bfloat16")
+PRECISIONS = ("float32", "mixed_float16", "mixed_bfloat16")
+STRATEGIES = ("auto", "default", "one_device", "mirrored", "tpu", "multi_worker")
+BENCHES = ("matmul", "conv2d")
+
+# Caps that keep one request from being absurd on any machine; demo mode tightens them.
+MAX_DIM = 1_000_000
+MAX_ELEMENTS = 4_000_000_000  # per operand/result tensor
+MAX_REPEATS = 10_000
+MAX_TIMEOUT_S = 7 * 24 * 3600
+
+
+class SpecError(ValueError):
+    """An invalid request. `field` is the CLI-style name of the first bad field."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        self.message = message
+        super().__init__(f"{field}: {message}")
+
+
+@dataclass(frozen=True)
+class MicroSpec:
+    """A matmul or conv2d microbenchmark.
+
+    Attributes:
+      bench: "matmul" or "conv2d".
+      m, n, k: matmul sizes, (m×k) @ (k×n).
+      batch_size, height, width, channels, filters, kernel_size: conv2d input and kernel.
+      dtype: float32, float16 or bfloat16.
+      xla: compile the op with XLA (`jit_compile=True`).
+      repeats: timed repetitions after warm-up (median and p10/p90 come from these).
+      warmup: untimed repetitions first (tracing, compile, caches).
+      device: cpu, gpu or tpu — the placement is verified, not assumed.
+      price_per_hour_usd: optional, for cost_usd.
+      timeout_s: the run is killed and recorded `timeout` past this.
+    """
+
+    bench: str = "matmul"
+    m: int = 2048
+    n: int = 2048
+    k: int = 2048
+    batch_size: int = 16
+    height: int = 256
+    width: int = 256
+    channels: int = 3
+    filters: int = 256
+    kernel_size: int = 5
+    dtype: str = "float32"
+    xla: bool = False
+    repeats: int = 10
+    warmup: int = 2
+    device: str = "cpu"
+    price_per_hour_usd: float = 0.0
+    timeout_s: float = 600.0
+
+    kind = property(lambda self: self.bench)
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """A timed training run.
+
+    Attributes:
+      model, dataset: registry names (engine.spec.catalog).
+      data_dir: a local folder or gs:// path for file-backed datasets (flowers TFRecords).
+      batch_size: the GLOBAL batch; per replica = batch_size / replicas.
+      epochs, steps_per_epoch: the run's length; the first epoch is reported apart.
+      validation_steps: validation batches at the end of each epoch (0 = none).
+      device: cpu, gpu or tpu.
+      strategy: auto picks from the device and counts; or default, one_device, mirrored, tpu, multi_worker.
+      logical_devices: split the CPU or the one GPU into K logical devices (article 002's trick).
+      precision: float32, mixed_float16 or mixed_bfloat16.
+      xla: jit_compile the train step.
+      memory_growth, memory_limit_mb, visible_devices: GPU settings, applied before TF initialises.
+      tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
+      price_per_hour_usd: optional, for cost_usd.
+      timeout_s: the run is killed and recorded `timeout` past this.
+    """
+
+    model: str = "fashion_cnn"
+    dataset: str = "synthetic"
+    data_dir: str = ""
+    batch_size: int = 256
+    epochs: int = 3
+    steps_per_epoch: int = 20
+    validation_steps: int = 0
+    device: str = "cpu"
+    strategy: str = "auto"
+    logical_devices: int = 1
+    precision: str = "float32"
+    xla: bool = False
+    memory_growth: bool = False
+    memory_limit_mb: int = 0
+    visible_devices: str = ""
+    tpu: str = ""
+    price_per_hour_usd: float = 0.0
+    timeout_s: float = 3600.0
+
+    kind = property(lambda self: "train")
+
+
+Spec = MicroSpec | TrainSpec
+
+
+def _int(d: dict, key: str, lo: int, hi: int) -> int:
+    v = d[key]
+    if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
+        raise SpecError(_flag(key), f"must be a whole number from {lo} to {hi}, got {v!r}")
+    try:
+        iv = int(v)
+    except (TypeError, ValueError):
+        raise SpecError(_flag(key), f"must be a whole number from {lo} to {hi}, got {v!r}") from None
+    if not lo <= iv <= hi:
+        raise SpecError(_flag(key), f"must be from {lo} to {hi}, got {iv}")
+    return iv
+
+
+def _float(d: dict, key: str, lo: float, hi: float) -> float:
+    v = d[key]
+    try:
+        fv = float(v)
+    except (TypeError, ValueError):
+        raise SpecError(_flag(key), f"must be a number from {lo:g} to {hi:g}, got {v!r}") from None
+    if isinstance(v, bool) or not math.isfinite(fv) or not lo <= fv <= hi:
+        raise SpecError(_flag(key), f"must be a number from {lo:g} to {hi:g}, got {v!r}")
+    return fv
+
+
+def _choice(d: dict, key: str, allowed: tuple[str, ...]) -> str:
+    v = d[key]
+    if not isinstance(v, str) or v not in allowed:
+        raise SpecError(_flag(key), f"must be one of {', '.join(allowed)}; got {v!r}")
+    return v
+
+
+def _bool(d: dict, key: str) -> bool:
+    v = d[key]
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str) and v.lower() in ("true", "false", "1", "0", "yes", "no"):
+        return v.lower() in ("true", "1", "yes")
+    if isinstance(v, int) and v in (0, 1):
+        return bool(v)
+    raise SpecError(_flag(key), f"must be true or false, got {v!r}")
+
+
+def _flag(key: str) -> str:
+    return "--" + key.replace("_", "-")
+
+
+def _fill(cls, d: dict[str, Any]) -> dict[str, Any]:
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(d) - names - {"kind"})
+    if unknown:
+        raise SpecError(
+            _flag(unknown[0]), f"is not a setting of a {cls.__name__} (allowed: {', '.join(sorted(names))})"
+        )
+    defaults = asdict(cls())
+    return {**defaults, **{k: v for k, v in d.items() if k in names and v is not None}}
+
+
+def validate_micro(raw: dict[str, Any]) -> MicroSpec:
+    d = _fill(MicroSpec, raw)
+    out = {
+        "bench": _choice(d, "bench", BENCHES),
+        "dtype": _choice(d, "dtype", DTYPES),
+        "xla": _bool(d, "xla"),
+        "repeats": _int(d, "repeats", 1, MAX_REPEATS),
+        "warmup": _int(d, "warmup", 0, MAX_REPEATS),
+        "device": _choice(d, "device", DEVICES),
+        "price_per_hour_usd": _float(d, "price_per_hour_usd", 0, 10_000),
+        "timeout_s": _float(d, "timeout_s", 1, MAX_TIMEOUT_S),
+    }
+    for key in ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size"):
+        out[key] = _int(d, key, 1, MAX_DIM)
+    if out["bench"] == "matmul":
+        m, n, k = out["m"], out["n"], out["k"]
+        for name, size in (("--m/--k", m * k), ("--k/--n", k * n), ("--m/--n", m * n)):
+            if size > MAX_ELEMENTS:
+                raise SpecError(name, f"a {size:,}-element matrix is over the {MAX_ELEMENTS:,}-element limit")
+    else:
+        if out["kernel_size"] > min(out["height"], out["width"]):
+            raise SpecError(
+                "--kernel-size",
+                f"must be at most the image size ({min(out['height'], out['width'])}), got {out['kernel_size']}",
+            )
+        n_in = out["batch_size"] * out["height"] * out["width"] * out["channels"]
+        n_out = out["batch_size"] * out["height"] * out["width"] * out["filters"]
+        if max(n_in, n_out) > MAX_ELEMENTS:
+            raise SpecError(
+                "--batch-size", f"a {max(n_in, n_out):,}-element tensor is over the {MAX_ELEMENTS:,}-element limit"
+            )
+    return MicroSpec(**out)
+
+
+def planned_replicas(spec: TrainSpec, gpu_count: int) -> int | None:
+    """Replicas the strategy will have, when knowable before TF starts (None for TPU/multi-worker)."""
+    strategy = resolve_strategy(spec, gpu_count)
+    if strategy in ("default", "one_device"):
+        return 1
+    if strategy == "mirrored":
+        if spec.device == "cpu" or spec.logical_devices > 1:
+            return spec.logical_devices
+        gpus = _gpus_used(spec, gpu_count)
+        # the worker re-validates with a huge count ("not checked here"): the real count is checked once
+        # the strategy exists (engine.worker.strategies), never against a made-up one
+        return gpus if gpus < UNKNOWN_GPU_COUNT else None
+    return None
+
+
+UNKNOWN_GPU_COUNT = 10**6  # what engine.worker passes: device counts were checked by the launcher
+
+
+def _gpus_used(spec: TrainSpec, gpu_count: int) -> int:
+    """GPUs a run can see: --visible-devices narrows the machine's count."""
+    return len(spec.visible_devices.split(",")) if spec.visible_devices else gpu_count
+
+
+def resolve_strategy(spec: TrainSpec, gpu_count: int) -> str:
+    """`auto` → the strategy the device and counts imply; explicit choices pass through."""
+    if spec.strategy != "auto":
+        return spec.strategy
+    if spec.device == "tpu":
+        return "tpu"
+    if spec.logical_devices > 1 or (spec.device == "gpu" and _gpus_used(spec, gpu_count) > 1):
+        return "mirrored"
+    return "default"
+
+
+def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
+    d = _fill(TrainSpec, raw)
+    out = {
+        "model": _choice(d, "model", catalog.MODEL_NAMES),
+        "dataset": _choice(d, "dataset", catalog.DATASET_NAMES),
+        "batch_size": _int(d, "batch_size", 1, 1_048_576),
+        "epochs": _int(d, "epochs", 1, 10_000),
+        "steps_per_epoch": _int(d, "steps_per_epoch", 1, 1_000_000),
+        "validation_steps": _int(d, "validation_steps", 0, 100_000),
+        "device": _choice(d, "device", DEVICES),
+        "strategy": _choice(d, "strategy", STRATEGIES),
+        "logical_devices": _int(d, "logical_devices", 1, 64),
+        "precision": _choice(d, "precision", PRECISIONS),
+        "xla": _bool(d, "xla"),
+        "memory_growth": _bool(d, "memory_growth"),
+        "memory_limit_mb": _int(d, "memory_limit_mb", 0, 10_000_000),
+        "price_per_hour_usd": _float(d, "price_per_hour_usd", 0, 10_000),
+        "timeout_s": _float(d, "timeout_s", 1, MAX_TIMEOUT_S),
+    }
+    for key in ("data_dir", "visible_devices", "tpu"):
+        if not isinstance(d[key], str):
+            raise SpecError(_flag(key), f"must be text, got {d[key]!r}")
+        out[key] = d[key].strip()
+    if out["visible_devices"] and not all(p.strip().isdigit() for p in out["visible_devices"].split(",")):
+        raise SpecError("--visible-devices", f"must be GPU indices like 0 or 0,1; got {out['visible_devices']!r}")
+    problem = catalog.pairing_problem(out["model"], out["dataset"])
+    if problem:
+        raise SpecError("--dataset", problem)
+    if out["dataset"] == "flowers" and not out["data_dir"]:
+        raise SpecError(
+            "--data-dir", "flowers needs a folder of TFRecord files or a gs:// path (or use --dataset synthetic)"
+        )
+    spec = TrainSpec(**out)
+    _check_combination(spec, gpu_count)
+    return spec
+
+
+def _check_combination(spec: TrainSpec, gpu_count: int) -> None:
+    strategy = resolve_strategy(spec, gpu_count)
+    if strategy == "tpu" and spec.device != "tpu":
+        raise SpecError("--strategy", f"tpu needs --device tpu, got --device {spec.device}")
+    if spec.device == "tpu" and strategy not in ("tpu",):
+        raise SpecError("--strategy", f"--device tpu runs under the tpu strategy, got {strategy}")
+    if spec.logical_devices > 1 and strategy not in ("mirrored",):
+        raise SpecError(
+            "--logical-devices",
+            f"{spec.logical_devices} logical devices need --strategy mirrored (or auto), got {strategy}",
+        )
+    if spec.logical_devices > 1 and spec.device == "tpu":
+        raise SpecError("--logical-devices", "cannot split a TPU; use 1")
+    if spec.device == "cpu" and (spec.memory_growth or spec.memory_limit_mb or spec.visible_devices):
+        raise SpecError(
+            "--device", "GPU memory settings (--memory-growth, --memory-limit-mb, --visible-devices) need --device gpu"
+        )
+    if spec.memory_growth and spec.logical_devices > 1:
+        raise SpecError(
+            "--memory-growth", "cannot be combined with logical devices (each logical GPU has a fixed memory limit)"
+        )
+    if spec.precision == "mixed_float16" and spec.device == "tpu":
+        raise SpecError("--precision", "TPUs do not support float16; use mixed_bfloat16 or float32")
+    if strategy == "mirrored" and spec.device == "cpu" and spec.logical_devices < 2:
+        raise SpecError("--strategy", "mirrored on the CPU needs --logical-devices 2 or more (one CPU is one device)")
+    replicas = planned_replicas(spec, gpu_count)
+    if replicas and spec.batch_size % replicas:
+        raise SpecError(
+            "--batch-size",
+            f"the global batch {spec.batch_size} does not divide across {replicas} replicas; "
+            f"use a multiple of {replicas} (e.g. {max(replicas, spec.batch_size // replicas * replicas)})",
+        )
+
+
+def spec_from_dict(raw: dict[str, Any], gpu_count: int = 0) -> Spec:
+    """Validate a plain dict (from the CLI, a page or a spec.json) into a typed spec."""
+    raw = dict(raw)
+    kind = raw.pop("kind", None) or ("train" if "model" in raw else raw.get("bench", "matmul"))
+    if kind == "train":
+        return validate_train(raw, gpu_count)
+    if kind in BENCHES:
+        raw.setdefault("bench", kind)
+        return validate_micro(raw)
+    raise SpecError("--bench", f"must be one of {', '.join(BENCHES)} (or give --model for training), got {kind!r}")
+
+
+def spec_to_dict(spec: Spec) -> dict[str, Any]:
+    return {"kind": spec.kind, **asdict(spec)}

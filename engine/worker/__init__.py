@@ -1,0 +1,1 @@
+"""Everything that runs inside the run subprocess (`python -m engine.worker RUN_DIR`)."""

@@ -1,0 +1,306 @@
+"""Input pipelines: the real datasets through their real loaders, and synthetic data of any model's shape.
+
+  fashion_mnist, mnist, cifar10, reuters, imdb
+      keras.datasets.<name>.load_data() — Keras's own loader, reading Keras's cache
+      ($KERAS_HOME or ~/.keras, sub-folder datasets/) and downloading when the file is missing.
+      Text is indexed as Keras does (1 = start, 2 = out-of-vocabulary, words from 3) with
+      num_words=catalog.TEXT_VOCAB_SIZE, then padded/truncated to catalog.SEQUENCE_LENGTH.
+  flowers
+      TFRecord files (*.tfrec, *.tfrecord) in a local folder or a gs:// path, in the layout of the
+      public flowers set of article 001 (gs://flowers-public/tfrecords-jpeg-192x192-2/): features
+      'image' (JPEG bytes) and 'class' (int64, 0..4). Decoded and resized to 192×192×3.
+  synthetic
+      Random examples of the model's native shape, generated once: the pipeline repeats one
+      global batch, so the input cost per step is ~0 and the benchmark measures the model alone.
+
+Every pipeline yields full global batches (drop_remainder) so each step has exactly the global batch,
+and repeats forever: the run's length is set by epochs × steps_per_epoch.
+
+Keras verifies its npz/tar downloads against checksums: a cached file that is not byte-identical to the
+official one (a copy made elsewhere, a subset, a test's small file) would be deleted and re-fetched by
+keras.datasets.*.load_data — losing the file when offline. Such a copy is read here in the same
+format Keras reads (and `notes` says so); the official file, or a missing one, goes through Keras.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import tensorflow as tf
+
+from engine.spec import catalog
+
+AUTOTUNE = tf.data.AUTOTUNE
+SHUFFLE_BUFFER = 10_000
+FLOWERS_VALIDATION_EVERY = 10  # every 10th flowers record is held out for validation
+_KERAS_ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
+# (file under $KERAS_HOME/datasets, sha256 Keras checks) for the loaders that check one
+_CHECKED_FILES = {
+    "mnist": ("mnist.npz", "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1"),
+    "reuters": ("reuters.npz", "d6586e694ee56d7a4e65172e12b3e987c03096cb01eab99753921ef915959916"),
+    "imdb": ("imdb.npz", "69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f"),
+}
+_FASHION_FILES = (
+    "train-labels-idx1-ubyte.gz",
+    "train-images-idx3-ubyte.gz",
+    "t10k-labels-idx1-ubyte.gz",
+    "t10k-images-idx3-ubyte.gz",
+)
+
+
+class DatasetUnavailable(RuntimeError):
+    """The data cannot be read here (offline without a cached copy, no TFRecords at the path, …)."""
+
+
+@dataclass(frozen=True)
+class DataPipeline:
+    """What training consumes.
+
+    Attributes:
+      train: batches of (inputs, labels), repeated forever, `global_batch_size` each.
+      validation: the same for validation (held-out split or separate synthetic batch), or None.
+      info: shape facts (input shape, classes) the model was built for.
+      source: where the examples came from, for the result's notes.
+      train_examples: examples in the training split (one synthetic batch for synthetic data).
+    """
+
+    train: tf.data.Dataset
+    validation: tf.data.Dataset | None
+    info: catalog.DatasetInfo
+    source: str
+    train_examples: int
+
+
+def keras_cache_dir() -> Path:
+    """Where keras.utils.get_file keeps downloads: $KERAS_HOME/datasets (default ~/.keras/datasets)."""
+    # the same two fall-backs as keras (backend/config.py, then utils/file_utils.get_file)
+    home = os.environ.get("KERAS_HOME")
+    if home is None:
+        user = os.path.expanduser("~")
+        home = os.path.join(user if os.access(user, os.W_OK) else "/tmp", ".keras")
+    if not os.access(home, os.W_OK):
+        home = "/tmp/.keras"
+    return Path(home) / "datasets"
+
+
+def cache_paths(name: str) -> list[Path]:
+    """The files Keras's loader for `name` reads from its cache."""
+    base = keras_cache_dir()
+    if name == "fashion_mnist":
+        return [base / "fashion-mnist" / f for f in _FASHION_FILES]
+    if name == "cifar10":
+        return [base / "cifar-10-batches-py-target_archive"]
+    return [base / _CHECKED_FILES[name][0]]
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _unavailable(name: str, exc: BaseException) -> DatasetUnavailable:
+    paths = cache_paths(name)
+    where = str(paths[0]) if len(paths) == 1 else f"{paths[0].parent}/: {', '.join(p.name for p in paths)}"
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:160]
+    return DatasetUnavailable(
+        f"{name} is not in the Keras cache ({where}) and could not be downloaded ({first}); "
+        "copy the file(s) there, or use --dataset synthetic"
+    )
+
+
+def _index_words(sequences, num_words: int) -> list[list[int]]:
+    """Keras's text indexing (reuters/imdb load_data defaults): 1 starts, words from 3, rare words → 2."""
+    return [[1] + [w + 3 if w + 3 < num_words else 2 for w in seq] for seq in sequences]
+
+
+def _read_local_copy(name: str, path: Path) -> tuple[tuple, tuple]:
+    """A cached file that is not the official one, read in the format Keras reads (see module doc)."""
+    from keras.src.datasets import npz_utils  # Keras's safe npz reader (pickle restricted to numpy arrays)
+
+    data = npz_utils.load_npz(str(path))
+    if name == "mnist":
+        return (data["x_train"], data["y_train"]), (data["x_test"], data["y_test"])
+    rng = np.random.RandomState(113)  # the loaders' default seed
+    if name == "reuters":
+        xs, ys = data["x"], data["y"]
+        order = np.arange(len(xs))
+        rng.shuffle(order)
+        xs = _index_words(xs[order], catalog.TEXT_VOCAB_SIZE)
+        cut = int(len(xs) * 0.8)  # Keras's test_split=0.2
+        return (xs[:cut], ys[order][:cut]), (xs[cut:], ys[order][cut:])
+    splits = []
+    for x, y in ((data["x_train"], data["y_train"]), (data["x_test"], data["y_test"])):
+        order = np.arange(len(x))
+        rng.shuffle(order)
+        splits.append((_index_words(x[order], catalog.TEXT_VOCAB_SIZE), y[order]))
+    return splits[0], splits[1]
+
+
+def load_arrays(name: str) -> tuple[tuple, tuple, str]:
+    """((x_train, y_train), (x_test, y_test), source) for a Keras dataset; DatasetUnavailable when offline
+    without a cached copy."""
+    import keras
+
+    loader = getattr(keras.datasets, name)
+    kwargs = {"num_words": catalog.TEXT_VOCAB_SIZE} if name in ("reuters", "imdb") else {}
+    if name in _CHECKED_FILES:
+        path = cache_paths(name)[0]
+        if path.exists() and _sha256(path) != _CHECKED_FILES[name][1]:
+            train, test = _read_local_copy(name, path)
+            return train, test, f"{name}: local copy {path} (not Keras's official file; read in Keras's format)"
+    try:
+        train, test = loader.load_data(**kwargs)
+    except Exception as exc:  # noqa: BLE001 — Keras raises a bare Exception for a failed download
+        raise _unavailable(name, exc) from None
+    return train, test, f"{name}: keras.datasets.{name}.load_data() from {cache_paths(name)[0].parent}"
+
+
+def _prepare(name: str, x, y) -> tuple[np.ndarray, np.ndarray]:
+    info = catalog.DATASETS[name]
+    if info.kind == "text":
+        from keras.utils import pad_sequences
+
+        x = pad_sequences(x, maxlen=catalog.SEQUENCE_LENGTH).astype(np.int32)
+    else:
+        x = np.asarray(x, dtype=np.uint8).reshape((-1, *info.input_shape))  # adds the grey channel
+    return x, np.asarray(y).reshape(-1).astype(np.int32)
+
+
+def _images_to_float(x, y):
+    return tf.cast(x, tf.float32) / 255.0, y
+
+
+def _from_arrays(x, y, batch: int, kind: str, shuffle: bool, seed: int) -> tf.data.Dataset:
+    # cache the raw (uint8/int32) slices, then shuffle/repeat/batch, convert whole batches, prefetch
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).cache()
+    if shuffle:
+        ds = ds.shuffle(min(SHUFFLE_BUFFER, len(x)), seed=seed, reshuffle_each_iteration=True)
+    ds = ds.repeat().batch(batch, drop_remainder=True)
+    if kind == "image":
+        ds = ds.map(_images_to_float, num_parallel_calls=AUTOTUNE)
+    return ds.prefetch(AUTOTUNE)
+
+
+def _check_enough(name: str, split: str, n: int, batch: int) -> None:
+    if n < batch:
+        raise DatasetUnavailable(
+            f"{name} has {n} {split} examples, fewer than one global batch of {batch}; use a smaller --batch-size"
+        )
+
+
+def flowers_files(data_dir: str) -> list[str]:
+    if not data_dir:
+        raise DatasetUnavailable("flowers needs --data-dir: a folder or gs:// path holding *.tfrec / *.tfrecord files")
+    pattern_dir = data_dir.rstrip("/")
+    try:
+        files = sorted({f for ext in ("*.tfrec", "*.tfrecord") for f in tf.io.gfile.glob(f"{pattern_dir}/{ext}")})
+    except (tf.errors.OpError, ValueError) as exc:
+        raise DatasetUnavailable(f"cannot list {data_dir}: {str(exc).splitlines()[0][:200]}") from None
+    if not files:
+        raise DatasetUnavailable(
+            f"no *.tfrec or *.tfrecord files in {data_dir} (flowers needs TFRecords with 'image' and 'class')"
+        )
+    return files
+
+
+def _parse_flower(record):
+    features = {"image": tf.io.FixedLenFeature([], tf.string), "class": tf.io.FixedLenFeature([], tf.int64)}
+    ex = tf.io.parse_single_example(record, features)
+    height, width, _ = catalog.DATASETS["flowers"].input_shape
+    image = tf.image.decode_jpeg(ex["image"], channels=3)
+    image = tf.image.resize(image, (height, width))  # a no-op for the public 192×192 set
+    return tf.cast(tf.round(image), tf.uint8), tf.cast(ex["class"], tf.int32)
+
+
+def _flowers(
+    data_dir: str, batch: int, validation: bool, seed: int
+) -> tuple[tf.data.Dataset, tf.data.Dataset | None, str, int]:
+    files = flowers_files(data_dir)
+    records = tf.data.TFRecordDataset(files, num_parallel_reads=AUTOTUNE).enumerate()
+    every = tf.constant(FLOWERS_VALIDATION_EVERY, tf.int64)
+
+    def kept(held_out: bool) -> tf.data.Dataset:
+        return records.filter(lambda i, _: tf.equal(i % every, 0) if held_out else tf.not_equal(i % every, 0))
+
+    def split(held_out: bool) -> tf.data.Dataset:
+        # decode once, cache the uint8 images (4× smaller than float32), then shuffle/batch each epoch
+        return kept(held_out).map(lambda _, r: _parse_flower(r), num_parallel_calls=AUTOTUNE).cache()
+
+    try:
+        n_train = int(kept(False).reduce(tf.constant(0, tf.int64), lambda n, _: n + 1))  # reads bytes, decodes nothing
+    except tf.errors.OpError as exc:
+        raise DatasetUnavailable(f"cannot read the TFRecords in {data_dir}: {str(exc).splitlines()[0][:200]}") from None
+    train = split(False)
+    _check_enough("flowers", "training", n_train, batch)
+    train = train.shuffle(min(SHUFFLE_BUFFER, n_train), seed=seed).repeat().batch(batch, drop_remainder=True)
+    train = train.map(_images_to_float, num_parallel_calls=AUTOTUNE).prefetch(AUTOTUNE)
+    val = None
+    if validation:
+        val = split(True).repeat().batch(batch, drop_remainder=True).map(_images_to_float, num_parallel_calls=AUTOTUNE)
+        val = val.prefetch(AUTOTUNE)
+    return train, val, f"flowers: {len(files)} TFRecord file(s) in {data_dir}, {n_train} training examples", n_train
+
+
+def synthetic_batch(info: catalog.DatasetInfo, batch: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """One global batch of random examples with `info`'s shape and dtype (images in [0, 1), token ids)."""
+    rng = np.random.default_rng(seed)
+    if info.kind == "text":
+        x = rng.integers(1, catalog.TEXT_VOCAB_SIZE, size=(batch, *info.input_shape), dtype=np.int32)
+    else:
+        x = rng.random((batch, *info.input_shape), dtype=np.float32)
+    y = rng.integers(0, info.num_classes, size=(batch,), dtype=np.int32)
+    return x, y
+
+
+def _synthetic(info: catalog.DatasetInfo, batch: int, seed: int) -> tf.data.Dataset:
+    ds = tf.data.Dataset.from_tensors(synthetic_batch(info, batch, seed)).repeat()
+    opts = tf.data.Options()
+    # every worker of a multi-worker run sees the same batch; there are no files to shard
+    opts.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    return ds.with_options(opts)  # no prefetch: the element is already in memory, a prefetch thread would only cost
+
+
+def make_dataset(
+    dataset: str,
+    model: str,
+    global_batch_size: int,
+    *,
+    validation: bool = False,
+    data_dir: str = "",
+    seed: int = 0,
+    info: catalog.DatasetInfo | None = None,
+) -> DataPipeline:
+    """The training (and optionally validation) pipeline for `model` on `dataset`.
+
+    `info` overrides the shape of synthetic data (e.g. synthetic data shaped like cifar10 for a model
+    whose native dataset is flowers); real datasets always have their own shape.
+    """
+    if dataset not in catalog.DATASET_NAMES:
+        raise ValueError(f"unknown dataset {dataset!r}; known: {', '.join(catalog.DATASET_NAMES)}")
+    if dataset == catalog.SYNTHETIC:
+        info = info or catalog.resolve_dataset(model, dataset)
+        train = _synthetic(info, global_batch_size, seed)
+        val = _synthetic(info, global_batch_size, seed + 1) if validation else None
+        return DataPipeline(
+            train, val, info, f"synthetic, shaped like {info.name} (one cached batch)", global_batch_size
+        )
+    info = catalog.DATASETS[dataset]
+    if dataset == "flowers":
+        train, val, source, n = _flowers(data_dir, global_batch_size, validation, seed)
+        return DataPipeline(train, val, info, source, n)
+    (x_train, y_train), (x_test, y_test), source = load_arrays(dataset)
+    x_train, y_train = _prepare(dataset, x_train, y_train)
+    _check_enough(dataset, "training", len(x_train), global_batch_size)
+    train = _from_arrays(x_train, y_train, global_batch_size, info.kind, shuffle=True, seed=seed)
+    val = None
+    if validation:
+        x_test, y_test = _prepare(dataset, x_test, y_test)  # repeated before batching, so any size fills a batch
+        val = _from_arrays(x_test, y_test, global_batch_size, info.kind, shuffle=False, seed=seed)
+    return DataPipeline(train, val, info, source, len(x_train))

@@ -1,0 +1,100 @@
+"""The subprocess entry point: `python -m engine.worker RUN_DIR`.
+
+Reads RUN_DIR/spec.json, marks the run `running`, runs it, and writes its own result to the store.
+A watchdog thread enforces the timeout even while TensorFlow is busy in C++ (TF releases the GIL),
+recording `timeout` and then killing the whole process group. Final writes are guarded by status,
+so a run already recorded `cancelled` or `timeout` is never overwritten by a late `ok`.
+
+This is the only module that imports TensorFlow at the top level.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+import traceback
+from pathlib import Path
+
+import tensorflow as tf  # noqa: F401  (the worker owns the TF runtime; imported before anything uses it)
+
+from engine.runs.progress import Reporter
+from engine.runs.store import Store
+from engine.spec.specs import UNKNOWN_GPU_COUNT, MicroSpec, SpecError, spec_from_dict
+from engine.worker import tfenv
+
+
+def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
+    def fire() -> None:
+        store.update_run(
+            run_id,
+            {"status": "timeout", "error": f"the run exceeded its {timeout_s:g} s timeout and was stopped"},
+            only_if_status=("queued", "running"),
+        )
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+
+    timer = threading.Timer(timeout_s, fire)
+    timer.daemon = True
+    timer.start()
+
+
+def explain(exc: BaseException) -> str:
+    """One line a person can act on."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
+    if isinstance(exc, (MemoryError, tf.errors.ResourceExhaustedError)):
+        return f"out of memory: {text[:300]} — try a smaller batch size or shape"
+    if isinstance(exc, tfenv.PlacementError):
+        return f"placement: {text}"
+    return f"{exc.__class__.__name__}: {text[:500]}"
+
+
+def main(run_dir: str) -> int:
+    run_path = Path(run_dir)
+    run_id = run_path.name
+    store = Store(os.environ.get("ACCELBENCH_DB") or None)
+    report = Reporter(run_path)
+    try:
+        raw = json.loads((run_path / "spec.json").read_text())
+        spec = spec_from_dict(raw, gpu_count=UNKNOWN_GPU_COUNT)  # the launcher checked device counts
+    except (OSError, ValueError, SpecError) as exc:
+        store.update_run(run_id, {"status": "failed", "error": f"bad spec.json: {exc}"}, only_if_status=("queued",))
+        return 1
+    if not store.update_run(run_id, {"status": "running"}, only_if_status=("queued",)):
+        return 1  # cancelled before it started
+    _watchdog(store, run_id, spec.timeout_s)
+    t0 = time.perf_counter()
+    try:
+        if isinstance(spec, MicroSpec):
+            from engine.worker.micro import run_micro
+
+            result = run_micro(spec, report)
+        else:
+            from engine.worker.train import run_training
+
+            result = run_training(spec, report)
+        result.update(tfenv.environment(spec.device))
+        wall_s = time.perf_counter() - t0
+        if spec.price_per_hour_usd:
+            result["cost_usd"] = spec.price_per_hour_usd * (result.get("total_s") or wall_s) / 3600.0
+        for kind, rows in report.series.items():
+            store.add_series(run_id, kind, rows)
+        result = {k: v for k, v in result.items() if v is not None}
+        ok = store.update_run(run_id, {**result, "status": "ok", "error": None}, only_if_status=("running",))
+        report.phase("done", status="ok" if ok else "superseded")
+        return 0 if ok else 1
+    except BaseException as exc:  # noqa: BLE001 — every failure must end as a stored reason
+        traceback.print_exc()
+        message = explain(exc)
+        try:
+            for kind, rows in report.series.items():
+                store.add_series(run_id, kind, rows)
+            store.update_run(
+                run_id,
+                {"status": "failed", "error": message, "total_s": time.perf_counter() - t0},
+                only_if_status=("running",),
+            )
+        finally:
+            report.phase("done", status="failed", error=message)
+        return 1

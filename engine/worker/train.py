@@ -1,0 +1,298 @@
+"""Timed training runs: `run_training(spec, report) -> dict` of result columns (worker only).
+
+How the clock is read (design §4):
+  * One `model.fit` call does the whole run, so what is timed is what a Keras user runs. Keras 3's
+    `steps_per_execution` is left at 1, so each train-step call is one batch and the batch callbacks
+    bracket exactly one step.
+  * `StepClock` (a Keras callback) reads `time.perf_counter()` in on_train_batch_begin and
+    on_train_batch_end, calling `tfenv.sync()` first at both edges: GPU/TPU work is asynchronous and a
+    clock read before the device finishes would time the dispatch, not the step. Because the callback
+    overrides on_train_batch_end, Keras also runs it synchronously and converts the step's logs to
+    Python numbers — a read-back of the step's loss, so on every device the step has finished.
+  * time_to_first_step_s: from the `fit` call to the end of the first step — iterator set-up,
+    tracing, (XLA) compilation and one step. first_epoch_s: from the `fit` call to the end of epoch 1's
+    last training step. Both are reported apart and never enter the steady-state figures.
+  * Steady state = every step of epochs 2…E; with one epoch, the steps after the first ⌈S/10⌉ (at least
+    one) warm-up steps. examples_per_sec = steady steps × global batch / steady wall time, where the wall
+    time of each epoch runs from the start of its first steady step to the end of its last step — input
+    waits and callback overhead between steps count, validation and epoch boundaries do not.
+    step_time_ms_median/p10/p90 are percentiles of the steady steps' begin→end times.
+  * gflops = counted training FLOPs per example (engine.worker.flops: 3 × forward) × examples_per_sec.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+
+import keras
+import tensorflow as tf
+
+from engine.runs.progress import Reporter
+from engine.spec import catalog
+from engine.spec.specs import TrainSpec
+from engine.worker import flops, tfenv
+from engine.worker.datasets import make_dataset
+from engine.worker.models import RECIPES, build_model
+from engine.worker.stats import summarize_ms
+from engine.worker.strategies import ResolvedStrategy, make_strategy
+
+SEED = 0  # weights, dropout and shuffling are seeded so two runs of one spec train the same way
+
+
+class StepClock(keras.callbacks.Callback):
+    """Times every training step and epoch, and reports them as they happen (see the module doc)."""
+
+    def __init__(self, report: Reporter, global_batch: int, steps_per_epoch: int, epochs: int, t_fit_start: float):
+        super().__init__()
+        self.report = report
+        self.global_batch = global_batch
+        self.steps_per_epoch = steps_per_epoch
+        self.epochs = epochs
+        self.t_fit_start = t_fit_start
+        self.step_s: list[list[float]] = []  # per epoch, per step: begin→end seconds
+        self.step_spans: list[list[tuple[float, float]]] = []  # per epoch, per step: (begin, end) clock readings
+        self.epoch_logs: list[dict] = []
+        self.time_to_first_step_s: float | None = None
+        self.first_epoch_s: float | None = None
+        self._t_begin = 0.0
+        self._t_epoch = 0.0
+        self._cpu_epoch = 0.0
+        self.epoch_wall_s: list[float] = []
+        self.epoch_cpu_s: list[float] = []  # process CPU time (all TF threads): shows how much host CPU a run got
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._t_epoch = time.perf_counter()
+        self._cpu_epoch = time.process_time()
+        self.step_s.append([])
+        self.step_spans.append([])
+
+    def on_train_batch_begin(self, batch, logs=None):
+        tfenv.sync()
+        self._t_begin = time.perf_counter()
+
+    def on_train_batch_end(self, batch, logs=None):
+        tfenv.sync()
+        t_end = time.perf_counter()
+        dt = t_end - self._t_begin
+        self.step_s[-1].append(dt)
+        self.step_spans[-1].append((self._t_begin, t_end))
+        epoch = len(self.step_s)
+        global_step = (epoch - 1) * self.steps_per_epoch + len(self.step_s[-1])
+        if global_step == 1:
+            self.time_to_first_step_s = t_end - self.t_fit_start
+        if epoch == 1 and len(self.step_s[-1]) == self.steps_per_epoch:
+            self.first_epoch_s = t_end - self.t_fit_start
+        self.report.record(
+            "step",
+            epoch=epoch,
+            step=len(self.step_s[-1]),
+            global_step=global_step,
+            total_steps=self.epochs * self.steps_per_epoch,
+            step_time_ms=dt * 1000.0,
+            examples_per_sec=self.global_batch / dt if dt > 0 else None,
+            loss=_number((logs or {}).get("loss")),
+        )
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = {k: _number(v) for k, v in (logs or {}).items()}
+        self.epoch_logs.append(logs)
+        self.epoch_wall_s.append(time.perf_counter() - self._t_epoch)
+        self.epoch_cpu_s.append(time.process_time() - self._cpu_epoch)
+        self.report.record(
+            "epoch",
+            epoch=epoch + 1,
+            epoch_s=self.epoch_wall_s[-1],
+            cpu_s=self.epoch_cpu_s[-1],
+            loss=logs.get("loss"),
+            accuracy=logs.get("accuracy"),
+            val_loss=logs.get("val_loss"),
+            val_accuracy=logs.get("val_accuracy"),
+            top5_accuracy=logs.get("top5_accuracy"),
+        )
+
+    def steady(self) -> tuple[list[float], float, str]:
+        """(steady step times, steady wall seconds, description) — see the module doc."""
+        if len(self.step_s) >= 2:
+            epochs = list(range(1, len(self.step_s)))
+            skip = 0
+            what = f"epochs 2–{len(self.step_s)}" if len(self.step_s) > 2 else "epoch 2"
+        else:
+            epochs = [0]
+            n = len(self.step_s[0])
+            skip = min(max(1, math.ceil(n / 10)), n - 1) if n > 1 else 0
+            what = f"steps {skip + 1}–{n} of the only epoch" if skip else "the only step (no warm-up excluded)"
+        times, wall = [], 0.0
+        for e in epochs:
+            spans = self.step_spans[e][skip:]
+            if spans:
+                times.extend(self.step_s[e][skip:])
+                wall += spans[-1][1] - spans[0][0]
+        return times, wall, what
+
+
+def _number(value) -> float | None:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+def compile_model(model: keras.Model, name: str, xla: bool, num_classes: int) -> None:
+    """Compile with the model's recipe: its optimizer, sparse cross-entropy on the float32 softmax, accuracy
+    (+ top-5 where the source reports it and there are more than 5 classes). Call inside the strategy scope."""
+    recipe = RECIPES[name]
+    metrics: list = ["accuracy"]
+    if recipe.top5 and num_classes > 5:
+        metrics.append(keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5_accuracy"))
+    model.compile(
+        optimizer=recipe.optimizer(),
+        loss=keras.losses.SparseCategoricalCrossentropy(),
+        metrics=metrics,
+        jit_compile=xla,
+    )
+
+
+def _variable_devices(model: keras.Model) -> set[str]:
+    """Every device holding a copy of a trainable variable (each replica's copy under a strategy)."""
+    found: set[str] = set()
+    for v in model.trainable_variables:
+        tf_var = getattr(v, "value", v)
+        for part in getattr(tf_var, "values", None) or (tf_var,):
+            if getattr(part, "device", ""):
+                found.add(part.device)
+    return found
+
+
+def _op_devices(resolved: ResolvedStrategy) -> set[str]:
+    """Where the strategy really runs a computation: a small matmul on every replica."""
+    strategy = resolved.strategy
+
+    def probe():
+        x = tf.ones((8, 8))
+        return tf.matmul(x, x)
+
+    out = tf.function(lambda: strategy.run(probe))()  # inside a tf.function, as TPUStrategy requires
+    return {t.device for t in strategy.experimental_local_results(out) if t.device}
+
+
+def _peak_gflops(spec: TrainSpec, resolved: ResolvedStrategy) -> float | None:
+    dtype = spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32"
+    peak = tfenv.peak_gflops(spec.device, dtype)
+    return peak * resolved.physical_devices if peak else None
+
+
+def run_training(spec: TrainSpec, report: Reporter) -> dict:
+    """Run `spec` honestly timed (see the module doc) and return its result columns."""
+    t_start = time.perf_counter()
+    report.phase("configuring", device=spec.device, strategy=spec.strategy)
+    resolved = make_strategy(spec)  # first TF work: device settings apply only before TF initialises
+    replicas = resolved.replicas
+    report.event(
+        "message", text=f"strategy {resolved.name} with {replicas} replica(s) on {', '.join(resolved.devices)}"
+    )
+    keras.utils.set_random_seed(SEED)
+
+    report.phase("loading data", dataset=spec.dataset)
+    data = make_dataset(
+        spec.dataset,
+        spec.model,
+        spec.batch_size,
+        validation=spec.validation_steps > 0,
+        data_dir=spec.data_dir,
+        seed=SEED,
+    )
+    info = data.info
+
+    report.phase("building", model=spec.model, input_shape=list(info.input_shape), classes=info.num_classes)
+    with resolved.strategy.scope():
+        model = build_model(spec.model, info.input_shape, info.num_classes, precision=spec.precision)
+        report.phase("compiling", xla=spec.xla, precision=spec.precision)
+        compile_model(model, spec.model, spec.xla, info.num_classes)
+    params = int(model.count_params())
+    train_flops = flops.train_flops(model)
+
+    report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
+    t_fit = time.perf_counter()
+    clock = StepClock(report, spec.batch_size, spec.steps_per_epoch, spec.epochs, t_fit)
+    if resolved.name == "multi_worker":
+        # Keras 3's fit cannot cross workers (keras-team/keras#20585): TF's own loop, same clock (engine.worker.loop)
+        from engine.worker.loop import fit_distributed
+
+        fit_distributed(
+            model,
+            resolved.strategy,
+            data.train,
+            data.validation,
+            global_batch=spec.batch_size,
+            epochs=spec.epochs,
+            steps_per_epoch=spec.steps_per_epoch,
+            validation_steps=spec.validation_steps,
+            xla=spec.xla,
+            clock=clock,
+        )
+    else:
+        model.fit(
+            data.train,
+            epochs=spec.epochs,
+            steps_per_epoch=spec.steps_per_epoch,
+            validation_data=data.validation,
+            validation_steps=spec.validation_steps or None,
+            callbacks=[clock],
+            shuffle=False,  # the pipelines shuffle (or are one synthetic batch); Keras's flag would only warn
+            verbose=0,
+        )
+    tfenv.sync()
+
+    used = sorted(_variable_devices(model) | _op_devices(resolved))
+    tfenv.check_placement(spec.device, used)  # asked for GPU/TPU but ran on the CPU → PlacementError
+
+    steady_times, steady_wall_s, steady_what = clock.steady()
+    examples_per_sec = len(steady_times) * spec.batch_size / steady_wall_s if steady_wall_s > 0 else None
+    last = clock.epoch_logs[-1] if clock.epoch_logs else {}
+    notes = [
+        f"data: {data.source}",
+        f"steady state: {steady_what} ({len(steady_times)} steps)",
+        f"counted {train_flops / flops.TRAIN_FLOPS_PER_FORWARD / 1e6:,.1f} MFLOP/example forward, ×3 for training",
+    ]
+    wall, cpu = (
+        (clock.epoch_wall_s[1:], clock.epoch_cpu_s[1:]) if spec.epochs > 1 else (clock.epoch_wall_s, clock.epoch_cpu_s)
+    )
+    if sum(wall) > 0:
+        # far below the core count on a CPU run means other load on the host (or input waits) slowed it
+        notes.append(
+            f"process CPU time / wall time {sum(cpu) / sum(wall):.2f} (host: {len(os.sched_getaffinity(0))} cores)"
+        )
+    if spec.xla and not model.jit_compile:
+        notes.append("XLA was requested but Keras turned it off (a layer does not support jit_compile)")
+    if spec.dataset == catalog.SYNTHETIC:
+        notes.append("synthetic data: accuracy measures memorisation of one batch, not learning")
+    report.phase("measured")
+    return {
+        "model": spec.model,
+        "dataset": spec.dataset,
+        "strategy": resolved.name,
+        "replicas": replicas,
+        "global_batch_size": spec.batch_size,
+        "per_replica_batch_size": spec.batch_size // replicas,
+        "epochs": spec.epochs,
+        "steps_per_epoch": spec.steps_per_epoch,
+        "params": params,
+        "xla": bool(model.jit_compile),
+        "time_to_first_step_s": clock.time_to_first_step_s,
+        "first_epoch_s": clock.first_epoch_s,
+        **(summarize_ms(steady_times) if steady_times else {}),
+        "examples_per_sec": examples_per_sec,
+        "gflops": train_flops * examples_per_sec / 1e9 if examples_per_sec else None,
+        "peak_gflops": _peak_gflops(spec, resolved),
+        "final_loss": last.get("loss"),
+        "final_accuracy": last.get("accuracy"),
+        "val_accuracy": last.get("val_accuracy"),
+        "peak_host_memory_mb": tfenv.peak_host_memory_mb(),
+        "peak_device_memory_mb": tfenv.peak_device_memory_mb(spec.device),
+        "devices_used": ",".join(used),
+        "total_s": time.perf_counter() - t_start,
+        "notes": "; ".join(notes),
+    }
