@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from engine.results.csvio import CsvError
 from engine.runs import hardware
+from engine.spec.backends import BACKENDS
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES, SpecError
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--steps-per-epoch", type=_positive_int)
     r.add_argument("--validation-steps", type=_positive_int)
     r.add_argument("--device", choices=DEVICES)
+    r.add_argument("--backend", choices=BACKENDS, help="Keras 3 backend / framework (default tensorflow)")
     r.add_argument("--strategy", choices=STRATEGIES)
     r.add_argument("--logical-devices", type=_positive_int)
     r.add_argument("--precision", choices=PRECISIONS)
@@ -152,6 +154,7 @@ def _row_line(row: dict[str, Any]) -> str:
     what = row.get("model") or row.get("kind")
     return (
         f"{row['run_id']}  {row['status']:<11} {row['kind']:<6} {what:<16} {row.get('device') or '-':<4} "
+        f"{row.get('backend') or 'tensorflow':<10} "
         f"median {f(row.get('step_time_ms_median'), '.2f')} ms  {f(row.get('gflops'), '.1f')} GFLOP/s  "
         f"{f(row.get('examples_per_sec'), ',.1f')} ex/s"
     )
@@ -206,12 +209,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_devices(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
+    from engine.spec import backends
+
     acc = hardware.detect_accelerators()
     info = {
         "cpu": asdict(hardware.cpu_info()),
         "gpus": [asdict(g) for g in acc.gpus],
         "tpu": acc.tpu or None,
         "notes": list(acc.notes),
+        "backends": {b: backends.installed(b) for b in backends.BACKENDS},
     }
     if args.probe:
         import os
@@ -235,6 +241,10 @@ def cmd_devices(args: argparse.Namespace) -> int:
     if not info["gpus"]:
         print("GPU: none found" + (f" ({'; '.join(info['notes'])})" if info["notes"] else ""))
     print(f"TPU: {info['tpu'] or 'none attached'}")
+    print(
+        "Backends: "
+        + ", ".join(f"{b} ({'installed' if ok else 'not installed'})" for b, ok in info["backends"].items())
+    )
     if "tensorflow" in info:
         print(f"TensorFlow {info['tensorflow']['version']} sees: {', '.join(info['tensorflow']['devices'])}")
     return EXIT_OK

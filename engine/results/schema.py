@@ -29,6 +29,7 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("precision", str),
     ("xla", bool),
     ("device", str),
+    ("backend", str),  # Keras 3 backend / framework: tensorflow, jax or torch (empty in older files = tensorflow)
     ("strategy", str),
     ("replicas", int),
     ("global_batch_size", int),
@@ -44,6 +45,14 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("step_time_ms_p10", float),
     ("step_time_ms_p90", float),
     ("examples_per_sec", float),
+    # honest timing on fast devices (design §4): a sync only at the edges of windows of several steps,
+    # the same steps synced at both edges of every step, and a wall clock around whole epochs
+    ("examples_per_sec_windowed", float),
+    ("examples_per_sec_step_synced", float),
+    ("examples_per_sec_epoch", float),
+    ("sync_overhead_pct", float),  # windowed / step-synced − 1, in %; may be slightly negative (noise)
+    ("mfu_pct", float),  # achieved FLOP/s ÷ the device's dense peak for the run's precision, in %
+    ("blas_gflops", float),  # NumPy's BLAS on the same matmul, the host's own reference (CPU matmul only)
     ("total_s", float),
     ("gflops", float),
     ("peak_gflops", float),
@@ -59,6 +68,7 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("host_cores", int),
     ("host_memory_gb", float),
     ("tf_version", str),
+    ("framework_version", str),  # the backend's own version (jax / torch), tf_version for TensorFlow
     ("keras_version", str),
     ("python_version", str),
     ("driver_version", str),
@@ -71,5 +81,7 @@ COLUMN_TYPES: dict[str, type] = dict(RESULT_COLUMNS)
 # Measured values that can never be negative; an import carrying one is refused. A tuple in column
 # order, so a row with two bad cells always reports the same (leftmost) one.
 NON_NEGATIVE: tuple[str, ...] = tuple(
-    name for name, typ in RESULT_COLUMNS if typ in (int, float) and name not in ("schema_version", "final_loss")
+    name
+    for name, typ in RESULT_COLUMNS
+    if typ in (int, float) and name not in ("schema_version", "final_loss", "sync_overhead_pct")
 )

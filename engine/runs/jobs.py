@@ -58,6 +58,7 @@ def initial_row(spec: Spec, run_id: str) -> dict[str, Any]:
         "status": "queued",
         "kind": spec.kind,
         "device": spec.device,
+        "backend": spec.backend,
         "xla": spec.xla,
         "price_per_hour_usd": spec.price_per_hour_usd or None,
     }

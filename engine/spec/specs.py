@@ -11,7 +11,7 @@ import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from engine.spec import catalog
+from engine.spec import backends, catalog
 
 DEVICES = ("cpu", "gpu", "tpu")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -48,6 +48,7 @@ class MicroSpec:
       repeats: timed repetitions after warm-up (median and p10/p90 come from these).
       warmup: untimed repetitions first (tracing, compile, caches).
       device: cpu, gpu or tpu — the placement is verified, not assumed.
+      backend: the framework whose own op is timed: tensorflow, jax or torch.
       price_per_hour_usd: optional, for cost_usd.
       timeout_s: the run is killed and recorded `timeout` past this.
     """
@@ -67,6 +68,7 @@ class MicroSpec:
     repeats: int = 10
     warmup: int = 2
     device: str = "cpu"
+    backend: str = backends.DEFAULT_BACKEND
     price_per_hour_usd: float = 0.0
     timeout_s: float = 600.0
 
@@ -90,6 +92,7 @@ class TrainSpec:
       xla: jit_compile the train step.
       memory_growth, memory_limit_mb, visible_devices: GPU settings, applied before TF initialises.
       tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
+      backend: the Keras 3 backend that runs the model: tensorflow, jax or torch.
       price_per_hour_usd: optional, for cost_usd.
       timeout_s: the run is killed and recorded `timeout` past this.
     """
@@ -110,6 +113,7 @@ class TrainSpec:
     memory_limit_mb: int = 0
     visible_devices: str = ""
     tpu: str = ""
+    backend: str = backends.DEFAULT_BACKEND
     price_per_hour_usd: float = 0.0
     timeout_s: float = 3600.0
 
@@ -161,6 +165,14 @@ def _bool(d: dict, key: str) -> bool:
     raise SpecError(_flag(key), f"must be true or false, got {v!r}")
 
 
+def _backend(d: dict) -> str:
+    name = _choice(d, "backend", backends.BACKENDS)
+    problem = backends.not_installed_reason(name)
+    if problem:
+        raise SpecError("--backend", problem)
+    return name
+
+
 def _flag(key: str) -> str:
     return "--" + key.replace("_", "-")
 
@@ -185,6 +197,7 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
         "repeats": _int(d, "repeats", 1, MAX_REPEATS),
         "warmup": _int(d, "warmup", 0, MAX_REPEATS),
         "device": _choice(d, "device", DEVICES),
+        "backend": _backend(d),
         "price_per_hour_usd": _float(d, "price_per_hour_usd", 0, 10_000),
         "timeout_s": _float(d, "timeout_s", 1, MAX_TIMEOUT_S),
     }
@@ -257,6 +270,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         "strategy": _choice(d, "strategy", STRATEGIES),
         "logical_devices": _int(d, "logical_devices", 1, 64),
         "precision": _choice(d, "precision", PRECISIONS),
+        "backend": _backend(d),
         "xla": _bool(d, "xla"),
         "memory_growth": _bool(d, "memory_growth"),
         "memory_limit_mb": _int(d, "memory_limit_mb", 0, 10_000_000),
@@ -278,7 +292,37 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         )
     spec = TrainSpec(**out)
     _check_combination(spec, gpu_count)
+    _check_backend(spec, gpu_count)
     return spec
+
+
+def _check_backend(spec: TrainSpec, gpu_count: int) -> None:
+    """What JAX and PyTorch runs cannot do (yet), refused before a worker starts."""
+    if spec.backend == "tensorflow":
+        return
+    strategy = resolve_strategy(spec, gpu_count)
+    if spec.dataset == "flowers" and not backends.installed("tensorflow"):
+        raise SpecError(
+            "--dataset",
+            f"flowers TFRecords are read through tf.data, which needs TensorFlow; "
+            f"{backends.INFO['tensorflow'].install} or use --dataset synthetic",
+        )
+    if strategy in ("tpu", "multi_worker"):
+        raise SpecError("--strategy", f"{strategy} runs only with --backend tensorflow so far")
+    if spec.memory_growth or spec.memory_limit_mb:
+        raise SpecError(
+            "--memory-limit-mb", f"GPU memory settings apply to --backend tensorflow only, not {spec.backend}"
+        )
+    if spec.backend == "torch" and (strategy == "mirrored" or spec.logical_devices > 1):
+        raise SpecError(
+            "--strategy",
+            "--backend torch runs on one device (Keras's torch backend has no data-parallel fit); "
+            "use --backend jax or tensorflow for several devices",
+        )
+    if spec.backend == "jax" and spec.device == "gpu" and spec.logical_devices > 1:
+        raise SpecError(
+            "--logical-devices", "JAX cannot split one GPU into logical devices; use the CPU or several GPUs"
+        )
 
 
 def _check_combination(spec: TrainSpec, gpu_count: int) -> None:
