@@ -30,11 +30,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import tensorflow as tf
 
 from engine.spec import catalog
 
-AUTOTUNE = tf.data.AUTOTUNE
+
+class _LazyTensorFlow:
+    """`tf.…` resolved on first use: JAX and PyTorch runs read Keras's datasets through this module's
+    NumPy loaders (engine.worker.arrays) and must not import TensorFlow by importing it."""
+
+    def __getattr__(self, name: str):
+        import tensorflow
+
+        return getattr(tensorflow, name)
+
+
+tf = _LazyTensorFlow()
+AUTOTUNE = -1  # tf.data.AUTOTUNE's value, without importing TensorFlow
 SHUFFLE_BUFFER = 10_000
 FLOWERS_VALIDATION_EVERY = 10  # every 10th flowers record is held out for validation
 _KERAS_ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"

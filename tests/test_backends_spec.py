@@ -1,0 +1,65 @@
+"""--backend on specs, the CLI and the store: defaults, refusals, and old databases gaining the column."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from engine.runs.store import Store
+from engine.spec import backends
+from engine.spec.specs import SpecError, spec_from_dict
+
+
+def test_backend_defaults_to_tensorflow_on_every_kind_of_run():
+    assert spec_from_dict({"kind": "train", "model": "fashion_cnn"}).backend == "tensorflow"
+    assert spec_from_dict({"kind": "matmul"}).backend == "tensorflow"
+
+
+def test_unknown_backend_is_refused_naming_the_flag():
+    with pytest.raises(SpecError) as err:
+        spec_from_dict({"kind": "matmul", "backend": "mxnet"})
+    assert err.value.field == "--backend" and "tensorflow, jax, torch" in str(err.value)
+
+
+def test_backend_not_installed_is_one_line_with_the_pip_command(monkeypatch):
+    monkeypatch.setattr(backends, "installed", lambda name: name != "jax")
+    with pytest.raises(SpecError) as err:
+        spec_from_dict({"kind": "train", "model": "fashion_cnn", "backend": "jax"})
+    message = str(err.value)
+    assert err.value.field == "--backend" and "\n" not in message
+    assert "pip install jax==0.10.2" in message
+
+
+def test_torch_refuses_several_devices_with_a_reason():
+    if not backends.installed("torch"):
+        pytest.skip("torch not installed")
+    with pytest.raises(SpecError, match="one device"):
+        spec_from_dict({"kind": "train", "model": "fashion_cnn", "backend": "torch", "logical_devices": 2})
+
+
+def test_jax_accepts_logical_cpu_devices_under_mirrored():
+    spec = spec_from_dict(
+        {"kind": "train", "model": "fashion_cnn", "backend": "jax", "logical_devices": 2, "strategy": "mirrored"}
+    )
+    assert spec.backend == "jax" and spec.logical_devices == 2
+
+
+def test_flowers_without_tensorflow_is_refused_for_other_backends(monkeypatch):
+    monkeypatch.setattr(backends, "installed", lambda name: name != "tensorflow")
+    with pytest.raises(SpecError, match="tf.data"):
+        spec_from_dict(
+            {"kind": "train", "model": "flowers_cnn", "dataset": "flowers", "data_dir": "/x", "backend": "jax"}
+        )
+
+
+def test_an_old_database_gains_the_backend_column_and_keeps_its_rows(tmp_path):
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE runs (schema_version INTEGER, run_id TEXT PRIMARY KEY, status TEXT, kind TEXT)")
+        conn.execute("INSERT INTO runs VALUES (1, 'r1', 'ok', 'matmul')")
+    store = Store(path)
+    row = store.get_run("r1")
+    assert row["status"] == "ok" and row["backend"] is None
+    store.update_run("r1", {"backend": "jax", "examples_per_sec_windowed": 1.5})
+    assert store.get_run("r1")["backend"] == "jax"
