@@ -14,11 +14,13 @@ from dataclasses import asdict, dataclass, field
 
 # Theoretical dense peak TFLOP/s per device, by precision (vendor datasheets; see data/reference).
 # Keys are lower-case substrings of the device name as NVML / TF report it.
+# Dense (no sparsity) datasheet peaks. "tensorfloat32": float32 inputs on TF32 tensor cores (Ampere and later),
+# which JAX uses by default for float32 matmuls/convolutions on these GPUs and cuDNN for PyTorch's convolutions.
 ACCELERATOR_PEAK_TFLOPS: dict[str, dict[str, float]] = {
-    "h100": {"float32": 67.0, "float16": 989.0, "bfloat16": 989.0},
-    "a100": {"float32": 19.5, "float16": 312.0, "bfloat16": 312.0},
-    "l4": {"float32": 30.3, "float16": 121.0, "bfloat16": 121.0},
-    "a10g": {"float32": 31.2, "float16": 125.0, "bfloat16": 125.0},
+    "h100": {"float32": 67.0, "tensorfloat32": 494.7, "float16": 989.0, "bfloat16": 989.0},
+    "a100": {"float32": 19.5, "tensorfloat32": 156.0, "float16": 312.0, "bfloat16": 312.0},
+    "l4": {"float32": 30.3, "tensorfloat32": 60.0, "float16": 121.0, "bfloat16": 121.0},
+    "a10g": {"float32": 31.2, "tensorfloat32": 62.5, "float16": 125.0, "bfloat16": 125.0},
     "v100": {"float32": 15.7, "float16": 125.0},
     "t4": {"float32": 8.1, "float16": 65.0},
     "p100": {"float32": 9.3, "float16": 18.7},

@@ -49,12 +49,15 @@ def run_micro_backend(spec: MicroSpec, report: Reporter, ops: ModuleType) -> dic
     check_placement(ops, spec.device, used)
     summary = summarize_ms(timed.times_s)
     gflops = flops(spec) / (summary["step_time_ms_median"] / 1000) / 1e9
-    peak = peak_gflops(ops, spec.device, spec.dtype)
+    math = ops.peak_dtype(spec.dtype, spec.device, spec.bench)
+    peak = peak_gflops(ops, spec.device, math)
     notes = [f"{ops.version()}; warm-up {max(1, spec.warmup)} (first call {timed.first_s * 1000:.1f} ms)"]
     blas = None
     if spec.bench == "matmul" and spec.device == "cpu" and spec.dtype == "float32":
         blas = timing.blas_matmul_gflops(spec.m, spec.n, spec.k, repeats=min(5, spec.repeats))
         notes.append(f"{spec.backend} {gflops:,.1f} vs NumPy BLAS {blas:,.1f} GFLOP/s ({gflops / blas:.2f}×)")
+    if math != spec.dtype:
+        notes.append(f"peak and MFU taken for {math} (the math {spec.backend} uses by default for {spec.dtype})")
     if ops.math_note(spec.dtype, spec.device):
         notes.append(ops.math_note(spec.dtype, spec.device))
     return {

@@ -130,7 +130,9 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
     check_placement(spec, ops, resolved, used)
     rates = _throughputs(spec, clock, step_synced)
     notes = _notes(spec, data, rates, train_flops, resolved, ops)  # takes the steady-state description out of rates
-    dtype = spec.precision.replace("mixed_", "")
+    dtype = ops.peak_dtype(spec.precision.replace("mixed_", ""), spec.device, "train")
+    if dtype == "tensorfloat32":
+        notes += f"; peak and MFU taken for TF32 (what {spec.backend} uses by default for float32 on this GPU)"
     peak = peak_gflops(ops, spec.device, dtype)
     peak = peak * resolved.physical_devices if peak else None
     gflops = train_flops * rates["examples_per_sec"] / 1e9 if rates["examples_per_sec"] else None

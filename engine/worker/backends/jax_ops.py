@@ -99,6 +99,11 @@ def peak_device_memory_mb(device: str) -> float | None:
     return peak / 2**20 if peak else None
 
 
+def peak_dtype(dtype: str, device: str, op: str) -> str:
+    """The math a float32 op really gets: JAX's default precision runs float32 on TF32 tensor cores on GPUs."""
+    return "tensorfloat32" if dtype == "float32" and device == "gpu" else dtype
+
+
 def math_note(dtype: str, device: str) -> str:
     if dtype == "float32" and device == "gpu":
         return "JAX's default matmul precision: float32 inputs may use TF32 tensor cores on Ampere/Hopper GPUs"

@@ -92,6 +92,14 @@ def peak_device_memory_mb(device: str) -> float | None:
     return torch.cuda.max_memory_allocated(0) / 2**20
 
 
+def peak_dtype(dtype: str, device: str, op: str) -> str:
+    """PyTorch's defaults: float32 matmuls in full float32 (allow_tf32=False), convolutions on TF32 (cuDNN)."""
+    if dtype != "float32" or device != "gpu":
+        return dtype
+    tf32 = torch.backends.cuda.matmul.allow_tf32 if op == "matmul" else torch.backends.cudnn.allow_tf32
+    return "tensorfloat32" if tf32 else "float32"
+
+
 def math_note(dtype: str, device: str) -> str:
     if dtype == "float32" and device == "gpu":
         tf32 = torch.backends.cuda.matmul.allow_tf32
