@@ -15,7 +15,15 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIVE, SCHEMA_VERSION, STATUSES
+from engine.results.schema import (
+    ADDED_COLUMNS,
+    COLUMN_NAMES,
+    COLUMN_TYPES,
+    KINDS,
+    NON_NEGATIVE,
+    SCHEMA_VERSION,
+    STATUSES,
+)
 
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$")
 
@@ -120,7 +128,8 @@ def parse_results_csv(data: bytes | str) -> list[dict[str, Any]]:
     except csv.Error as exc:
         raise CsvError(f"not a readable CSV ({exc})", 1) from None
     header = [h.strip() for h in header]
-    missing = [c for c in COLUMN_NAMES if c not in header and c not in ("schema_version", "source", "notes")]
+    optional = ("schema_version", "source", "notes", *ADDED_COLUMNS)
+    missing = [c for c in COLUMN_NAMES if c not in header and c not in optional]
     if missing:
         raise CsvError(
             f"missing column(s): {', '.join(missing)} — is this an AccelBench results export?", 1, missing[0]

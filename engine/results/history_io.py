@@ -20,10 +20,19 @@ import numpy as np
 import pandas as pd
 
 from engine.results.csvio import CsvError, parse_results_csv
-from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIVE, SCHEMA_VERSION, STATUSES
+from engine.results.schema import (
+    ADDED_COLUMNS,
+    COLUMN_NAMES,
+    COLUMN_TYPES,
+    KINDS,
+    NON_NEGATIVE,
+    SCHEMA_VERSION,
+    STATUSES,
+)
 
 _ISO = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$"
-_OPTIONAL = ("schema_version", "source", "notes")  # an export may lack these (csvio allows it too)
+# an export may lack these (csvio allows it too); files written before a column was added lack it
+_OPTIONAL = ("schema_version", "source", "notes", *ADDED_COLUMNS)
 REQUIRED_COLUMNS = tuple(c for c in COLUMN_NAMES if c not in _OPTIONAL)
 # Cells a foreign table uses for "no value" (an out-of-memory run, a cell left blank).
 MISSING_MARKERS = frozenset({"", "-", "—", "–", "n/a", "na", "nan", "none", "null", "oom", "x"})

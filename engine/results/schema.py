@@ -75,6 +75,18 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("notes", str),
 )
 
+# Columns added after the first exports: files written before them still import (the cells stay empty).
+ADDED_COLUMNS: tuple[str, ...] = (
+    "backend",
+    "examples_per_sec_windowed",
+    "examples_per_sec_step_synced",
+    "examples_per_sec_epoch",
+    "sync_overhead_pct",
+    "mfu_pct",
+    "blas_gflops",
+    "framework_version",
+)
+
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
 COLUMN_TYPES: dict[str, type] = dict(RESULT_COLUMNS)
 

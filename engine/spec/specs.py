@@ -293,8 +293,8 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
             "--data-dir", "flowers needs a folder of TFRecord files or a gs:// path (or use --dataset synthetic)"
         )
     spec = TrainSpec(**out)
-    _check_combination(spec, gpu_count)
     _check_backend(spec, gpu_count)
+    _check_combination(spec, gpu_count)
     return spec
 
 
