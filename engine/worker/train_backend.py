@@ -26,6 +26,7 @@ from engine.worker.backend_strategy import BackendStrategy, apply_strategy, chec
 from engine.worker.keras_fit import StepClock, compile_model
 from engine.worker.micro_backend import peak_gflops
 from engine.worker.models import build_model
+from engine.worker.seeding import set_seed
 from engine.worker.stats import summarize_ms
 from engine.worker.window_clock import WindowClock
 
@@ -109,7 +110,7 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
         "message",
         text=f"{spec.backend}: {resolved.name} with {resolved.replicas} replica(s) on {', '.join(resolved.devices)}",
     )
-    keras.utils.set_random_seed(SEED)
+    set_seed(SEED)  # keras.utils.set_random_seed would import TensorFlow where it is installed
     report.phase("loading data", dataset=spec.dataset)
     data = make_arrays(
         spec.dataset,
