@@ -51,11 +51,11 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("examples_per_sec_step_synced", float),
     ("examples_per_sec_epoch", float),
     ("sync_overhead_pct", float),  # windowed / step-synced − 1, in %; may be slightly negative (noise)
-    ("mfu_pct", float),  # achieved FLOP/s ÷ the device's dense peak for the run's precision, in %
-    ("blas_gflops", float),  # NumPy's BLAS on the same matmul, the host's own reference (CPU matmul only)
     ("total_s", float),
     ("gflops", float),
     ("peak_gflops", float),
+    ("mfu_pct", float),  # achieved FLOP/s ÷ the device's dense peak for the run's precision, in %
+    ("blas_gflops", float),  # NumPy's BLAS on the same matmul, the host's own reference (CPU matmul only)
     ("final_loss", float),
     ("final_accuracy", float),
     ("val_accuracy", float),
