@@ -16,8 +16,6 @@ from __future__ import annotations
 import time
 from types import ModuleType
 
-import keras
-
 from engine.runs.progress import Reporter
 from engine.spec.specs import TrainSpec
 from engine.worker import flops
