@@ -299,32 +299,11 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
 
 
 def _check_backend(spec: TrainSpec, gpu_count: int) -> None:
-    """What JAX and PyTorch runs cannot do (yet), refused before a worker starts."""
-    if spec.backend == "tensorflow":
-        return
-    strategy = resolve_strategy(spec, gpu_count)
-    if spec.dataset == "flowers" and not backends.installed("tensorflow"):
-        raise SpecError(
-            "--dataset",
-            f"flowers TFRecords are read through tf.data, which needs TensorFlow; "
-            f"{backends.INFO['tensorflow'].install} or use --dataset synthetic",
-        )
-    if strategy in ("tpu", "multi_worker"):
-        raise SpecError("--strategy", f"{strategy} runs only with --backend tensorflow so far")
-    if spec.memory_growth or spec.memory_limit_mb:
-        raise SpecError(
-            "--memory-limit-mb", f"GPU memory settings apply to --backend tensorflow only, not {spec.backend}"
-        )
-    if spec.backend == "torch" and (strategy == "mirrored" or spec.logical_devices > 1):
-        raise SpecError(
-            "--strategy",
-            "--backend torch runs on one device (Keras's torch backend has no data-parallel fit); "
-            "use --backend jax or tensorflow for several devices",
-        )
-    if spec.backend == "jax" and spec.device == "gpu" and spec.logical_devices > 1:
-        raise SpecError(
-            "--logical-devices", "JAX cannot split one GPU into logical devices; use the CPU or several GPUs"
-        )
+    from engine.spec.backend_rules import backend_problem  # imports this module: a late import avoids the cycle
+
+    problem = backend_problem(spec, resolve_strategy(spec, gpu_count))
+    if problem:
+        raise SpecError(*problem)
 
 
 def _check_combination(spec: TrainSpec, gpu_count: int) -> None:

@@ -100,6 +100,43 @@ def _notes(spec, data, rates: dict, train_flops: float, resolved: BackendStrateg
     return "; ".join(notes)
 
 
+def _result(spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, data, clock, step_synced, train_flops):
+    """The run's result columns from its clocks (see the module doc)."""
+    rates = _throughputs(spec, clock, step_synced)
+    notes = _notes(spec, data, rates, train_flops, resolved, ops)  # takes the steady-state description out of rates
+    dtype = ops.peak_dtype(spec.precision.replace("mixed_", ""), spec.device, "train")
+    if dtype == "tensorfloat32":
+        notes += f"; peak and MFU taken for TF32 (what {spec.backend} uses by default for float32 on this GPU)"
+    peak = peak_gflops(ops, spec.device, dtype)
+    peak = peak * resolved.physical_devices if peak else None
+    gflops = train_flops * rates["examples_per_sec"] / 1e9 if rates["examples_per_sec"] else None
+    last = clock.epoch_logs[-1] if clock.epoch_logs else {}
+    return {
+        "model": spec.model,
+        "dataset": spec.dataset,
+        "strategy": resolved.name,
+        "replicas": resolved.replicas,
+        "global_batch_size": spec.batch_size,
+        "per_replica_batch_size": spec.batch_size // resolved.replicas,
+        "epochs": spec.epochs,
+        "steps_per_epoch": spec.steps_per_epoch,
+        "params": int(model.count_params()),
+        "xla": spec.backend == "jax" or bool(spec.xla),
+        "time_to_first_step_s": clock.time_to_first_step_s,
+        "first_epoch_s": clock.epoch_wall_s[0] if clock.epoch_wall_s else None,
+        **(summarize_ms(step_synced) if step_synced else {}),
+        "notes": notes,
+        **rates,
+        "gflops": gflops,
+        "peak_gflops": peak,
+        "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,
+        "final_loss": last.get("loss"),
+        "final_accuracy": last.get("accuracy"),
+        "val_accuracy": last.get("val_accuracy"),
+        "peak_device_memory_mb": ops.peak_device_memory_mb(spec.device),
+    }
+
+
 def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> dict:
     t_start = time.perf_counter()
     report.phase("configuring", device=spec.device, strategy=spec.strategy, backend=spec.backend)
@@ -126,40 +163,7 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
     clock = _fit_windowed(model, data, spec, ops, report)
     step_synced = _fit_step_synced(model, data, spec, ops, report)
     used = ops.variable_devices(model)
+    row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops)
     check_placement(spec, ops, resolved, used)
-    rates = _throughputs(spec, clock, step_synced)
-    notes = _notes(spec, data, rates, train_flops, resolved, ops)  # takes the steady-state description out of rates
-    dtype = ops.peak_dtype(spec.precision.replace("mixed_", ""), spec.device, "train")
-    if dtype == "tensorfloat32":
-        notes += f"; peak and MFU taken for TF32 (what {spec.backend} uses by default for float32 on this GPU)"
-    peak = peak_gflops(ops, spec.device, dtype)
-    peak = peak * resolved.physical_devices if peak else None
-    gflops = train_flops * rates["examples_per_sec"] / 1e9 if rates["examples_per_sec"] else None
-    last = clock.epoch_logs[-1] if clock.epoch_logs else {}
     report.phase("measured")
-    return {
-        "model": spec.model,
-        "dataset": spec.dataset,
-        "strategy": resolved.name,
-        "replicas": resolved.replicas,
-        "global_batch_size": spec.batch_size,
-        "per_replica_batch_size": spec.batch_size // resolved.replicas,
-        "epochs": spec.epochs,
-        "steps_per_epoch": spec.steps_per_epoch,
-        "params": int(model.count_params()),
-        "xla": spec.backend == "jax" or bool(spec.xla),
-        "time_to_first_step_s": clock.time_to_first_step_s,
-        "first_epoch_s": clock.epoch_wall_s[0] if clock.epoch_wall_s else None,
-        **(summarize_ms(step_synced) if step_synced else {}),
-        "notes": notes,
-        **rates,
-        "gflops": gflops,
-        "peak_gflops": peak,
-        "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,
-        "final_loss": last.get("loss"),
-        "final_accuracy": last.get("accuracy"),
-        "val_accuracy": last.get("val_accuracy"),
-        "peak_device_memory_mb": ops.peak_device_memory_mb(spec.device),
-        "devices_used": ",".join(sorted(used)),
-        "total_s": time.perf_counter() - t_start,
-    }
+    return {**row, "devices_used": ",".join(sorted(used)), "total_s": time.perf_counter() - t_start}
