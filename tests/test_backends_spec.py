@@ -63,3 +63,14 @@ def test_an_old_database_gains_the_backend_column_and_keeps_its_rows(tmp_path):
     assert row["status"] == "ok" and row["backend"] is None
     store.update_run("r1", {"backend": "jax", "examples_per_sec_windowed": 1.5})
     assert store.get_run("r1")["backend"] == "jax"
+
+
+def test_compare_warns_that_backend_changes_speed_and_old_rows_count_as_tensorflow():
+    import pandas as pd
+
+    from engine.results import history
+
+    old_and_new_tf = pd.DataFrame({"backend": [None, "tensorflow"], "model": ["m", "m"]})
+    assert history.speed_warnings(old_and_new_tf) == []
+    mixed = pd.DataFrame({"backend": ["tensorflow", "jax"], "model": ["m", "m"]})
+    assert any(w.startswith("framework (Keras backend") and "jax" in w for w in history.speed_warnings(mixed))
