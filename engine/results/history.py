@@ -31,7 +31,7 @@ DIMENSIONS = (
 # Columns worth grouping, pivoting or colouring by (low cardinality, meaningful).
 GROUPABLE = (
     "device_label", "workload", "model", "kind", "status", "precision", "global_batch_size", "file",
-    "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
+    "backend", "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
 )  # fmt: skip
 
 # AccelBench's own metric columns: (label, unit, higher is better).
@@ -51,6 +51,12 @@ METRIC_LABELS: dict[str, tuple[str, str, bool]] = {
     "peak_device_memory_mb": ("Peak device memory", "MB", False),
     "cost_usd": ("Cost", "USD", False),
     "peak_gflops": ("Device peak", "GFLOP/s", True),
+    "examples_per_sec_windowed": ("Throughput, synced every few steps", "examples/s", True),
+    "examples_per_sec_step_synced": ("Throughput, synced every step", "examples/s", True),
+    "examples_per_sec_epoch": ("Throughput, whole epochs", "examples/s", True),
+    "sync_overhead_pct": ("Cost of syncing every step", "%", False),
+    "mfu_pct": ("MFU (of the dense peak)", "%", True),
+    "blas_gflops": ("NumPy BLAS on the same matmul", "GFLOP/s", True),
 }
 
 # Settings that change how fast a run goes: rows differing in these are not like for like.
