@@ -74,3 +74,16 @@ def test_compare_warns_that_backend_changes_speed_and_old_rows_count_as_tensorfl
     assert history.speed_warnings(old_and_new_tf) == []
     mixed = pd.DataFrame({"backend": ["tensorflow", "jax"], "model": ["m", "m"]})
     assert any(w.startswith("framework (Keras backend") and "jax" in w for w in history.speed_warnings(mixed))
+
+
+def test_result_card_lines_put_framework_next_to_blas_peak_and_sync_cost():
+    from engine.results.backend_text import backend_lines
+
+    micro = {"backend": "jax", "framework_version": "jax 0.10.2", "gflops": 90.0, "blas_gflops": 100.0,
+             "peak_gflops": 127.8, "mfu_pct": 70.4}  # fmt: skip
+    lines = backend_lines(micro)
+    assert lines[0] == "Backend: JAX (jax 0.10.2)"
+    assert "NumPy BLAS 100.0 (0.90×)" in lines[1] and "MFU 70.4 %" in lines[1]
+    train = {"examples_per_sec_windowed": 190.0, "examples_per_sec_step_synced": 143.0, "sync_overhead_pct": 33.3}
+    assert "syncing every step costs 33.3 %" in backend_lines(train)[-1]
+    assert backend_lines({"tf_version": "2.21.0"})[0] == "Backend: TensorFlow (tensorflow 2.21.0)"

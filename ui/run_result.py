@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import run as charts_run
+from engine.results.backend_text import backend_lines
 from engine.runs import jobs
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
 from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
@@ -132,6 +133,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
                 help="Price per hour × run time, when a price was given.",
             )
         st.markdown(f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`")
+        st.caption("  \n".join(backend_lines(row)))
         if peak_note and row.get("gflops"):
             st.caption(f"{pct}: {peak_note}.")
         if row.get("kind") == "train" and status == "ok":
