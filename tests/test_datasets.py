@@ -172,7 +172,7 @@ def test_flowers_tfrecords_decode_resize_and_keep_labels(tmp_path):
     for x, y in pipe.train.take(3):
         assert x.shape == (4, 192, 192, 3) and x.dtype == tf.float32 and y.dtype == tf.int32
         for img, cls in zip(x.numpy(), y.numpy(), strict=True):
-            assert 0.0 <= img.min() and img.max() <= 1.0
+            assert img.min() >= 0.0 and img.max() <= 1.0
             np.testing.assert_allclose(img.mean(axis=(0, 1)) * 255, colours[int(cls)], atol=12)
     vx, vy = next(iter(pipe.validation))
     assert vx.shape == (4, 192, 192, 3) and set(vy.numpy().tolist()) <= {0}  # records 0 and 10 are class 0
@@ -203,7 +203,7 @@ def test_synthetic_data_has_the_models_native_shape_and_costs_nothing_per_step(m
     first, second = list(pipe.train.take(2))
     assert first[0].shape == (8, *info.input_shape) and first[1].shape == (8,)
     assert first[0].dtype == (tf.int32 if info.kind == "text" else tf.float32)
-    assert 0 <= int(tf.reduce_min(first[1])) and int(tf.reduce_max(first[1])) < info.num_classes
+    assert int(tf.reduce_min(first[1])) >= 0 and int(tf.reduce_max(first[1])) < info.num_classes
     np.testing.assert_array_equal(first[0].numpy(), second[0].numpy())  # one cached batch, repeated
     val = next(iter(pipe.validation))
     assert not np.array_equal(val[0].numpy(), first[0].numpy())  # validation is a different batch

@@ -23,12 +23,12 @@ def ref():
 
 
 def _rows() -> list[dict[str, str]]:
-    with open(REFERENCE_CSV, newline="", encoding="utf-8") as f:
+    with REFERENCE_CSV.open(newline="", encoding="utf-8") as f:
         return list(csv.DictReader(f))
 
 
 def _write(path: Path, rows: list[dict[str, str]], columns=COLUMN_NAMES) -> Path:
-    with open(path, "w", newline="", encoding="utf-8") as f:
+    with path.open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=list(columns), extrasaction="ignore")
         w.writeheader()
         w.writerows(rows)
@@ -123,7 +123,7 @@ def test_builder_reproduces_the_committed_csv(tmp_path):
 
 @pytest.mark.skipif(not SHARED_CSV.exists(), reason="the shared research CSV is not available here")
 def test_every_shared_row_is_kept_with_its_digits(ref):
-    with open(SHARED_CSV, newline="", encoding="utf-8") as f:
+    with SHARED_CSV.open(newline="", encoding="utf-8") as f:
         shared = list(csv.DictReader(f))
     curated = ref[ref["origin"] == "shared_csv"]
     assert len(curated) == len(shared)

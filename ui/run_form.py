@@ -289,8 +289,5 @@ def run_form(demo: bool = False) -> dict[str, Any]:
     _init_state()
     acc = hardware.detect_accelerators()
     workload = st.radio("Workload", ("Microbenchmark", "Training"), key="run_workload", horizontal=True)
-    if workload == "Microbenchmark":
-        raw = micro_form(acc)
-    else:
-        raw = train_form(lambda: _device_select(acc), len(acc.gpus))
+    raw = micro_form(acc) if workload == "Microbenchmark" else train_form(lambda: _device_select(acc), len(acc.gpus))
     return common_fields(raw, workload == "Training", demo)

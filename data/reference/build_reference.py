@@ -79,7 +79,7 @@ def curate_row(src: dict[str, str], seq: int) -> dict[str, str]:
     notes = src["notes"]
     if unit_note:
         notes = f"{notes} [{unit_note}]".strip()
-    row = {
+    return {
         "ref_id": f"{src['source_id']}-{seq:02d}",
         "source_id": src["source_id"],
         "source_title": src["source_title"],
@@ -123,7 +123,6 @@ def curate_row(src: dict[str, str], seq: int) -> dict[str, str]:
         "doubt_reason": "",
         "notes": notes,
     }
-    return row
 
 
 def _finish(row: dict[str, str]) -> dict[str, str]:
@@ -142,7 +141,7 @@ def _finish(row: dict[str, str]) -> dict[str, str]:
 
 def build(shared_csv: Path) -> list[dict[str, str]]:
     """All curated rows: shared rows in their order, each seed addition right after its source's rows."""
-    with open(shared_csv, newline="", encoding="utf-8") as f:
+    with shared_csv.open(newline="", encoding="utf-8") as f:
         shared = list(csv.DictReader(f))
     seq: dict[str, int] = {}
     blocks: dict[str, list[dict[str, str]]] = {}
@@ -169,7 +168,7 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
 
 
 def write(rows: list[dict[str, str]], out: Path) -> None:
-    with open(out, "w", newline="", encoding="utf-8") as f:
+    with out.open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=list(COLUMN_NAMES), lineterminator="\n")
         w.writeheader()
         w.writerows(rows)

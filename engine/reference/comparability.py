@@ -132,7 +132,7 @@ def _as_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]] | Mapping[str, Any
     """Reference-like dicts; a raw local result row becomes its reference-schema settings."""
     if isinstance(rows, pd.DataFrame):
         items = rows.to_dict("records")
-    elif isinstance(rows, Mapping) or isinstance(rows, pd.Series):
+    elif isinstance(rows, (Mapping, pd.Series)):
         items = [dict(rows)]
     else:
         items = [dict(r) for r in rows]

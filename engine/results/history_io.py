@@ -214,10 +214,7 @@ def _typed(df: pd.DataFrame) -> pd.DataFrame:
     n = len(df)
     for name in COLUMN_NAMES:
         typ = COLUMN_TYPES[name]
-        if name not in df.columns:
-            col = pd.Series([pd.NA] * n, index=df.index, dtype="object")
-        else:
-            col = df[name]
+        col = df[name] if name in df.columns else pd.Series([pd.NA] * n, index=df.index, dtype="object")
         if typ is str:
             out[name] = col.astype(object)  # missing stays NaN: pd.isna reads it like None, and it is free
         elif typ is bool:

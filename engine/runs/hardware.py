@@ -7,10 +7,10 @@ and by the Devices page. The worker later verifies real placement with TensorFlo
 from __future__ import annotations
 
 import functools
-import glob
 import os
 import platform
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 # Theoretical dense peak TFLOP/s per device, by precision (vendor datasheets; see data/reference).
 # Keys are lower-case substrings of the device name as NVML / TF report it.
@@ -73,7 +73,7 @@ class Accelerators:
 
 def _cpu_flags() -> set[str]:
     try:
-        with open("/proc/cpuinfo") as f:
+        with Path("/proc/cpuinfo").open() as f:
             for line in f:
                 if line.startswith(("flags", "Features")):
                     return set(line.split(":", 1)[1].split())
@@ -84,7 +84,7 @@ def _cpu_flags() -> set[str]:
 
 def _cpuinfo_field(key: str) -> str:
     try:
-        with open("/proc/cpuinfo") as f:
+        with Path("/proc/cpuinfo").open() as f:
             for line in f:
                 if line.startswith(key):
                     return line.split(":", 1)[1].strip()
@@ -116,8 +116,7 @@ def _clock_ghz() -> float:
         "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency",
     ):
         try:
-            with open(path) as f:
-                return int(f.read().strip()) / 1e6
+            return int(Path(path).read_text().strip()) / 1e6
         except (OSError, ValueError):
             continue
     mhz = _cpuinfo_field("cpu MHz")
@@ -221,15 +220,15 @@ def detect_accelerators() -> Accelerators:
     gpus, note = _nvml_gpus()
     notes = [note] if note else []
     if not gpus:
-        for i, path in enumerate(sorted(glob.glob("/proc/driver/nvidia/gpus/*/information"))):
+        for i, path in enumerate(sorted(Path("/proc/driver/nvidia/gpus").glob("*/information"))):
             model = ""
-            with open(path) as f:
+            with path.open() as f:
                 for line in f:
                     if line.startswith("Model:"):
                         model = line.split(":", 1)[1].strip()
             gpus.append(GpuInfo(i, model or "NVIDIA GPU", 0.0, ""))
     tpu = os.environ.get("TPU_NAME") or os.environ.get("COLAB_TPU_ADDR", "")
-    if not tpu and (glob.glob("/dev/accel[0-9]*") or os.environ.get("TPU_ACCELERATOR_TYPE")):
+    if not tpu and (any(Path("/dev").glob("accel[0-9]*")) or os.environ.get("TPU_ACCELERATOR_TYPE")):
         tpu = "local"
     return Accelerators(gpus=tuple(_visible(gpus)), tpu=tpu, notes=tuple(notes))
 

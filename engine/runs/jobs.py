@@ -104,7 +104,7 @@ def launch(spec: Spec, store: Store | None = None) -> str:
         "PYTHONUNBUFFERED": "1",
     }
     try:
-        with open(run_dir / "log.txt", "ab") as log:
+        with (run_dir / "log.txt").open("ab") as log:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "engine.worker", str(run_dir)],
                 cwd=settings.ROOT,
@@ -198,13 +198,16 @@ def refresh(store: Store | None = None) -> list[str]:
             _kill_group(job["pid"])
     # rows marked active that never got a job handle (a launcher that died mid-launch)
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
-        if store.get_job(row["run_id"]) is None and _age_s(row["created_at"]) > _LAUNCH_GRACE_S:
-            if store.update_run(
+        if (
+            store.get_job(row["run_id"]) is None
+            and _age_s(row["created_at"]) > _LAUNCH_GRACE_S
+            and store.update_run(
                 row["run_id"],
                 {"status": "interrupted", "error": "the run was never started"},
                 only_if_status=ACTIVE_STATUSES,
-            ):
-                changed.append(row["run_id"])
+            )
+        ):
+            changed.append(row["run_id"])
     return changed
 
 

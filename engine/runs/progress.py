@@ -23,7 +23,7 @@ class Reporter:
         if self.path is None:
             return
         line = json.dumps({"t": round(time.time(), 3), "event": event, **fields}, default=float)
-        with open(self.path, "a") as f:
+        with self.path.open("a") as f:
             f.write(line + "\n")
 
     def phase(self, name: str, **fields: Any) -> None:

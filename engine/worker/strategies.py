@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import tensorflow as tf
 
@@ -89,7 +90,7 @@ def tpu_address(spec: TrainSpec, environ: dict | None = None) -> str:
         return env["TPU_NAME"]
     if env.get("COLAB_TPU_ADDR"):
         return "grpc://" + env["COLAB_TPU_ADDR"]
-    if env.get("TPU_ACCELERATOR_TYPE") or any(os.path.exists(f"/dev/accel{i}") for i in range(8)):
+    if env.get("TPU_ACCELERATOR_TYPE") or any(Path(f"/dev/accel{i}").exists() for i in range(8)):
         return "local"
     return ""
 
