@@ -292,10 +292,9 @@ def read_export(data: bytes | str) -> pd.DataFrame:
     if not len(df):
         raise CsvError("the file has a header but no rows")
     ids = df["run_id"]
-    dup = ids.duplicated().to_numpy()
-    pos = _first(dup)
-    if pos is not None:
-        raise CsvError(f"run_id {ids.iloc[pos]!r} appears twice in the file", int(records.numbers[pos]), "run_id")
+    twice = _first(ids.duplicated().to_numpy())
+    if twice is not None:
+        raise CsvError(f"run_id {ids.iloc[twice]!r} appears twice in the file", int(records.numbers[twice]), "run_id")
     return _typed(df)
 
 

@@ -251,6 +251,7 @@ def _flowers(
 def synthetic_batch(info: catalog.DatasetInfo, batch: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One global batch of random examples with `info`'s shape and dtype (images in [0, 1), token ids)."""
     rng = np.random.default_rng(seed)
+    x: np.ndarray  # token ids (int32) or images (float32)
     if info.kind == "text":
         x = rng.integers(1, catalog.TEXT_VOCAB_SIZE, size=(batch, *info.input_shape), dtype=np.int32)
     else:
