@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.results.csvio import CsvError
+from engine.results.status import RunStatus
 from engine.runs import hardware
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES, SpecError
 
@@ -198,9 +199,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(_row_line(row))
         if row.get("error"):
             print(f"error: {row['error']}")
-    if row.get("status") != "ok":
+    if row.get("status") != RunStatus.OK:
         print(f"accelbench: run {run_id} ended {row.get('status')}: {row.get('error')}", file=sys.stderr)
-    return EXIT_OK if row.get("status") == "ok" else EXIT_FAILED
+    return EXIT_OK if row.get("status") == RunStatus.OK else EXIT_FAILED
 
 
 def cmd_devices(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.charts.run import summarize_progress, time_series_figure
+from engine.results.status import RunStatus
 from engine.runs import jobs
 from ui.common import fmt_num, fmt_seconds, store
 
@@ -49,7 +50,7 @@ def live_panel(run_id: str) -> None:
                     jobs.cancel(run_id, db)
                     st.rerun()
             unit = "repeats" if view.x_title == "Repeat" else "steps"
-            status = row.get("status", "queued")
+            status = row.get("status", RunStatus.QUEUED)
             text = f"{view.phase} — {view.done:,}/{view.total:,} {unit}" if view.total else f"{view.phase} ({status})"
             st.progress(view.fraction, text=text)
             cols = st.columns(4)

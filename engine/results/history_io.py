@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from engine.results.csvio import CsvError, parse_results_csv
-from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIVE, SCHEMA_VERSION, STATUSES
+from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIVE, SCHEMA_VERSION
+from engine.results.status import STATUSES
 
 _ISO = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$"
 _OPTIONAL = ("schema_version", "source", "notes")  # an export may lack these (csvio allows it too)
