@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from engine.results.csvio import CsvError
+from engine.results.errors import CsvError
 from engine.results.status import RunStatus
 from engine.runs import hardware
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES, SpecError

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine import settings
-from engine.results.csvio import parse_results_csv, rows_to_csv
 from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 
@@ -198,15 +197,19 @@ class Store:
         if run_ids is not None:
             wanted = set(run_ids)
             rows = [r for r in rows if r["run_id"] in wanted]
+        from engine.results.csvio import rows_to_csv  # pandas: only the CSV paths pay for importing it
+
         return rows_to_csv(reversed(rows))  # oldest first reads naturally in a spreadsheet
 
     def import_csv(self, data: bytes | str, file_name: str) -> tuple[int, int]:
         """Import a results CSV all-or-nothing. Returns (added, already_present).
 
-        Raises engine.results.csvio.CsvError (naming the first bad row and column) before writing anything.
+        Raises engine.results.errors.CsvError (naming the first bad row and column) before writing anything.
         Rows whose run_id is already stored are skipped, so importing the same file twice is harmless.
         """
-        rows = parse_results_csv(data)
+        from engine.results.csvio import read_rows  # pandas: only the CSV paths pay for importing it
+
+        rows = read_rows(data)
         added = skipped = 0
         with self._write() as conn:
             existing = {r[0] for r in conn.execute("SELECT run_id FROM runs")}
