@@ -15,8 +15,7 @@ import keras
 from conftest import run_cli
 from test_datasets import _write_flowers, write_keras_cache
 
-from engine.runs import jobs
-from engine.runs.progress import Reporter
+from engine.runs.progress import Reporter, read_progress
 from engine.runs.store import Store
 from engine.spec.specs import TrainSpec
 from engine.worker import flops, tfenv
@@ -53,7 +52,7 @@ def _fresh_keras():
 
 
 def _events(run_dir: Path) -> list[dict]:
-    return jobs.read_progress(run_dir)
+    return read_progress(run_dir)
 
 
 def test_run_training_reports_every_metric_from_an_honest_clock(tmp_path):

@@ -11,6 +11,7 @@ import streamlit as st
 from engine.charts import run as charts_run
 from engine.results.status import RunStatus
 from engine.runs import jobs
+from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
 from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
 from ui.run_progress import run_title
@@ -64,7 +65,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             cols[0].metric("Status", status)
             ran_s = row.get("total_s")
             if ran_s is None:  # a cancelled/killed worker wrote no total; its progress events still say how long
-                ran_s = charts_run.summarize_progress(jobs.read_progress(jobs.run_dir_of(run_id, store()))).elapsed_s
+                ran_s = charts_run.summarize_progress(read_progress(jobs.run_dir_of(run_id, store()))).elapsed_s
             cols[1].metric("Ran for", fmt_seconds(ran_s) if ran_s else "—")
             page_link("pages/history.py", "See all runs in History", ":material/table_chart:")
             return

@@ -21,6 +21,7 @@ from engine import settings
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs import hardware
+from engine.runs.progress import read_progress
 from engine.runs.store import Store
 from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
 from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
@@ -258,22 +259,6 @@ def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=
                     on_event(ev)
             return store.get_run(run_id) or {}
         time.sleep(poll_s)
-
-
-def read_progress(run_dir: str | Path) -> list[dict[str, Any]]:
-    """The worker's progress events so far (a half-written last line is skipped)."""
-    path = Path(run_dir) / "progress.jsonl"
-    try:
-        text = path.read_text()
-    except OSError:
-        return []
-    events = []
-    for line in text.splitlines():
-        try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return events
 
 
 def run_dir_of(run_id: str, store: Store | None = None) -> Path:
