@@ -153,18 +153,22 @@ def _reap(run_id: str) -> None:
 
 
 def _kill_group(pid: int, grace_s: float = 3.0) -> None:
+    """SIGTERM the worker's process group, then SIGKILL whatever is left after `grace_s`."""
+    import psutil
+
+    try:
+        leader = psutil.Process(pid)
+        members = [leader, *leader.children(recursive=True)]
+    except psutil.Error:
+        members = []
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(pid, sig)
         except (ProcessLookupError, PermissionError):
             return
-        end = time.monotonic() + grace_s
-        while time.monotonic() < end:
-            try:
-                os.killpg(pid, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.05)
+        _, members = psutil.wait_procs(members, timeout=grace_s)
+        if not members:
+            return
 
 
 def refresh(store: Store | None = None) -> list[str]:
