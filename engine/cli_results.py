@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.cli_common import EXIT_OK, fail, row_line
-from engine.results.csvio import CsvError
+from engine.results.errors import CsvError
 from engine.runs import jobs
 from engine.runs.store import Store
 

@@ -22,6 +22,7 @@ ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py
 
 from engine.reference import compare as cmp
 from engine.reference.comparability import comparability_warnings
+from engine.results.status import RunStatus
 from engine.runs import jobs
 from ui import compare_tabs as tabs
 from ui.common import demo_banner, page_link, store
@@ -33,7 +34,7 @@ demo_banner()
 
 db = store()
 jobs.refresh(db)
-runs = db.list_runs(statuses=["ok"], limit=500)
+runs = db.list_runs(statuses=[RunStatus.OK], limit=500)
 ref = reference()
 
 left, right = st.columns(2)

@@ -14,6 +14,7 @@ from pathlib import Path
 from conftest import ROOT, needs_no_gpu
 from streamlit.testing.v1 import AppTest
 
+from engine.runs import jobs
 from engine.runs.store import Store
 
 RUN_TIMEOUT_S = 90  # worker start (TensorFlow import) is most of it; the 512³ matmul takes milliseconds
@@ -95,10 +96,16 @@ def test_devices_page_settings_are_the_gpu_defaults(db):
     assert not at.error  # GPU settings are left out of a CPU run's request, so they cannot make it invalid
 
 
-def test_small_matmul_runs_for_real_and_shows_the_result_card(db):
+def test_small_matmul_runs_for_real_and_shows_the_result_card(db, monkeypatch):
     at = run_page()
     at.number_input(key="run_repeats").set_value(5).run()
+    calls = []
+    for name in ("prepare", "launch"):
+        real = getattr(jobs, name)
+        monkeypatch.setattr(jobs, name, lambda *a, _n=name, _f=real, **kw: calls.append(_n) or _f(*a, **kw))
     at.button(key="run_launch").click().run()
+    # the click validates once and launches the spec it showed as ready; the rerun after it checks the form anew
+    assert calls == ["prepare", "launch", "prepare"]
     run_id = at.session_state["run_id"]
     assert at.query_params["run"] == [run_id] or at.query_params["run"] == run_id
     wait_for_result(at)

@@ -3,7 +3,7 @@ deltas and "which settings differ". Pure pandas and vectorised, so 100,000 rows 
 
 Every loaded row carries the same dimension columns (`DIMENSIONS`), whichever file it came from;
 AccelBench exports keep all their result columns too, foreign tables add one column per metric.
-Loading lives in engine.results.history_io (exports) and engine.results.mapping (foreign tables).
+Loading lives in engine.results.csvio (exports), engine.results.history_io and engine.results.mapping (foreign tables).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from engine import settings
-from engine.results.csvio import CsvError
-from engine.results.history_io import decode, looks_like_export, read_export, read_header, read_table
+from engine.results.csvio import CsvError, decode, read_export, read_header, typed_frame
+from engine.results.history_io import looks_like_export, read_table
 from engine.results.schema import COLUMN_NAMES
 
 HISTORY_DIR = settings.DATA_DIR / "history"
@@ -102,7 +102,7 @@ def higher_is_better(metric: str) -> bool | None:
 
 
 def from_export(df: pd.DataFrame, file_name: str) -> pd.DataFrame:
-    """Typed result rows (engine.results.history_io.read_export or the store) with the History dimensions added."""
+    """Typed result rows (engine.results.csvio.read_export or the store) with the History dimensions added."""
     out = df.copy()
     out["file"] = file_name
     out["date"] = pd.to_datetime(out["created_at"], utc=True, format="ISO8601", errors="coerce")
@@ -137,10 +137,8 @@ def load_foreign_raw(data: bytes | str) -> pd.DataFrame:
 
 def store_rows(rows: Sequence[dict]) -> pd.DataFrame:
     """Runs from the results store (Store.list_runs) as History rows."""
-    from engine.results.history_io import _typed  # same typing as a loaded export
-
     frame = pd.DataFrame(list(rows), columns=list(COLUMN_NAMES))
-    return from_export(_typed(frame), THIS_MACHINE)
+    return from_export(typed_frame(frame), THIS_MACHINE)  # typed like a loaded export
 
 
 def folder_files(folder: Path = HISTORY_DIR) -> list[Path]:

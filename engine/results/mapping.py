@@ -16,6 +16,7 @@ import pandas as pd
 
 from engine.results.csvio import CsvError
 from engine.results.history_io import MISSING_MARKERS
+from engine.results.status import RunStatus
 
 NONE = ""  # "no column" in a mapping
 
@@ -188,7 +189,7 @@ def apply_mapping(raw: pd.DataFrame, mapping: ColumnMapping, file_name: str) -> 
     out["file"] = file_name
     out["run_id"] = file_name + ":" + rows["_row"].astype(str)
     out["source"] = "file:" + file_name
-    out["status"] = "ok"
+    out["status"] = RunStatus.OK.value
     for role in ("device", "model"):
         col = rows[mapping.__getattribute__(role)]
         if (col == "").any():

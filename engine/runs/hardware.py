@@ -71,26 +71,18 @@ class Accelerators:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _cpu_flags() -> set[str]:
-    try:
-        with Path("/proc/cpuinfo").open() as f:
-            for line in f:
-                if line.startswith(("flags", "Features")):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
+def _proc_cpuinfo() -> dict[str, str]:
+    """The first processor's block of /proc/cpuinfo as {field: value} (empty off Linux).
 
-
-def _cpuinfo_field(key: str) -> str:
+    Read by hand on purpose: py-cpuinfo gives the same fields, but its public call starts a Python
+    subprocess (about a second), which the sub-second refusal of `--device gpu` cannot afford.
+    """
     try:
-        with Path("/proc/cpuinfo").open() as f:
-            for line in f:
-                if line.startswith(key):
-                    return line.split(":", 1)[1].strip()
+        block = Path("/proc/cpuinfo").read_text().split("\n\n", 1)[0]
     except OSError:
-        pass
-    return ""
+        return {}
+    pairs = (line.split(":", 1) for line in block.splitlines() if ":" in line)
+    return {key.strip(): value.strip() for key, value in pairs}
 
 
 def flops_per_cycle_fp32(flags: set[str], vendor_amd: bool) -> int:
@@ -111,26 +103,22 @@ def flops_per_cycle_fp32(flags: set[str], vendor_amd: bool) -> int:
 
 
 def _clock_ghz() -> float:
-    for path in (
-        "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
-        "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency",
-    ):
-        try:
-            return int(Path(path).read_text().strip()) / 1e6
-        except (OSError, ValueError):
-            continue
-    mhz = _cpuinfo_field("cpu MHz")
+    """The highest clock the OS reports (cpufreq's maximum), else the current one (a VM without cpufreq)."""
     try:
-        return float(mhz) / 1000
-    except ValueError:
+        import psutil
+
+        freq = psutil.cpu_freq()
+    except Exception:  # psutil is a dependency, but a device list must never crash on it
         return 0.0
+    return (freq.max or freq.current) / 1000 if freq else 0.0
 
 
 @functools.lru_cache(maxsize=1)
 def cpu_info() -> CpuInfo:
-    flags = _cpu_flags()
-    name = _cpuinfo_field("model name") or platform.processor() or platform.machine()
-    vendor_amd = "AMD" in (_cpuinfo_field("vendor_id") + name)
+    proc = _proc_cpuinfo()
+    flags = set((proc.get("flags") or proc.get("Features") or "").split())
+    name = proc.get("model name") or platform.processor() or platform.machine()
+    vendor_amd = "AMD" in (proc.get("vendor_id", "") + name)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     clock = _clock_ghz()
     fpc = flops_per_cycle_fp32(flags, vendor_amd)
