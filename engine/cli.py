@@ -1,4 +1,4 @@
-"""The CLI: `python -m engine devices|models|run|results|cancel` (design §2).
+"""The CLI: `python -m engine devices|models|run|results|cancel|compare` (design §2).
 
 Exit codes: 0 the run finished ok; 1 it started and failed (the failure is stored); 2 invalid
 input — nothing started, nothing stored, one line on stderr naming the field.
@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from engine import cli_compare
 from engine.results.csvio import CsvError
 from engine.runs import hardware
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES, SpecError
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("cancel", help="cancel a queued or running run")
     c.add_argument("run_id")
+    cli_compare.add_parser(sub)
     return p
 
 
@@ -332,5 +334,6 @@ def main(argv: list[str] | None = None) -> int:
         "models": cmd_models,
         "results": cmd_results,
         "cancel": cmd_cancel,
+        "compare": cli_compare.cmd_compare,
     }
     return handler[args.command](args)

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from engine import settings
+from engine.reference.metrics import RESULT_METRICS
 from engine.results.csvio import CsvError
 from engine.results.history_io import decode, looks_like_export, read_export, read_header, read_table
 from engine.results.schema import COLUMN_NAMES
@@ -34,23 +35,9 @@ GROUPABLE = (
     "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
 )  # fmt: skip
 
-# AccelBench's own metric columns: (label, unit, higher is better).
+# AccelBench's own metric columns: (label, unit, higher is better), from the one metric registry.
 METRIC_LABELS: dict[str, tuple[str, str, bool]] = {
-    "examples_per_sec": ("Throughput", "examples/s", True),
-    "gflops": ("Achieved compute", "GFLOP/s", True),
-    "step_time_ms_median": ("Median step time", "ms", False),
-    "step_time_ms_p10": ("Step time, 10th percentile", "ms", False),
-    "step_time_ms_p90": ("Step time, 90th percentile", "ms", False),
-    "time_to_first_step_s": ("Time to first step (trace + compile)", "s", False),
-    "first_epoch_s": ("First epoch", "s", False),
-    "total_s": ("Total time", "s", False),
-    "final_loss": ("Final loss", "", False),
-    "final_accuracy": ("Final accuracy", "0–1", True),
-    "val_accuracy": ("Validation accuracy", "0–1", True),
-    "peak_host_memory_mb": ("Peak host memory", "MB", False),
-    "peak_device_memory_mb": ("Peak device memory", "MB", False),
-    "cost_usd": ("Cost", "USD", False),
-    "peak_gflops": ("Device peak", "GFLOP/s", True),
+    name: (m.label, m.unit, m.higher_is_better) for name, m in RESULT_METRICS.items()
 }
 
 # Settings that change how fast a run goes: rows differing in these are not like for like.
