@@ -118,7 +118,9 @@ def _clause(group: list[Compared], base: lfl.Rate) -> tuple[str, float, float]:
     speeds = [c.speedup for c in group]
     lo, hi = min(speeds), max(speeds)
     bounds = {c.rate.bound for c in group}
-    word = {"at most": "up to about", "at least": "at least"}.get(bounds.pop(), "about") if len(bounds) == 1 else "about"
+    word = (
+        {"at most": "up to about", "at least": "at least"}.get(bounds.pop(), "about") if len(bounds) == 1 else "about"
+    )
     verb = "trains" if base.task == "training" else "computes"
     if lo >= 1:
         return f"{_article(r.label)} {r.label} {verb} {word} {times_range(lo, hi)} faster than {base.label}", lo, hi
@@ -160,9 +162,7 @@ def _headline(base: lfl.Rate, rows: list[Compared]) -> tuple[str, float | None, 
     return text, math.sqrt(lo * hi), lo, hi
 
 
-def answer_for_run(
-    run: Mapping[str, Any], ref: pd.DataFrame | None, ids: Sequence[str] | None = None
-) -> Answer | None:
+def answer_for_run(run: Mapping[str, Any], ref: pd.DataFrame | None, ids: Sequence[str] | None = None) -> Answer | None:
     """A finished run against its references ("auto": same model/operation) or the given ids; None when
     the run measured no rate (failed, cancelled)."""
     base = lfl.rate_of_run(run)

@@ -99,8 +99,13 @@ SETTINGS: tuple[Setting, ...] = (
         lambda a, b: f"{a} vs {b}",
         "reduced precision uses tensor cores/MXUs and can be several times faster",
     ),
-    Setting("XLA", lambda r: None if is_missing(r.get("xla")) else bool(r.get("xla")), MINOR,
-            lambda a, b: "XLA " + ("on" if a else "off") + " here", "XLA fuses ops and can change speed"),  # fmt: skip
+    Setting(
+        "XLA",
+        lambda r: None if is_missing(r.get("xla")) else bool(r.get("xla")),
+        MINOR,
+        lambda a, b: "XLA " + ("on" if a else "off") + " here",
+        "XLA fuses ops and can change speed",
+    ),  # fmt: skip
     Setting("framework", lambda r: _v(r, "framework"), MINOR, lambda a, b: f"{a} vs {b}", "kernels differ"),
     Setting("TF version", _version, MINOR, lambda a, b: f"TF {a} vs {b}", "kernels and defaults change"),
 )
@@ -119,7 +124,9 @@ def differences(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[Diff
         if a is None and b is None or a == b:
             continue
         if a is None or b is None:
-            out.append(Difference(s.name, MINOR, f"{s.name} not stated", f"{s.name.capitalize()} not stated ({a or b})."))
+            out.append(
+                Difference(s.name, MINOR, f"{s.name} not stated", f"{s.name.capitalize()} not stated ({a or b}).")
+            )
             continue
         weight = s.weight(a, b) if callable(s.weight) else s.weight
         out.append(Difference(s.name, weight, s.short(a, b), f"{s.name.capitalize()}: {a} here, {b} there — {s.why}."))
@@ -147,7 +154,9 @@ def _quality(theirs: Mapping[str, Any], derivation: str) -> list[Difference]:
     if kind in ("lower_bound", "upper_bound") and not theirs.get("doubtful"):
         out.append(Difference("bound", MINOR, "a bound", f"The published figure is a {kind.replace('_', ' ')}."))
     if derivation == "peak":
-        out.append(Difference("peak", MAJOR, "datasheet peak", "A datasheet peak, not a measurement: no run reaches it."))
+        out.append(
+            Difference("peak", MAJOR, "datasheet peak", "A datasheet peak, not a measurement: no run reaches it.")
+        )
     return out
 
 

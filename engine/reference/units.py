@@ -12,7 +12,6 @@ import math
 from engine.reference.metrics import METRICS
 from engine.spec.hardware_table import BY_KEY, key_for_name
 
-
 # Throughput metrics are interchangeable when comparing a local run (examples/s) with a paper (images/s).
 THROUGHPUT_METRICS = ("images_per_s", "examples_per_s")
 TIME_METRICS = tuple(m for m, i in METRICS.items() if i.kind == "time")

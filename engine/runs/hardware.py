@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from engine.spec import hardware_table
 
+
 @dataclass(frozen=True)
 class CpuInfo:
     """The host CPU.
