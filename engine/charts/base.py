@@ -116,6 +116,22 @@ def is_empty(fig: go.Figure) -> str:
 PALETTE = ("#2563eb", "#f97316", "#16a34a", "#dc2626", "#9333ea", "#0891b2", "#ca8a04", "#db2777", "#64748b")
 
 
+def hatched(rows: pd.DataFrame) -> pd.Series:
+    """The one meaning of hatching: a doubtful figure, or a rate derived from a published time (not measured)."""
+    out = pd.Series(False, index=rows.index)
+    for col in ("doubtful", "derived"):
+        if col in rows.columns:
+            out |= rows[col].fillna(False).astype(bool)
+    return out
+
+
+def hatch_legend() -> go.Bar:
+    """An empty bar whose legend entry explains the hatching."""
+    return go.Bar(
+        x=[None], y=[None], name="hatched = derived or doubtful", marker={"color": NEUTRAL, "pattern": {"shape": "/"}}
+    )
+
+
 def _bar_height(n: int) -> int:
     """Horizontal bars: enough room per category that long labels stay on one line."""
     return int(min(1400, 150 + 36 * max(n, 2)))

@@ -124,17 +124,19 @@ def differences(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> list[Diff
         if a is None and b is None or a == b:
             continue
         if a is None or b is None:
-            out.append(
-                Difference(s.name, MINOR, f"{s.name} not stated", f"{s.name.capitalize()} not stated ({a or b}).")
-            )
+            out.append(Difference(s.name, MINOR, f"{s.name} not stated", f"{_cap(s.name)} not stated ({a or b})."))
             continue
         weight = s.weight(a, b) if callable(s.weight) else s.weight
-        out.append(Difference(s.name, weight, s.short(a, b), f"{s.name.capitalize()}: {a} here, {b} there — {s.why}."))
+        out.append(Difference(s.name, weight, s.short(a, b), f"{_cap(s.name)}: {a} here, {b} there — {s.why}."))
     for key, why in NORMALISED_SETTINGS.items():
         a, b = _v(mine, key), _v(theirs, key)
         if a is not None and b is not None and a != b:
             out.append(Difference(key, NORMALISED, "", f"{key.replace('_', ' ').capitalize()}: {a} vs {b} — {why}."))
     return sorted(out, key=_rank)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _rank(d: Difference) -> tuple[int, bool]:
@@ -184,5 +186,5 @@ def differing(rows: Iterable[Mapping[str, Any]], label: Callable[[Mapping[str, A
             values.setdefault("not stated" if v is None else str(v), []).append(label(r))
         if len(values) > 1:
             shown = " vs ".join(f"{v} ({', '.join(dict.fromkeys(ls))})" for v, ls in values.items())
-            out.append(f"{s.name.capitalize()} differs: {shown} — {s.why}.")
+            out.append(f"{_cap(s.name)} differs: {shown} — {s.why}.")
     return out
