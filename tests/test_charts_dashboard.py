@@ -164,6 +164,7 @@ def test_speedup_axis_is_log_with_a_parity_line_and_readable_ticks():
             "origin": ["reference"] * 3,
             "value_canonical": [1, 2, 300],
             "speedup": [1.0, 2.0, 300.0],
+            "basis": "rate",
         }
     )
     fig = ccharts.speedup_chart(table, "a")

@@ -19,6 +19,9 @@ from engine.results.history import metric_title
 LOG_RATIO = 20.0  # max/min above which a linear axis hides the small values (same rule as the reference charts)
 ORIGIN_COLOURS = {"this machine": "#f97316", "imported": "#a855f7", "reference": "#2563eb"}
 GOOD, BAD, NEUTRAL = "#16a34a", "#dc2626", "#64748b"
+# One colour per device type (and one for the user's own run), on every chart that colours by device.
+DEVICE_COLOURS = {"cpu": "#64748b", "gpu": "#16a34a", "tpu": "#2563eb", "local": "#f97316"}
+DEVICE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU", "local": "This run"}
 MAX_POINTS = 20_000  # raw points above this are aggregated by the caller; WebGL keeps the rest smooth
 _SPEEDUP_TICKS = [1 / 64, 1 / 16, 1 / 4, 1 / 2, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
@@ -43,6 +46,17 @@ def _log_ticks(values) -> dict:
 
 def _value_axis(values, log: bool) -> dict:
     return _log_ticks(values) if log else {"type": "linear"}
+
+
+def speedup_ticks(values) -> tuple[list[float], list[str]]:
+    """Ticks for a log axis of ratios, labelled in ×: powers of 2 over a short range, of 10 over a long one."""
+    vals = [float(v) for v in values if v is not None and not pd.isna(v) and float(v) > 0] or [1.0]
+    lo, hi = min(min(vals), 1.0), max(max(vals), 1.0)
+    if hi / lo <= 64:
+        ticks = [2.0**e for e in range(-10, 11) if lo / 2 <= 2.0**e <= hi * 2]
+    else:
+        ticks = [10.0**e for e in range(-6, 7) if lo / 10 <= 10.0**e <= hi * 10]
+    return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
 
 
 def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
@@ -195,30 +209,36 @@ def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how
 
 
 def delta_chart(agg: pd.DataFrame, metric: str, baseline_group: str) -> go.Figure:
-    """% difference of each group from the pinned baseline (green = better, red = worse, grey = unknown)."""
-    data = agg.dropna(subset=["delta_pct"])
+    """How many times better each group is than the pinned baseline, on a log axis in × (½× and 2× equally
+    far from 1×); green = better, red = worse. A metric whose direction is unknown has no "better": no chart."""
+    data = agg.dropna(subset=["times"]) if "times" in agg.columns else agg.iloc[0:0]
     if data.empty:
-        return empty_figure("Pin a baseline group with a value to see % differences.")
-    colours = [NEUTRAL if pd.isna(b) else GOOD if b else BAD for b in data["better"]]
+        return empty_figure("Pin a baseline group with a value, for a metric whose better direction is known.")
+    colours = [
+        NEUTRAL if g == baseline_group else GOOD if t >= 1 else BAD
+        for g, t in zip(data["group"], data["times"], strict=True)
+    ]
     fig = go.Figure(
         go.Bar(
             y=data["group"],
-            x=data["delta_pct"],
+            x=data["times"],
             orientation="h",
             marker_color=colours,
-            text=[f"{d:+.1f}%" for d in data["delta_pct"]],
+            text=[f"{_num(t)}×" for t in data["times"]],
             textposition="outside",
             cliponaxis=False,
-            hovertemplate="%{y}<br>%{x:+.2f}% vs baseline<extra></extra>",
+            hovertemplate="%{y}<br>%{x:.3g}× the baseline<extra></extra>",
         )
     )
-    fig.add_vline(x=0, line_color=NEUTRAL)
+    fig.add_vline(x=1, line_dash="dot", line_color=NEUTRAL)
+    tickvals, ticktext = speedup_ticks(data["times"])
+    fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
     fig.update_yaxes(autorange="reversed")
     return _finish(
         fig,
-        f"Difference from the baseline (%) in {metric_title(metric)}",
+        f"Times better than the baseline (×, log scale) in {metric_title(metric)}",
         "Group",
-        f"% vs {baseline_group}",
+        f"× vs {baseline_group} (green = better, red = worse)",
         _bar_height(len(data)),
     )
 

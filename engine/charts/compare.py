@@ -25,6 +25,7 @@ from engine.charts.base import (
     empty_figure,
     hatch_legend,
     hatched,
+    speedup_ticks,
     wants_log,
 )
 
@@ -63,16 +64,6 @@ def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go
     return _finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
 
 
-def _speedup_ticks(values) -> tuple[list[float], list[str]]:
-    """Readable ticks for a log speedup axis: powers of 2 over a short range, of 10 over a long one."""
-    lo, hi = min(min(values), 1.0), max(max(values), 1.0)
-    if hi / lo <= 64:
-        ticks = [2.0**e for e in range(-10, 11) if lo / 2 <= 2.0**e <= hi * 2]
-    else:
-        ticks = [10.0**e for e in range(-6, 7) if lo / 10 <= 10.0**e <= hi * 10]
-    return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
-
-
 def speedup_text(s: float) -> str:
     return f"{_num(s)}×"
 
@@ -106,7 +97,7 @@ def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
         )
     )
     fig.add_vline(x=1, line_dash="dot", line_color=NEUTRAL)
-    tickvals, ticktext = _speedup_ticks(list(data["speedup"]))
+    tickvals, ticktext = speedup_ticks(list(data["speedup"]))
     fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
     fig.update_yaxes(categoryorder="array", categoryarray=list(data["label"]))
     return _finish(

@@ -75,53 +75,7 @@ def add_per_unit(df: pd.DataFrame, target_unit: str) -> pd.DataFrame:
     return out
 
 
-def describe_count(hardware_key: str, hardware_count: Any, count_unit: str) -> str:
-    """'1 board (4 chips, 8 cores)' / '1 die (half a K80 board)' / '8 gpu'."""
-    if is_missing(hardware_count):
-        return count_unit
-    text = f"{hardware_count} {count_unit}"
-    extra = []
-    for unit in ("chip", "core"):
-        if unit != count_unit and HARDWARE.get(hardware_key) and unit in HARDWARE[hardware_key].unit_sizes:
-            per = units_between(hardware_key, count_unit, unit)
-            if per is not None and count_unit in ("board", "pod", "chip"):
-                extra.append(f"{float(hardware_count) * per:g} {unit}s")
-    if hardware_key == "k80" and count_unit == "die":
-        extra.append("half a K80 board each" if int(hardware_count) > 1 else "half a K80 board")
-    return f"{text} ({', '.join(extra)})" if extra else text
-
-
 # --- throughput ↔ time ---
-
-
-def examples_per_s_from_time(total_s: float, epochs: int, steps_per_epoch: int, batch_size: int) -> float:
-    """Average examples/s over a run of `epochs` × `steps_per_epoch` steps of `batch_size` (global)."""
-    if total_s <= 0:
-        raise ValueError("total_s must be positive")
-    return epochs * steps_per_epoch * batch_size / total_s
-
-
-def epoch_time_s_from_throughput(examples_per_s: float, steps_per_epoch: int, batch_size: int) -> float:
-    """Seconds one epoch of `steps_per_epoch` steps of `batch_size` takes at `examples_per_s`."""
-    if examples_per_s <= 0:
-        raise ValueError("examples_per_s must be positive")
-    return steps_per_epoch * batch_size / examples_per_s
-
-
-def train_time_s_from_throughput(examples_per_s: float, epochs: int, steps_per_epoch: int, batch_size: int) -> float:
-    """Seconds for the whole run at a steady `examples_per_s` (no compile time included)."""
-    return epochs * epoch_time_s_from_throughput(examples_per_s, steps_per_epoch, batch_size)
-
-
-def reference_throughput(row: Mapping[str, Any]) -> float | None:
-    """Average examples/s of a reference `train_time_s` row whose epochs, steps and global batch are
-    all known (e.g. article 001's TPU rows at batch 128: 23 steps/epoch), else None."""
-    if row.get("metric") != "train_time_s" or row.get("target"):
-        return None
-    epochs, steps, batch = row.get("epochs"), row.get("steps_per_epoch"), row.get("batch_size")
-    if any(is_missing(x) for x in (epochs, steps, batch)):
-        return None
-    return examples_per_s_from_time(float(row["value"]), int(epochs), int(steps), int(batch))
 
 
 def global_batch(row: Mapping[str, Any]) -> int | None:

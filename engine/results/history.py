@@ -228,18 +228,21 @@ def pivot(df: pd.DataFrame, index: str, columns: str, metric: str, how: str = "m
 
 
 def baseline_delta(agg: pd.DataFrame, metric: str, baseline_group: str) -> pd.DataFrame:
-    """Adds `delta_pct` (how much each group's value differs from the baseline group's, in %)
-    and `better` (whether that difference is an improvement, when the metric's direction is known).
+    """Adds `delta_pct` (how much each group's value differs from the baseline group's, in %),
+    `times` (how many times better than the baseline: value ÷ baseline, or baseline ÷ value for a
+    lower-is-better metric; NaN when the direction is unknown) and `better` (when the direction is known).
     """
     out = agg.copy()
     base_rows = out.loc[out["group"] == baseline_group, metric]
     if base_rows.empty or not base_rows.iloc[0] or pd.isna(base_rows.iloc[0]):
-        out["delta_pct"] = np.nan
+        out["delta_pct"] = out["times"] = np.nan
         out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
         return out
     base = float(base_rows.iloc[0])
     out["delta_pct"] = (out[metric] / base - 1.0) * 100.0
     direction = higher_is_better(metric)
+    ratio = out[metric] / base
+    out["times"] = np.nan if direction is None else (ratio if direction else 1.0 / ratio)
     if direction is None:
         out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
     else:
