@@ -108,5 +108,6 @@ def rate_rows(answer: ans.Answer) -> pd.DataFrame:
             "derived": [c.rate.derivation != "measured" for c in answer.rows],
             "speedup": [c.speedup for c in answer.rows],
             "basis": "rate",
+            "unit": answer.baseline.unit,
         }
     )

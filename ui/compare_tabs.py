@@ -19,6 +19,8 @@ TABLE_COLUMNS = [
 
 def bars_tab(rows: pd.DataFrame, family: str) -> None:
     label, higher = cmp.family_label(family), cmp.family_higher_is_better(family)
+    if family == "rate":
+        label = f"Rate of work, like for like ({rows['unit'].iloc[0]})"
     show_chart(ccharts.compare_bars(rows, label, higher), "cmp_chart_bars", f"compare_{family}")
     labels = list(rows["label"])
     if len(labels) < 2:

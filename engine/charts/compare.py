@@ -104,7 +104,7 @@ def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
         fig,
         "Times faster than the baseline (×, log scale; dotted line = 1×)",
         "Run or reference",
-        f"Speedup over {baseline_label} (green = faster, red = slower)",
+        f"Times faster than {baseline_label} (green = faster, red = slower)",
         _bar_height(len(data)),
     )
 
