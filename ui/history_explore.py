@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from engine.charts import base as charts
+from engine.charts import history as charts
 from engine.results import history
 from ui.common import download_csv, show_chart
 
