@@ -162,7 +162,7 @@ def mapped(item: Loaded, mapping: ColumnMapping) -> tuple[pd.DataFrame | None, s
 
 @st.cache_data(max_entries=4, show_spinner=False)
 def _preview(path: str, mtime: float):
-    from engine.charts import base as charts
+    from engine.charts import history as charts
 
     df = history.load_export(Path(path).read_bytes(), Path(path).name)
     metric = history.metric_columns(df)[0]

@@ -33,6 +33,31 @@ def reference_rows(op: str) -> pd.DataFrame:
         return pd.DataFrame()
 
 
+@st.cache_data(ttl="10m", max_entries=2, show_spinner=False)
+def _reference_frame() -> pd.DataFrame | None:
+    try:
+        from engine.reference.data import load_reference
+
+        return load_reference()
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def answer_line(row: dict[str, Any]) -> None:
+    """The answer in one sentence and one number: how many times faster the published hardware is."""
+    from engine.reference.answer import answer_for_run, times_range
+
+    found = answer_for_run(row, _reference_frame())
+    if found is None or not found.headline:
+        return
+    with st.container(border=True, key="run_answer"):
+        left, right = st.columns([4, 1])
+        left.markdown(f"**{found.headline}**")
+        left.caption("Compared as rates of work; the grade of each reference and every difference are on Compare.")
+        if found.number:
+            right.metric("Times faster", times_range(found.low, found.high), help="published rate ÷ this run's rate")
+
+
 def _log_tail(run_id: str, lines: int = 25) -> str:
     try:
         text = (Path(jobs.run_dir_of(run_id, store())) / "log.txt").read_text(errors="replace")
@@ -54,6 +79,8 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
     with st.container(border=True, key="run_result"):
         st.markdown(f"#### Result — {RESULT_TEXT.get(status, status)}")
         st.caption(" · ".join(p for p in (f"`{run_id}`", run_title(row), row.get("device_name")) if p))
+        if status == RunStatus.OK:
+            answer_line(row)
         if status != RunStatus.OK:
             st.error(
                 f"**{WHY.get(status, status)}.** {row.get('error') or 'No reason was recorded.'}",

@@ -18,11 +18,11 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from engine.charts.base import DEVICE_COLOURS, DEVICE_NAMES
 from engine.spec.micro_presets import SHAPE_FIELDS
 
-DEVICE_COLORS = {"cpu": "#4C78A8", "gpu": "#54A24B", "tpu": "#F58518"}
-RUN_COLOR = "#E45756"
-DEVICE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU"}
+DEVICE_COLORS = DEVICE_COLOURS
+RUN_COLOR = DEVICE_COLOURS["local"]
 # Above this max/min ratio a linear axis hides the small bars, so the axis goes logarithmic.
 LOG_AXIS_RATIO = 20.0
 _RECENT = 5  # the rate and ETA use the median of the last few repeats/steps, not one noisy sample

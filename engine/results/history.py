@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from engine import settings
+from engine.reference.metrics import RESULT_METRICS
 from engine.results.csvio import CsvError, decode, read_export, read_header, typed_frame
 from engine.results.history_io import looks_like_export, read_table
 from engine.results.schema import COLUMN_NAMES
@@ -34,23 +35,9 @@ GROUPABLE = (
     "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
 )  # fmt: skip
 
-# AccelBench's own metric columns: (label, unit, higher is better).
+# AccelBench's own metric columns: (label, unit, higher is better), from the one metric registry.
 METRIC_LABELS: dict[str, tuple[str, str, bool]] = {
-    "examples_per_sec": ("Throughput", "examples/s", True),
-    "gflops": ("Achieved compute", "GFLOP/s", True),
-    "step_time_ms_median": ("Median step time", "ms", False),
-    "step_time_ms_p10": ("Step time, 10th percentile", "ms", False),
-    "step_time_ms_p90": ("Step time, 90th percentile", "ms", False),
-    "time_to_first_step_s": ("Time to first step (trace + compile)", "s", False),
-    "first_epoch_s": ("First epoch", "s", False),
-    "total_s": ("Total time", "s", False),
-    "final_loss": ("Final loss", "", False),
-    "final_accuracy": ("Final accuracy", "0–1", True),
-    "val_accuracy": ("Validation accuracy", "0–1", True),
-    "peak_host_memory_mb": ("Peak host memory", "MB", False),
-    "peak_device_memory_mb": ("Peak device memory", "MB", False),
-    "cost_usd": ("Cost", "USD", False),
-    "peak_gflops": ("Device peak", "GFLOP/s", True),
+    name: (m.label, m.unit, m.higher_is_better) for name, m in RESULT_METRICS.items()
 }
 
 # Settings that change how fast a run goes: rows differing in these are not like for like.
@@ -239,18 +226,21 @@ def pivot(df: pd.DataFrame, index: str, columns: str, metric: str, how: str = "m
 
 
 def baseline_delta(agg: pd.DataFrame, metric: str, baseline_group: str) -> pd.DataFrame:
-    """Adds `delta_pct` (how much each group's value differs from the baseline group's, in %)
-    and `better` (whether that difference is an improvement, when the metric's direction is known).
+    """Adds `delta_pct` (how much each group's value differs from the baseline group's, in %),
+    `times` (how many times better than the baseline: value ÷ baseline, or baseline ÷ value for a
+    lower-is-better metric; NaN when the direction is unknown) and `better` (when the direction is known).
     """
     out = agg.copy()
     base_rows = out.loc[out["group"] == baseline_group, metric]
     if base_rows.empty or not base_rows.iloc[0] or pd.isna(base_rows.iloc[0]):
-        out["delta_pct"] = np.nan
+        out["delta_pct"] = out["times"] = np.nan
         out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
         return out
     base = float(base_rows.iloc[0])
     out["delta_pct"] = (out[metric] / base - 1.0) * 100.0
     direction = higher_is_better(metric)
+    ratio = out[metric] / base
+    out["times"] = np.nan if direction is None else (ratio if direction else 1.0 / ratio)
     if direction is None:
         out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
     else:

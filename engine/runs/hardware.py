@@ -12,24 +12,7 @@ import platform
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-# Theoretical dense peak TFLOP/s per device, by precision (vendor datasheets; see data/reference).
-# Keys are lower-case substrings of the device name as NVML / TF report it.
-ACCELERATOR_PEAK_TFLOPS: dict[str, dict[str, float]] = {
-    "h100": {"float32": 67.0, "float16": 989.0, "bfloat16": 989.0},
-    "a100": {"float32": 19.5, "float16": 312.0, "bfloat16": 312.0},
-    "l4": {"float32": 30.3, "float16": 121.0, "bfloat16": 121.0},
-    "a10g": {"float32": 31.2, "float16": 125.0, "bfloat16": 125.0},
-    "v100": {"float32": 15.7, "float16": 125.0},
-    "t4": {"float32": 8.1, "float16": 65.0},
-    "p100": {"float32": 9.3, "float16": 18.7},
-    "p4": {"float32": 5.5},
-    "k80": {"float32": 4.37},  # one GK210 die (half a board) with boost — what Colab gives
-    "tpu v2": {"float32": 45.0, "bfloat16": 45.0},  # per chip; a v2-8 board is 4 chips
-    "tpu v3": {"float32": 123.0, "bfloat16": 123.0},
-    "tpu v4": {"float32": 275.0, "bfloat16": 275.0},
-    "tpu v5 lite": {"bfloat16": 197.0},
-    "tpu v5e": {"bfloat16": 197.0},
-}
+from engine.spec import hardware_table
 
 
 @dataclass(frozen=True)
@@ -162,13 +145,10 @@ def cpu_peak_gflops(dtype: str = "float32") -> float:
 
 
 def accelerator_peak_gflops(device_name: str, dtype: str = "float32") -> float | None:
-    """Datasheet peak for a GPU/TPU name, or None when the device is not in the table."""
-    low = device_name.lower()
-    for key, by_dtype in ACCELERATOR_PEAK_TFLOPS.items():
-        if key in low:
-            value = by_dtype.get(dtype) or by_dtype.get("float32")
-            return value * 1000 if value else None
-    return None
+    """Datasheet peak for a GPU/TPU name (engine.spec.hardware_table), or None when the device is not in it."""
+    key = hardware_table.key_for_name(device_name)
+    value = hardware_table.peak_tflops(key, dtype) if key else None
+    return value * 1000 if value else None
 
 
 def _nvml_gpus() -> tuple[list[GpuInfo], str]:
