@@ -77,17 +77,20 @@ for item in items:
     label = "AccelBench export" if item.kind == "export" else "results store"
     cols = st.columns([4, 1])
     cols[0].success(f"**{item.name}**: {len(item.frame):,} runs ({label}).", icon=":material/check_circle:")
-    if item.kind == "export" and not demo:
-        if cols[1].button(
+    if (
+        item.kind == "export"
+        and not demo
+        and cols[1].button(
             "Save to results",
             key=f"hist_import_{item.key}",
             help="Import into the results store so Compare can use these runs",
-        ):
-            try:
-                added, skipped = store().import_csv(item.data, item.name)
-                st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
-            except CsvError as exc:
-                st.error(f"{item.name}: not imported — {exc}")
+        )
+    ):
+        try:
+            added, skipped = store().import_csv(item.data, item.name)
+            st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
+        except CsvError as exc:
+            st.error(f"{item.name}: not imported — {exc}")
 
 if not frames:
     st.info(

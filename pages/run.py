@@ -43,9 +43,8 @@ db = store()
 active = bool(run_id) and jobs.is_active(run_id, db)
 
 form_col, launch_col = st.columns([3, 2], gap="large")
-with form_col:
-    with st.container(border=True, key="run_form_box"):
-        raw = run_form(demo)
+with form_col, st.container(border=True, key="run_form_box"):
+    raw = run_form(demo)
 
 with launch_col:
     st.markdown("#### Check and launch")

@@ -7,12 +7,6 @@ import math
 import pytest
 
 from engine.reference import analysis
-from engine.reference.data import load_reference
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_reference()
 
 
 def _row(**kw):

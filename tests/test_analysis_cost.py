@@ -5,12 +5,6 @@ from __future__ import annotations
 import pytest
 
 from engine.reference import analysis
-from engine.reference.data import load_reference
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_reference()
 
 
 def test_cost_per_run_epoch_and_million_examples():

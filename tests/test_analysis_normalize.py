@@ -5,12 +5,6 @@ from __future__ import annotations
 import pytest
 
 from engine.reference import analysis
-from engine.reference.data import load_reference
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_reference()
 
 
 def test_a_cloud_tpu_board_is_four_chips_and_eight_cores():

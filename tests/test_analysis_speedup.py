@@ -8,12 +8,6 @@ import pandas as pd
 import pytest
 
 from engine.reference import analysis
-from engine.reference.data import load_reference
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_reference()
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ from test_history_io import export, run_row
 from engine.charts import base as charts
 from engine.charts import compare as ccharts
 from engine.reference import compare as cmp
-from engine.reference.data import load_reference
 from engine.results import history, history_files
 
 
@@ -41,11 +40,6 @@ def train_run(i: int, batch: int, replicas: int = 1, eps: float = 1000.0, **extr
 
 def titles(fig: go.Figure) -> tuple[str, str]:
     return fig.layout.xaxis.title.text or "", fig.layout.yaxis.title.text or ""
-
-
-@pytest.fixture(scope="module")
-def ref() -> pd.DataFrame:
-    return load_reference()
 
 
 def test_long_rows_put_runs_and_references_in_one_table(ref):

@@ -92,8 +92,8 @@ def test_filter_by_dates_and_values_keeps_undated_rows_on_request():
     week = history.filter_frame(df, date_range=(date(2026, 1, 2), date(2026, 1, 4)))
     assert len(week) == 3 + 1
     assert len(history.filter_frame(df, date_range=(date(2026, 1, 2), date(2026, 1, 4)), include_undated=False)) == 3
-    assert history.filter_frame(df, device_label=["T4"])["model"].tolist() == ["bert"]
-    assert len(history.filter_frame(df, device_label=[], status=None)) == 11
+    assert history.filter_frame(df, {"device_label": ["T4"]})["model"].tolist() == ["bert"]
+    assert len(history.filter_frame(df, {"device_label": [], "status": None})) == 11
     assert history.metric_columns(df)[:2] == ["gflops", "step_time_ms_median"]
 
 

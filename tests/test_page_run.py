@@ -11,22 +11,13 @@ import json
 import time
 from pathlib import Path
 
-import pytest
+from conftest import ROOT, needs_no_gpu
 from streamlit.testing.v1 import AppTest
 
 from engine.runs import jobs
 from engine.runs.store import Store
 
-ROOT = Path(__file__).resolve().parents[1]
 RUN_TIMEOUT_S = 90  # worker start (TensorFlow import) is most of it; the 512³ matmul takes milliseconds
-
-
-@pytest.fixture
-def db(tmp_path, monkeypatch) -> Path:
-    path = tmp_path / "results.db"
-    monkeypatch.setenv("ACCELBENCH_DB", str(path))
-    monkeypatch.delenv("ACCELBENCH_DEMO", raising=False)
-    return path
 
 
 def run_page(query_run: str | None = None, state: dict | None = None) -> AppTest:
@@ -70,6 +61,7 @@ def test_renders_with_no_runs(db):
     assert Store(db).count_runs() == 0
 
 
+@needs_no_gpu
 def test_gpu_on_this_machine_is_explained_and_nothing_is_stored(db):
     at = run_page()
     at.selectbox(key="run_device").select("gpu").run()

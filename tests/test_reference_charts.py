@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from engine.charts.reference import bar_by_hardware, local_vs_reference, speedup_bars, wants_log
-from engine.reference.data import load_reference
 from engine.reference.speedup import speedup_table
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_reference()
 
 
 def test_log_rule():

@@ -47,12 +47,12 @@ def filters(df: pd.DataFrame) -> pd.DataFrame:
             date_range = picked
     else:
         cols[0].caption("No dates in these files.")
-    wanted = {}
+    wanted: dict[str, list[str]] = {}
     for col, (column, label) in zip(cols[1:], FILTERS.items(), strict=True):
         options = history.choices(df, column)
         _keep_valid(f"hist_f_{column}", options)
         wanted[column] = col.multiselect(label, options, key=f"hist_f_{column}", placeholder="all")
-    return history.filter_frame(df, date_range=date_range, **wanted)
+    return history.filter_frame(df, wanted, date_range=date_range)
 
 
 def controls(df: pd.DataFrame) -> tuple[str, str, list[str]] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
@@ -17,6 +18,9 @@ import streamlit as st
 from engine.results import history, history_files
 from engine.results.csvio import CsvError
 from engine.results.mapping import NONE, ColumnMapping, apply_mapping, guess_mapping
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
 
 _CACHE = "hist_parsed"  # session key: upload id → Loaded
 
@@ -106,7 +110,7 @@ def mapping_form(item: Loaded) -> ColumnMapping:
         )
 
     st.caption("Which column holds what? The first rows are shown below the pickers.")
-    c = st.columns(4)
+    c: tuple[DeltaGenerator, ...] = st.columns(4)  # the last row has two
     device = pick("device", "Device column", False, "The hardware each row ran on (e.g. 'V100', 'TPU v3-8')", c[0])
     model = pick("model", "Model column", False, "The model or workload name", c[1])
     value = pick("value", "Value column", False, "The measured number (digits only; the unit goes below)", c[2])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -15,6 +15,10 @@ from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
 from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
 from ui.run_progress import run_title
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
+
 from ui.status import RESULT_TEXT, SHOW_LOG, WHY
 
 
@@ -61,7 +65,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
                     st.code(tail, language=None)
         if row.get("step_time_ms_median") is None:
             # Nothing was measured (cancelled/failed before timing): a grid of dashes would only add noise.
-            cols = st.columns(4)
+            cols: tuple[DeltaGenerator, ...] = st.columns(4)  # rows below have other widths
             cols[0].metric("Status", status)
             ran_s = row.get("total_s")
             if ran_s is None:  # a cancelled/killed worker wrote no total; its progress events still say how long
@@ -163,7 +167,7 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
 
 
 def reference_chart(run_id: str, row: dict[str, Any]) -> None:
-    op = row.get("kind")
+    op: str = row.get("kind") or ""
     refs = reference_rows(op)
     if refs.empty:
         st.caption(f"No published {op} times are available to compare with.")

@@ -15,7 +15,14 @@ from typing import Any
 
 import pandas as pd
 
-from engine.reference.normalize import describe_count, global_batch, is_missing, local_result_rows, reference_throughput
+from engine.reference.normalize import (
+    describe_count,
+    global_batch,
+    is_missing,
+    is_present,
+    local_result_rows,
+    reference_throughput,
+)
 from engine.reference.units import HARDWARE, METRICS, THROUGHPUT_METRICS, family_of, speedup, units_between
 
 
@@ -48,10 +55,10 @@ def _count(row: Mapping[str, Any]) -> str | None:
     key, n, unit = str(row.get("hardware_key", "")), row.get("hardware_count"), row.get("count_unit")
     if is_missing(unit):
         return None
-    if not is_missing(n) and float(n) == 1 and unit in ("host", "die", "gpu", "chip") and key != "tpu_v1":
+    if is_present(n) and float(n) == 1 and unit in ("host", "die", "gpu", "chip") and key != "tpu_v1":
         return "1 device"
     fam = HARDWARE.get(key)
-    if fam and not is_missing(n):
+    if fam and is_present(n):
         for base, word in (("core", "TPU core"), ("die", "GPU")):
             per = units_between(key, str(unit), base) if fam.device_type in ("tpu", "gpu") else None
             if per is not None:
@@ -76,7 +83,7 @@ def _batch(row: Mapping[str, Any]) -> Any:
     if b is not None:
         return b
     raw = row.get("batch_size")
-    return None if is_missing(raw) else f"{int(raw)} (global or per replica not stated)"
+    return f"{int(raw)} (global or per replica not stated)" if is_present(raw) else None
 
 
 def _framework(row: Mapping[str, Any]) -> str | None:
@@ -132,7 +139,7 @@ def _as_rows(rows: pd.DataFrame | Iterable[Mapping[str, Any]] | Mapping[str, Any
     """Reference-like dicts; a raw local result row becomes its reference-schema settings."""
     if isinstance(rows, pd.DataFrame):
         items = rows.to_dict("records")
-    elif isinstance(rows, Mapping) or isinstance(rows, pd.Series):
+    elif isinstance(rows, (Mapping, pd.Series)):
         items = [dict(rows)]
     else:
         items = [dict(r) for r in rows]
@@ -187,7 +194,7 @@ def differences(
     if len(items) < 2:
         return []
     chosen = [_BY_NAME[n] for n in settings] if settings else list(SETTINGS)
-    out = []
+    out: list[Difference] = []
     for s in chosen:
         if s.name == "framework version" and any(d.setting == "framework" and len(d.values) > 1 for d in out):
             continue  # versions of different frameworks say nothing more

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -59,11 +59,14 @@ def reference_label(row: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+_T = TypeVar("_T")
+
+
 def _missing(v: Any) -> bool:
     return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v))
 
 
-def _present(v: Any) -> bool:
+def _present(v: _T | None) -> TypeGuard[_T]:
     return not _missing(v) and v != ""
 
 

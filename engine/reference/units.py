@@ -7,6 +7,7 @@ is always "how many times better" whatever the metric measures.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -163,7 +164,7 @@ class HardwareFamily:
     key: str
     device_type: str
     short: str
-    unit_sizes: dict[str, float]
+    unit_sizes: Mapping[str, float]
 
 
 _TPU_V2 = {"core": 1, "chip": 2, "board": 8, "pod": 512}  # a v2 Pod: 256 chips

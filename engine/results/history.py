@@ -8,7 +8,7 @@ Loading lives in engine.results.history_files (one file or the store → History
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 
 import numpy as np
@@ -119,14 +119,14 @@ def date_bounds(df: pd.DataFrame) -> tuple[date, date] | None:
 
 def filter_frame(
     df: pd.DataFrame,
+    wanted: Mapping[str, Sequence[str] | None] | None = None,
     *,
     date_range: tuple[date, date] | None = None,
     include_undated: bool = True,
-    **wanted: Sequence[str] | None,
 ) -> pd.DataFrame:
     """Rows inside `date_range` (inclusive days, UTC) whose columns take one of the wanted values.
 
-    `wanted` maps a column to the allowed values as text (e.g. device_label=["CPU · AMD EPYC"]);
+    `wanted` maps a column to the allowed values as text (e.g. {"device_label": ["CPU · AMD EPYC"]});
     an empty or None list means no filter on that column.
     """
     mask = np.ones(len(df), dtype=bool)
@@ -136,7 +136,7 @@ def filter_frame(
         dates = df["date"]
         inside = ((dates >= start) & (dates < end)).fillna(False).to_numpy(dtype=bool)
         mask &= inside | (dates.isna().to_numpy() & include_undated)
-    for column, values in wanted.items():
+    for column, values in (wanted or {}).items():
         if values and column in df.columns:
             mask &= df[column].astype("str").isin(list(values)).to_numpy(dtype=bool) & df[column].notna().to_numpy()
     return df[mask]

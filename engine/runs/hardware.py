@@ -7,7 +7,6 @@ and by the Devices page. The worker later verifies real placement with TensorFlo
 from __future__ import annotations
 
 import functools
-import glob
 import os
 import platform
 from dataclasses import asdict, dataclass, field
@@ -209,15 +208,15 @@ def detect_accelerators() -> Accelerators:
     gpus, note = _nvml_gpus()
     notes = [note] if note else []
     if not gpus:
-        for i, path in enumerate(sorted(glob.glob("/proc/driver/nvidia/gpus/*/information"))):
+        for i, path in enumerate(sorted(Path("/proc/driver/nvidia/gpus").glob("*/information"))):
             model = ""
-            with open(path) as f:
+            with path.open() as f:
                 for line in f:
                     if line.startswith("Model:"):
                         model = line.split(":", 1)[1].strip()
             gpus.append(GpuInfo(i, model or "NVIDIA GPU", 0.0, ""))
     tpu = os.environ.get("TPU_NAME") or os.environ.get("COLAB_TPU_ADDR", "")
-    if not tpu and (glob.glob("/dev/accel[0-9]*") or os.environ.get("TPU_ACCELERATOR_TYPE")):
+    if not tpu and (any(Path("/dev").glob("accel[0-9]*")) or os.environ.get("TPU_ACCELERATOR_TYPE")):
         tpu = "local"
     return Accelerators(gpus=tuple(_visible(gpus)), tpu=tpu, notes=tuple(notes))
 
