@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +82,7 @@ def _recent_median(values: list[float]) -> float | None:
     return statistics.median(tail) if tail else None
 
 
-def summarize_progress(events: list[dict[str, Any]]) -> ProgressView:
+def summarize_progress(events: Sequence[Mapping[str, Any]]) -> ProgressView:
     """Fold a run's events (oldest first) into what the live panel shows."""
     view = ProgressView()
     if not events:
@@ -110,7 +111,7 @@ def summarize_progress(events: list[dict[str, Any]]) -> ProgressView:
             view.time_ms.append(float(ev["step_time_ms"]))
             rates.append(float(ev.get("examples_per_sec") or math.nan))
         elif kind == "epoch":
-            view.epoch = ev
+            view.epoch = dict(ev)
     view.rate = _recent_median(rates)
     pace_ms = _recent_median(view.time_ms)
     if pace_ms is not None and view.total:
