@@ -90,7 +90,8 @@ def main() -> None:
     p.add_argument("--plain", default="")
     a = p.parse_args()
     if a.plain:
-        return plain(a.plain, a.model, a.batch_size, a.steps, 2)
+        plain(a.plain, a.model, a.batch_size, a.steps, 2)
+        return
     from engine.spec import backends as be
 
     names = a.backends.split(",") if a.backends else be.installed_backends()

@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     db_dir.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "ACCELBENCH_DB": str(db_dir / "gpu_check.db"), "PYTHONUNBUFFERED": "1"}
     device = a.device or ("cpu" if a.smoke else "gpu")
-    with open(out / "gpu_check.log", "a") as log:
+    with (out / "gpu_check.log").open("a") as log:
         print(_engine(["devices"], env, log, 120).stdout, flush=True)
         runs = plan(a.smoke, a.backends.split(","), device)
         if a.only:

@@ -18,7 +18,7 @@ from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine.results import history
+from engine.results import history_files
 from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
@@ -44,7 +44,7 @@ with left:
         help="Drop several at once. A file with a problem is reported on its own; the others still load.",
     )
 with right:
-    folder_files = history.folder_files()
+    folder_files = history_files.folder_files()
     use_folder = st.toggle(
         f"Include data/history/ ({len(folder_files)} file{'s' if len(folder_files) != 1 else ''})",
         key="hist_folder",
@@ -77,17 +77,20 @@ for item in items:
     label = "AccelBench export" if item.kind == "export" else "results store"
     cols = st.columns([4, 1])
     cols[0].success(f"**{item.name}**: {len(item.frame):,} runs ({label}).", icon=":material/check_circle:")
-    if item.kind == "export" and not demo:
-        if cols[1].button(
+    if (
+        item.kind == "export"
+        and not demo
+        and cols[1].button(
             "Save to results",
             key=f"hist_import_{item.key}",
             help="Import into the results store so Compare can use these runs",
-        ):
-            try:
-                added, skipped = store().import_csv(item.data, item.name)
-                st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
-            except CsvError as exc:
-                st.error(f"{item.name}: not imported — {exc}")
+        )
+    ):
+        try:
+            added, skipped = store().import_csv(item.data, item.name)
+            st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
+        except CsvError as exc:
+            st.error(f"{item.name}: not imported — {exc}")
 
 if not frames:
     st.info(
@@ -102,7 +105,7 @@ if not frames:
         show_chart(preview, "hist_chart_preview", "history_sample_preview")
     st.stop()
 
-df = history.combine(frames)
+df = history_files.combine(frames)
 st.subheader(f"Explore {len(df):,} rows")
 filtered = explore.filters(df)
 picked = explore.controls(filtered)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up and run the whole AccelBench test suite on a fresh Debian/Ubuntu machine with Python 3.11+.
-# Installs Debian's chromium (browser tests), a venv with requirements-test.txt, then lint + pytest.
+# Installs Debian's chromium (browser tests), a venv with requirements-test.txt, then lint, types, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +17,8 @@ PY="${PYTHON:-python3}"
 echo "== versions: $(.venv/bin/python --version), $(chromium --version 2>/dev/null || chromium-browser --version), playwright $(.venv/bin/python -c 'import playwright, importlib.metadata as m; print(m.version("playwright"))')"
 echo "== ruff"
 .venv/bin/ruff check .
+echo "== mypy (engine/ and ui/, settings in pyproject.toml)"
+.venv/bin/mypy
 echo "== pytest"
 export TF_CPP_MIN_LOG_LEVEL=3
 exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=15 "$@"

@@ -1,24 +1,42 @@
-"""Shared fixtures: a temporary results database per test, and a CLI runner that uses it."""
+"""Shared fixtures and helpers for every test package (tests/<package>/ mirrors engine/<package>/).
+
+Test modules import the helpers with `from conftest import ...` (pytest puts tests/ on sys.path);
+keep test file names unique across the sub-folders, which have no __init__.py.
+"""
 
 from __future__ import annotations
 
+import gzip
+import json
 import os
+import struct
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from engine.runs.hardware import detect_accelerators  # noqa: E402 (needs ROOT on sys.path)
+
+_ACC = detect_accelerators()  # NVML and device files only: no TensorFlow
+needs_no_gpu = pytest.mark.skipif(
+    bool(_ACC.gpus or _ACC.tpu),
+    reason="checks what AccelBench does on a machine without a GPU or TPU; this machine has one",
+)
+
 
 @pytest.fixture
 def db(tmp_path, monkeypatch) -> Path:
-    """ACCELBENCH_DB pointing at a fresh file for this test (the worker inherits it)."""
+    """ACCELBENCH_DB pointing at a fresh file for this test (the worker inherits it); demo mode off."""
     path = tmp_path / "results.db"
     monkeypatch.setenv("ACCELBENCH_DB", str(path))
+    monkeypatch.delenv("ACCELBENCH_DEMO", raising=False)
     return path
 
 
@@ -37,3 +55,89 @@ def run_cli(*args: str, timeout: float = 300, env: dict | None = None) -> subpro
 @pytest.fixture
 def cli(db):
     return run_cli
+
+
+def last_json(stdout: str) -> dict[str, Any]:
+    """The JSON object a `--json` command prints on its last line."""
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def ref():
+    """The curated reference table (data/reference/reference_numbers.csv), loaded once per module."""
+    from engine.reference.data import load_reference
+
+    return load_reference()
+
+
+@pytest.fixture
+def fresh_keras():
+    """Clear Keras's global state after the test (layer name counters, graphs); use with usefixtures."""
+    yield
+    import keras
+
+    keras.backend.clear_session()
+
+
+# a proxy that refuses connections: a download attempt fails at once, online or off
+NO_NETWORK = {
+    "HTTPS_PROXY": "http://127.0.0.1:9",
+    "HTTP_PROXY": "http://127.0.0.1:9",
+    "https_proxy": "http://127.0.0.1:9",
+}
+
+
+def _idx(path: Path, array: np.ndarray, magic: int) -> None:
+    header = struct.pack(">I", magic) + b"".join(struct.pack(">I", d) for d in array.shape)
+    with gzip.open(path, "wb") as f:
+        f.write(header + array.astype(np.uint8).tobytes())
+
+
+def write_keras_cache(home: Path, rng: np.random.Generator) -> dict:
+    """Tiny copies of the Keras dataset files, in Keras's cache layout and file formats."""
+    cache = home / "datasets"
+    fm = cache / "fashion-mnist"
+    fm.mkdir(parents=True)
+    x_train = rng.integers(0, 256, (12, 28, 28), dtype=np.uint8)
+    y_train = rng.integers(0, 10, 12, dtype=np.uint8)
+    x_test = rng.integers(0, 256, (6, 28, 28), dtype=np.uint8)
+    y_test = rng.integers(0, 10, 6, dtype=np.uint8)
+    _idx(fm / "train-images-idx3-ubyte.gz", x_train, 2051)
+    _idx(fm / "train-labels-idx1-ubyte.gz", y_train, 2049)
+    _idx(fm / "t10k-images-idx3-ubyte.gz", x_test, 2051)
+    _idx(fm / "t10k-labels-idx1-ubyte.gz", y_test, 2049)
+    np.savez(cache / "mnist.npz", x_train=x_train[::-1], y_train=y_train, x_test=x_test, y_test=y_test)
+    # ragged word-id sequences as object arrays, like the real reuters.npz / imdb.npz
+    seqs = [list(rng.integers(1, 12_000, n)) for n in (5, 320, 40, 7, 9, 11, 13, 15, 17, 19)]
+    ragged = np.empty(len(seqs), dtype=object)
+    ragged[:] = [[int(w) for w in s] for s in seqs]
+    np.savez(cache / "reuters.npz", x=ragged, y=np.arange(10) % 46)
+    np.savez(
+        cache / "imdb.npz", x_train=ragged[:6], y_train=np.arange(6) % 2, x_test=ragged[6:], y_test=np.arange(4) % 2
+    )
+    return {"fashion": (x_train, y_train, x_test, y_test), "seqs": seqs}
+
+
+def write_flowers(folder: Path, counts: tuple[int, ...], ext: str = "tfrec") -> list[tuple[int, tuple[int, int, int]]]:
+    """TFRecords like the public flowers set: 'image' = JPEG bytes, 'class' = int64. Each class has its own
+    solid colour so a test can tell that image and label stayed together."""
+    import tensorflow as tf
+
+    folder.mkdir(parents=True, exist_ok=True)
+    colours = [(230, 20, 20), (20, 230, 20), (20, 20, 230), (230, 230, 20), (20, 230, 230)]
+    written, k = [], 0
+    for f, n in enumerate(counts):
+        with tf.io.TFRecordWriter(str(folder / f"flowers{f:02d}-{n}.{ext}")) as w:
+            for _ in range(n):
+                cls = k % 5
+                img = tf.constant(np.full((40, 30, 3), colours[cls], np.uint8))  # not 192×192: must be resized
+                feature = {
+                    "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[tf.io.encode_jpeg(img).numpy()])),
+                    "class": tf.train.Feature(int64_list=tf.train.Int64List(value=[cls])),
+                    # extra features (the public set also has a text label) are ignored
+                    "label": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"name"])),
+                }
+                w.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
+                written.append((cls, colours[cls]))
+                k += 1
+    return written

@@ -185,7 +185,8 @@ def test_plain_error_speaks_the_forms_language():
 
 
 def test_cli_command_is_what_the_cli_accepts():
-    from engine.cli import _spec_request, build_parser
+    from engine.cli import build_parser
+    from engine.cli_commands import spec_request
     from ui.run_form import cli_command
 
     raw = {"kind": "matmul", "bench": "matmul", "m": 64, "k": 32, "n": 16, "dtype": "float32", "repeats": 3, "warmup": 0,
@@ -193,5 +194,5 @@ def test_cli_command_is_what_the_cli_accepts():
     line = cli_command(raw)
     assert line.startswith("python -m engine run --bench matmul")
     args = build_parser().parse_args(shlex.split(line)[3:])
-    parsed = spec.spec_from_dict(_spec_request(args))
+    parsed = spec.spec_from_dict(spec_request(args))
     assert parsed == spec.spec_from_dict(raw)

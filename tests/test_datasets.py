@@ -3,10 +3,8 @@ process whose KERAS_HOME points at the test's folder), flowers TFRecords with re
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
-import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -17,49 +15,10 @@ import pytest
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import tensorflow as tf
+from conftest import NO_NETWORK, ROOT, write_flowers, write_keras_cache
 
 from engine.spec import catalog
 from engine.worker.datasets import DatasetUnavailable, make_dataset, synthetic_batch
-
-ROOT = Path(__file__).resolve().parents[1]
-# a proxy that refuses connections: a download attempt fails at once, online or off
-NO_NETWORK = {
-    "HTTPS_PROXY": "http://127.0.0.1:9",
-    "HTTP_PROXY": "http://127.0.0.1:9",
-    "https_proxy": "http://127.0.0.1:9",
-}
-
-
-def _idx(path: Path, array: np.ndarray, magic: int) -> None:
-    header = struct.pack(">I", magic) + b"".join(struct.pack(">I", d) for d in array.shape)
-    with gzip.open(path, "wb") as f:
-        f.write(header + array.astype(np.uint8).tobytes())
-
-
-def write_keras_cache(home: Path, rng: np.random.Generator) -> dict:
-    """Tiny copies of the Keras dataset files, in Keras's cache layout and file formats."""
-    cache = home / "datasets"
-    fm = cache / "fashion-mnist"
-    fm.mkdir(parents=True)
-    x_train = rng.integers(0, 256, (12, 28, 28), dtype=np.uint8)
-    y_train = rng.integers(0, 10, 12, dtype=np.uint8)
-    x_test = rng.integers(0, 256, (6, 28, 28), dtype=np.uint8)
-    y_test = rng.integers(0, 10, 6, dtype=np.uint8)
-    _idx(fm / "train-images-idx3-ubyte.gz", x_train, 2051)
-    _idx(fm / "train-labels-idx1-ubyte.gz", y_train, 2049)
-    _idx(fm / "t10k-images-idx3-ubyte.gz", x_test, 2051)
-    _idx(fm / "t10k-labels-idx1-ubyte.gz", y_test, 2049)
-    np.savez(cache / "mnist.npz", x_train=x_train[::-1], y_train=y_train, x_test=x_test, y_test=y_test)
-    # ragged word-id sequences as object arrays, like the real reuters.npz / imdb.npz
-    seqs = [list(rng.integers(1, 12_000, n)) for n in (5, 320, 40, 7, 9, 11, 13, 15, 17, 19)]
-    ragged = np.empty(len(seqs), dtype=object)
-    ragged[:] = [[int(w) for w in s] for s in seqs]
-    np.savez(cache / "reuters.npz", x=ragged, y=np.arange(10) % 46)
-    np.savez(
-        cache / "imdb.npz", x_train=ragged[:6], y_train=np.arange(6) % 2, x_test=ragged[6:], y_test=np.arange(4) % 2
-    )
-    return {"fashion": (x_train, y_train, x_test, y_test), "seqs": seqs}
-
 
 LOADER_SCRIPT = """
 import json, sys
@@ -140,31 +99,8 @@ def test_offline_without_a_cached_copy_names_the_cache_path(tmp_path):
     assert not (tmp_path / "datasets" / "mnist.npz").exists()  # nothing half-downloaded left behind
 
 
-def _write_flowers(folder: Path, counts: tuple[int, ...], ext: str = "tfrec") -> list[tuple[int, tuple[int, int, int]]]:
-    """TFRecords like the public flowers set: 'image' = JPEG bytes, 'class' = int64. Each class has its own
-    solid colour so a test can tell that image and label stayed together."""
-    folder.mkdir(parents=True, exist_ok=True)
-    colours = [(230, 20, 20), (20, 230, 20), (20, 20, 230), (230, 230, 20), (20, 230, 230)]
-    written, k = [], 0
-    for f, n in enumerate(counts):
-        with tf.io.TFRecordWriter(str(folder / f"flowers{f:02d}-{n}.{ext}")) as w:
-            for _ in range(n):
-                cls = k % 5
-                img = tf.constant(np.full((40, 30, 3), colours[cls], np.uint8))  # not 192×192: must be resized
-                feature = {
-                    "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[tf.io.encode_jpeg(img).numpy()])),
-                    "class": tf.train.Feature(int64_list=tf.train.Int64List(value=[cls])),
-                    # extra features (the public set also has a text label) are ignored
-                    "label": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"name"])),
-                }
-                w.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
-                written.append((cls, colours[cls]))
-                k += 1
-    return written
-
-
 def test_flowers_tfrecords_decode_resize_and_keep_labels(tmp_path):
-    written = _write_flowers(tmp_path / "tfrec", (6, 5))
+    written = write_flowers(tmp_path / "tfrec", (6, 5))
     pipe = make_dataset("flowers", "flowers_cnn", 4, validation=True, data_dir=str(tmp_path / "tfrec"))
     assert pipe.train_examples == 11 - 2  # records 0 and 10 are held out for validation
     assert "2 TFRecord file(s)" in pipe.source
@@ -172,14 +108,14 @@ def test_flowers_tfrecords_decode_resize_and_keep_labels(tmp_path):
     for x, y in pipe.train.take(3):
         assert x.shape == (4, 192, 192, 3) and x.dtype == tf.float32 and y.dtype == tf.int32
         for img, cls in zip(x.numpy(), y.numpy(), strict=True):
-            assert 0.0 <= img.min() and img.max() <= 1.0
+            assert img.min() >= 0.0 and img.max() <= 1.0
             np.testing.assert_allclose(img.mean(axis=(0, 1)) * 255, colours[int(cls)], atol=12)
     vx, vy = next(iter(pipe.validation))
     assert vx.shape == (4, 192, 192, 3) and set(vy.numpy().tolist()) <= {0}  # records 0 and 10 are class 0
 
 
 def test_flowers_reads_tfrecord_extension_and_refuses_empty_or_broken_folders(tmp_path):
-    _write_flowers(tmp_path / "ok", (8,), ext="tfrecord")
+    write_flowers(tmp_path / "ok", (8,), ext="tfrecord")
     x, _ = next(iter(make_dataset("flowers", "vgg19", 2, data_dir=str(tmp_path / "ok")).train))
     assert x.shape == (2, 192, 192, 3)
     (tmp_path / "empty").mkdir()
@@ -203,7 +139,7 @@ def test_synthetic_data_has_the_models_native_shape_and_costs_nothing_per_step(m
     first, second = list(pipe.train.take(2))
     assert first[0].shape == (8, *info.input_shape) and first[1].shape == (8,)
     assert first[0].dtype == (tf.int32 if info.kind == "text" else tf.float32)
-    assert 0 <= int(tf.reduce_min(first[1])) and int(tf.reduce_max(first[1])) < info.num_classes
+    assert int(tf.reduce_min(first[1])) >= 0 and int(tf.reduce_max(first[1])) < info.num_classes
     np.testing.assert_array_equal(first[0].numpy(), second[0].numpy())  # one cached batch, repeated
     val = next(iter(pipe.validation))
     assert not np.array_equal(val[0].numpy(), first[0].numpy())  # validation is a different batch

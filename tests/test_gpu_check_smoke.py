@@ -16,7 +16,8 @@ def test_gpu_check_smoke_exports_a_csv_of_ok_jax_runs(tmp_path):
         [*cmd, "--only", "matmul float32,reuters_conv1d"], cwd=ROOT, capture_output=True, text=True, timeout=240
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    rows = list(csv.DictReader(open(out / "gpu_check.csv")))
+    with (out / "gpu_check.csv").open() as f:
+        rows = list(csv.DictReader(f))
     assert {(r["model"], r["backend"], r["status"]) for r in rows} == {
         ("matmul", "jax", "ok"),
         ("reuters_conv1d", "jax", "ok"),

@@ -20,10 +20,7 @@ from engine.worker.train import StepClock, compile_model
 BIG_APPLICATIONS = ("vgg19", "xception", "resnet152v2", "resnet50", "inceptionv3")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_keras():
-    yield
-    keras.backend.clear_session()
+pytestmark = pytest.mark.usefixtures("fresh_keras")  # clear Keras state after each test
 
 
 def test_fashion_cnn_is_article_000s_network():

@@ -14,11 +14,7 @@ import tensorflow as tf
 from engine.worker import flops
 from engine.worker.models import build_model
 
-
-@pytest.fixture(autouse=True)
-def _fresh_keras():
-    yield
-    keras.backend.clear_session()
+pytestmark = pytest.mark.usefixtures("fresh_keras")  # clear Keras state after each test
 
 
 def test_hand_counted_layers():

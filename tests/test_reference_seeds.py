@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.reference.data import load_reference, seed_001_table
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_reference()
+from engine.reference.data import seed_001_table
 
 
 def _one(ref, **where):

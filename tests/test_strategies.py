@@ -14,7 +14,7 @@ import pytest
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import tensorflow as tf
-from conftest import ROOT, run_cli
+from conftest import ROOT, last_json, run_cli
 
 from engine.runs.store import Store
 from engine.spec.specs import (
@@ -35,10 +35,6 @@ from engine.worker.strategies import (
 )
 
 TWO_WORKERS = {"cluster": {"worker": ["localhost:1", "localhost:2"]}, "task": {"type": "worker", "index": 1}}
-
-
-def _last_json(stdout: str) -> dict:
-    return json.loads(stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize(
@@ -119,7 +115,7 @@ def test_mirrored_over_two_logical_cpus_has_two_replicas_and_the_same_loss_trend
     one = run_cli(*args)
     two = run_cli(*args, "--logical-devices", "2", "--strategy", "mirrored")
     assert one.returncode == 0 and two.returncode == 0, one.stderr[-2000:] + two.stderr[-2000:]
-    r1, r2 = _last_json(one.stdout), _last_json(two.stdout)
+    r1, r2 = last_json(one.stdout), last_json(two.stdout)
     assert (r1["replicas"], r1["strategy"]) == (1, "default")
     assert (r2["replicas"], r2["strategy"], r2["per_replica_batch_size"]) == (2, "mirrored", 32)
     assert r2["devices_used"].split(",") == [f"/job:localhost/replica:0/task:0/device:CPU:{i}" for i in (0, 1)]
@@ -161,7 +157,7 @@ def test_multi_worker_runs_across_two_worker_processes(tmp_path):
             subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         )
     outs = [p.communicate(timeout=240) for p in procs]
-    rows = [_last_json(out) for out, _ in outs]
+    rows = [last_json(out) for out, _ in outs]
     for row, (_, err) in zip(rows, outs, strict=True):
         assert row["status"] == "ok", (row["error"], err[-2000:])
         assert (row["strategy"], row["replicas"], row["per_replica_batch_size"]) == ("multi_worker", 2, 16)

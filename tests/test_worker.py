@@ -8,22 +8,20 @@ import signal
 import time
 
 import pytest
+from conftest import last_json
 
 from engine.runs import jobs
+from engine.runs.progress import read_progress
 from engine.runs.store import Store, wait_for
 from engine.spec.specs import spec_from_dict
 
 LONG_MATMUL = ["run", "--bench", "matmul", "--m", "1024", "--n", "1024", "--k", "1024", "--repeats", "5000"]
 
 
-def _last_json(stdout: str) -> dict:
-    return json.loads(stdout.strip().splitlines()[-1])
-
-
 def test_matmul_runs_ok_with_every_micro_metric(cli, db):
     proc = cli("run", "--bench", "matmul", "--m", "256", "--n", "256", "--k", "256", "--repeats", "5", "--json")
     assert proc.returncode == 0, proc.stderr
-    row = _last_json(proc.stdout)
+    row = last_json(proc.stdout)
     assert row["status"] == "ok" and row["kind"] == "matmul"
     assert row["step_time_ms_p10"] <= row["step_time_ms_median"] <= row["step_time_ms_p90"]
     assert row["gflops"] > 0 and row["peak_gflops"] > 0 and row["time_to_first_step_s"] > 0
@@ -56,7 +54,7 @@ def test_conv2d_in_blocks_says_so(cli, db):
         env={"ACCELBENCH_MAX_BLOCK_MB": "0.1"},
     )
     assert proc.returncode == 0, proc.stderr
-    row = _last_json(proc.stdout)
+    row = last_json(proc.stdout)
     assert row["status"] == "ok" and row["examples_per_sec"] > 0
     assert "blocks" in row["notes"]
     # 2 × 8 × 32 × 32 × 25 × 3 × 16 FLOPs per repeat
@@ -66,7 +64,7 @@ def test_conv2d_in_blocks_says_so(cli, db):
 def test_timeout_is_recorded_and_kills_the_worker(cli, db):
     proc = cli(*LONG_MATMUL, "--timeout-s", "4", "--json")
     assert proc.returncode == 1
-    row = _last_json(proc.stdout)
+    row = last_json(proc.stdout)
     assert row["status"] == "timeout" and "4 s timeout" in row["error"]
     job = Store(db).get_job(row["run_id"])
     assert not jobs._alive(job["pid"], job["pid_started"])
@@ -76,9 +74,7 @@ def _start_long(db) -> tuple[str, Store]:
     store = Store(db)
     spec = jobs.prepare({"kind": "matmul", "m": 1024, "n": 1024, "k": 1024, "repeats": 5000})
     run_id = jobs.launch(spec, store)
-    assert wait_for(
-        lambda: any(e.get("event") == "repeat" for e in jobs.read_progress(jobs.run_dir_of(run_id, store))), 60
-    )
+    assert wait_for(lambda: any(e.get("event") == "repeat" for e in read_progress(jobs.run_dir_of(run_id, store))), 60)
     assert store.get_run(run_id)["status"] == "running"
     return run_id, store
 

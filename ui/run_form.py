@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -19,6 +19,9 @@ from engine.spec.demo import DEMO_TIMEOUT_S
 from engine.spec.micro_presets import MICRO_PRESETS, SHAPE_FIELDS, preset_fields
 from ui.run_form_backend import backend_select
 from ui.run_form_train import train_form
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
 
 CUSTOM = "custom"
 # Form labels for the CLI flags a SpecError names, so the message speaks the form's language.
@@ -203,7 +206,7 @@ def micro_form(acc: hardware.Accelerators) -> dict[str, Any]:
     raw: dict[str, Any] = {"kind": bench, "bench": bench}
     if bench == "matmul":
         st.caption("(M × K) @ (K × N), float operands generated on the device.")
-        cols = st.columns(3)
+        cols: tuple[DeltaGenerator, ...] = st.columns(3)  # rows below have other widths
         for col, f in zip(cols, ("m", "k", "n"), strict=True):
             with col:
                 raw[f] = _int_input(f.upper(), f"run_{f}")
@@ -257,7 +260,7 @@ def _device_select(acc: hardware.Accelerators) -> str:
         "Device",
         spec.DEVICES,
         key="run_device",
-        format_func=labels.get,
+        format_func=labels.__getitem__,
         help="Placement is verified: a run that asked for a GPU/TPU and ran on the CPU fails with the reason.",
     )
 
@@ -299,9 +302,6 @@ def run_form(demo: bool = False) -> dict[str, Any]:
     _init_state()
     acc = hardware.detect_accelerators()
     workload = st.radio("Workload", ("Microbenchmark", "Training"), key="run_workload", horizontal=True)
-    if workload == "Microbenchmark":
-        raw = micro_form(acc)
-    else:
-        raw = train_form(lambda: _device_select(acc), len(acc.gpus))
+    raw = micro_form(acc) if workload == "Microbenchmark" else train_form(lambda: _device_select(acc), len(acc.gpus))
     raw["backend"] = backend_select()
     return common_fields(raw, workload == "Training", demo)

@@ -5,12 +5,15 @@ strategy, numeric and GPU-memory settings. Validation stays in engine.spec.specs
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from engine.spec import catalog
 from engine.spec import specs as spec
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
 
 
 def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, Any]:
@@ -19,7 +22,7 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     `device_select` draws the device picker shared with the microbenchmark form.
     """
     raw: dict[str, Any] = {"kind": "train"}
-    cols = st.columns(2)
+    cols: tuple[DeltaGenerator, ...] = st.columns(2)  # rows below have other widths
     with cols[0]:
         raw["model"] = st.selectbox(
             "Model",

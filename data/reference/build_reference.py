@@ -1,6 +1,11 @@
 """Build the curated reference CSV from the shared research file.
 
     python data/reference/build_reference.py [SHARED_CSV] [--out data/reference/reference_numbers.csv]
+    python data/reference/build_reference.py [SHARED_CSV] --check
+
+`--check` writes nothing: it exits 1 unless rebuilding gives the committed CSV byte for byte and
+every shared row is kept with its digits (the test suite cannot check this: the shared file is not
+in this repository).
 
 The shared file (`../shared/reference/reference_numbers.csv`, 279 rows) keeps free-text fields as the
 researcher wrote them. This script turns each row into the project's schema (see README.md next to
@@ -79,7 +84,7 @@ def curate_row(src: dict[str, str], seq: int) -> dict[str, str]:
     notes = src["notes"]
     if unit_note:
         notes = f"{notes} [{unit_note}]".strip()
-    row = {
+    return {
         "ref_id": f"{src['source_id']}-{seq:02d}",
         "source_id": src["source_id"],
         "source_title": src["source_title"],
@@ -123,7 +128,6 @@ def curate_row(src: dict[str, str], seq: int) -> dict[str, str]:
         "doubt_reason": "",
         "notes": notes,
     }
-    return row
 
 
 def _finish(row: dict[str, str]) -> dict[str, str]:
@@ -142,7 +146,7 @@ def _finish(row: dict[str, str]) -> dict[str, str]:
 
 def build(shared_csv: Path) -> list[dict[str, str]]:
     """All curated rows: shared rows in their order, each seed addition right after its source's rows."""
-    with open(shared_csv, newline="", encoding="utf-8") as f:
+    with shared_csv.open(newline="", encoding="utf-8") as f:
         shared = list(csv.DictReader(f))
     seq: dict[str, int] = {}
     blocks: dict[str, list[dict[str, str]]] = {}
@@ -169,20 +173,51 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
 
 
 def write(rows: list[dict[str, str]], out: Path) -> None:
-    with open(out, "w", newline="", encoding="utf-8") as f:
+    with out.open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=list(COLUMN_NAMES), lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
+
+
+def check(shared_csv: Path, committed: Path = DEFAULT_OUT) -> list[str]:
+    """What differs between a rebuild from `shared_csv` and the committed CSV (empty when nothing)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "rebuilt.csv"
+        write(build(shared_csv), out)
+        same = out.read_bytes() == committed.read_bytes()
+    problems = [] if same else [f"rebuilding from {shared_csv} does not give {committed} byte for byte"]
+    with shared_csv.open(newline="", encoding="utf-8") as f:
+        shared = list(csv.DictReader(f))
+    with committed.open(newline="", encoding="utf-8") as f:
+        curated = [r for r in csv.DictReader(f) if r["origin"] == "shared_csv"]
+    if len(curated) != len(shared):
+        problems.append(f"{len(shared)} shared rows but {len(curated)} curated rows from them")
+    for src, cur in zip(shared, curated, strict=False):
+        want = (src["source_id"], src["metric"], src["hardware"], float(src["value"]))
+        got = (cur["source_id"], cur["metric"], cur["hardware_label"], float(cur["value"]))
+        if got != want:
+            problems.append(f"{cur['ref_id']}: {got} is not the shared row {want}")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("shared_csv", nargs="?", type=Path, default=DEFAULT_SHARED)
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--check", action="store_true", help="compare a rebuild with the committed CSV; write nothing")
     args = ap.parse_args(argv)
     if not args.shared_csv.exists():
         print(f"shared reference CSV not found: {args.shared_csv}", file=sys.stderr)
         return 2
+    if args.check:
+        problems = check(args.shared_csv, args.out)
+        print(
+            "\n".join(problems) or f"{args.out} is what {args.shared_csv} builds",
+            file=sys.stderr if problems else sys.stdout,
+        )
+        return 1 if problems else 0
     rows = build(args.shared_csv)
     write(rows, args.out)
     from engine.reference.data import load_reference  # validate what was written, exactly as the app will

@@ -115,4 +115,6 @@ def op_flops(bench: str, **shape: int) -> float:
 
 def same_shape_as_reference(bench: str, request: dict[str, Any]) -> bool:
     ref = REFERENCE_SHAPES.get(bench)
-    return bool(ref) and all(request.get(f) == v for f, v in ref.items())
+    if not ref:
+        return False
+    return all(request.get(f) == v for f, v in ref.items())

@@ -190,7 +190,7 @@ def _fill(cls, d: dict[str, Any]) -> dict[str, Any]:
 
 def validate_micro(raw: dict[str, Any]) -> MicroSpec:
     d = _fill(MicroSpec, raw)
-    out = {
+    out: dict[str, Any] = {  # MicroSpec's fields, each checked
         "bench": _choice(d, "bench", BENCHES),
         "dtype": _choice(d, "dtype", DTYPES),
         "xla": _bool(d, "xla"),
@@ -261,7 +261,7 @@ def resolve_strategy(spec: TrainSpec, gpu_count: int) -> str:
 
 def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
     d = _fill(TrainSpec, raw)
-    out = {
+    out: dict[str, Any] = {  # TrainSpec's fields, each checked
         "model": _choice(d, "model", catalog.MODEL_NAMES),
         "dataset": _choice(d, "dataset", catalog.DATASET_NAMES),
         "batch_size": _int(d, "batch_size", 1, 1_048_576),

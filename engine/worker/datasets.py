@@ -28,6 +28,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -44,7 +45,10 @@ class _LazyTensorFlow:
         return getattr(tensorflow, name)
 
 
-tf = _LazyTensorFlow()
+if TYPE_CHECKING:
+    import tensorflow as tf
+else:
+    tf = _LazyTensorFlow()
 AUTOTUNE = -1  # tf.data.AUTOTUNE's value, without importing TensorFlow
 SHUFFLE_BUFFER = 10_000
 FLOWERS_VALIDATION_EVERY = 10  # every 10th flowers record is held out for validation
@@ -91,8 +95,8 @@ def keras_cache_dir() -> Path:
     # the same two fall-backs as keras (backend/config.py, then utils/file_utils.get_file)
     home = os.environ.get("KERAS_HOME")
     if home is None:
-        user = os.path.expanduser("~")
-        home = os.path.join(user if os.access(user, os.W_OK) else "/tmp", ".keras")
+        user = Path("~").expanduser()
+        home = str((user if os.access(user, os.W_OK) else Path("/tmp")) / ".keras")
     if not os.access(home, os.W_OK):
         home = "/tmp/.keras"
     return Path(home) / "datasets"
@@ -110,7 +114,7 @@ def cache_paths(name: str) -> list[Path]:
 
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with path.open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
@@ -262,6 +266,7 @@ def _flowers(
 def synthetic_batch(info: catalog.DatasetInfo, batch: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One global batch of random examples with `info`'s shape and dtype (images in [0, 1), token ids)."""
     rng = np.random.default_rng(seed)
+    x: np.ndarray  # token ids (int32) or images (float32)
     if info.kind == "text":
         x = rng.integers(1, catalog.TEXT_VOCAB_SIZE, size=(batch, *info.input_shape), dtype=np.int32)
     else:

@@ -121,7 +121,7 @@ def _number(value) -> float | None:
     return f if math.isfinite(f) else None
 
 
-def compile_model(model: keras.Model, name: str, xla: bool, num_classes: int) -> None:
+def compile_model(model: keras.Model, name: str, xla: bool | str, num_classes: int) -> None:
     """Compile with the model's recipe: its optimizer, sparse cross-entropy on the float32 softmax, accuracy
     (+ top-5 where the source reports it and there are more than 5 classes). Call inside the strategy scope."""
     recipe = RECIPES[name]

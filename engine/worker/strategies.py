@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import tensorflow as tf
 
@@ -89,7 +90,7 @@ def tpu_address(spec: TrainSpec, environ: dict | None = None) -> str:
         return env["TPU_NAME"]
     if env.get("COLAB_TPU_ADDR"):
         return "grpc://" + env["COLAB_TPU_ADDR"]
-    if env.get("TPU_ACCELERATOR_TYPE") or any(os.path.exists(f"/dev/accel{i}") for i in range(8)):
+    if env.get("TPU_ACCELERATOR_TYPE") or any(Path(f"/dev/accel{i}").exists() for i in range(8)):
         return "local"
     return ""
 
@@ -123,7 +124,12 @@ def make_strategy(spec: TrainSpec) -> ResolvedStrategy:
         return _check_batch(spec, _tpu_strategy(spec))
     if spec.strategy == "tpu":
         raise StrategyError("--strategy", f"tpu needs --device tpu, got --device {spec.device}")
-    tf_config = parse_tf_config(os.environ.get("TF_CONFIG")) if spec.strategy == "multi_worker" else None
+    # TF_CONFIG is checked before TensorFlow starts, so a bad one fails fast
+    workers = (
+        tuple(parse_tf_config(os.environ.get("TF_CONFIG"))["cluster"]["worker"])
+        if spec.strategy == "multi_worker"
+        else ()
+    )
     try:
         tfenv.configure(
             spec.device, spec.logical_devices, spec.memory_growth, spec.memory_limit_mb, spec.visible_devices
@@ -143,7 +149,6 @@ def make_strategy(spec: TrainSpec) -> ResolvedStrategy:
         if spec.logical_devices > 1:
             raise StrategyError("--logical-devices", "multi_worker uses each machine's devices as they are; use 1")
         strategy = tf.distribute.MultiWorkerMirroredStrategy()
-        workers = tuple(tf_config["cluster"]["worker"])
         tfenv.logical_devices(spec.device)  # PlacementError when this machine lacks the device
         replicas = strategy.num_replicas_in_sync
         physical = replicas if spec.device == "gpu" else len(workers)  # one CPU per machine, else one GPU per replica
@@ -158,9 +163,9 @@ def make_strategy(spec: TrainSpec) -> ResolvedStrategy:
         )
     if name == "default":
         # TF's own placement: the GPU when --device gpu (configure hid the GPUs for --device cpu)
-        resolved = ResolvedStrategy(tf.distribute.get_strategy(), "default", 1, devices[:1])
+        resolved = ResolvedStrategy(tf.distribute.get_strategy(), "default", 1, tuple(devices[:1]))
     elif name == "one_device":
-        resolved = ResolvedStrategy(tf.distribute.OneDeviceStrategy(devices[0]), "one_device", 1, devices[:1])
+        resolved = ResolvedStrategy(tf.distribute.OneDeviceStrategy(devices[0]), "one_device", 1, tuple(devices[:1]))
     elif name == "mirrored":
         if len(devices) < 2 and spec.device == "cpu":
             raise StrategyError(

@@ -105,7 +105,7 @@ def _result(spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, 
     rates = _throughputs(spec, clock, step_synced)
     notes = _notes(spec, data, rates, train_flops, resolved, ops)  # takes the steady-state description out of rates
     dtype = ops.peak_dtype(spec.precision.replace("mixed_", ""), spec.device, "train")
-    if dtype == "tensorfloat32":
+    if dtype == "tf32":
         notes += f"; peak and MFU taken for TF32 (what {spec.backend} uses by default for float32 on this GPU)"
     peak = peak_gflops(ops, spec.device, dtype)
     peak = peak * resolved.physical_devices if peak else None

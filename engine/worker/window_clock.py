@@ -44,7 +44,8 @@ class WindowClock(keras.callbacks.Callback):
         self._epoch = -1
         self._t_epoch = 0.0
 
-    def _close(self, step: int) -> None:
+    def _close(self, step: int) -> float:
+        """Sync, end the open window at `step`, open the next; returns the clock reading."""
         self.sync()
         now = time.perf_counter()
         if self._edge is not None and step > self._edge[0]:
@@ -61,6 +62,7 @@ class WindowClock(keras.callbacks.Callback):
                 window_steps=step - start,
             )
         self._edge = (step, now)
+        return now
 
     def on_epoch_begin(self, epoch, logs=None):
         self._epoch = epoch
@@ -69,8 +71,7 @@ class WindowClock(keras.callbacks.Callback):
 
     def on_train_batch_begin(self, batch, logs=None):
         if self._epoch == 0 and batch == 1:
-            self._close(1)
-            self.time_to_first_step_s = self._edge[1] - self.t_fit
+            self.time_to_first_step_s = self._close(1) - self.t_fit
         elif batch % self.window == 0 or (self._epoch == 0 and batch == warmup_steps(self.steps_per_epoch)):
             self._close(batch)
 

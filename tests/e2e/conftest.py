@@ -49,7 +49,7 @@ class AppServer:
         self.url = f"http://127.0.0.1:{self.port}"
         self.db = tmp / "e2e.db"
         env = {**os.environ, "ACCELBENCH_DB": str(self.db), **(extra_env or {})}
-        self.log = open(tmp / f"streamlit-{self.port}.log", "wb")
+        self.log = (tmp / f"streamlit-{self.port}.log").open("wb")  # noqa: SIM115 (open for the server's life; stop() closes it)
         self.proc = subprocess.Popen(
             [
                 sys.executable,

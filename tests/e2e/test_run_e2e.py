@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import needs_no_gpu
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import screenshot, serving, wait_for_app
@@ -104,6 +105,7 @@ def test_conv2d_small_shape(page, app_server):
     shot(page, "run_conv2d_result_light")
 
 
+@needs_no_gpu
 def test_invalid_input_is_explained_and_not_launchable(page, app_server):
     open_run_page(page, app_server)
     pick(page, "Device", "GPU")

@@ -101,7 +101,7 @@ def peak_device_memory_mb(device: str) -> float | None:
 
 def peak_dtype(dtype: str, device: str, op: str) -> str:
     """The math a float32 op really gets: JAX's default precision runs float32 on TF32 tensor cores on GPUs."""
-    return "tensorfloat32" if dtype == "float32" and device == "gpu" else dtype
+    return "tf32" if dtype == "float32" and device == "gpu" else dtype
 
 
 def math_note(dtype: str, device: str) -> str:

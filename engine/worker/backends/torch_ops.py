@@ -97,7 +97,7 @@ def peak_dtype(dtype: str, device: str, op: str) -> str:
     if dtype != "float32" or device != "gpu":
         return dtype
     tf32 = torch.backends.cuda.matmul.allow_tf32 if op == "matmul" else torch.backends.cudnn.allow_tf32
-    return "tensorfloat32" if tf32 else "float32"
+    return "tf32" if tf32 else "float32"
 
 
 def math_note(dtype: str, device: str) -> str:

@@ -1,0 +1,163 @@
+"""`run`, `devices` and `models`: start a benchmark, and say what this machine and the catalog offer."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from typing import Any
+
+from engine.cli_common import EXIT_FAILED, EXIT_OK, fail, row_line
+from engine.results.status import RunStatus
+from engine.runs import hardware, jobs
+from engine.runs.store import Store
+from engine.spec import backends, catalog
+from engine.spec.specs import SpecError
+
+# run flags that belong to one kind of run only, as spec field names
+MICRO_ONLY = {"m", "n", "k", "height", "width", "channels", "filters", "kernel_size", "repeats", "warmup", "dtype"}
+TRAIN_ONLY = {
+    "dataset",
+    "data_dir",
+    "epochs",
+    "steps_per_epoch",
+    "validation_steps",
+    "strategy",
+    "logical_devices",
+    "precision",
+    "memory_growth",
+    "memory_limit_mb",
+    "visible_devices",
+    "tpu",
+}
+_NOT_SPEC = {"command", "json", "detach"}
+
+
+def spec_request(args: argparse.Namespace) -> dict[str, Any]:
+    """The parsed `run` flags as a spec request (not yet validated); exits 2 on a flag of the other kind."""
+    raw = {k: v for k, v in vars(args).items() if k not in _NOT_SPEC and v is not None}
+    if args.model and args.bench:
+        fail("--bench and --model: give one (a microbenchmark or a training run), not both")
+    if not args.model and not args.bench:
+        fail("run needs --bench matmul|conv2d or --model NAME (see: python -m engine models)")
+    if args.model:
+        micro_only = sorted(set(raw) & MICRO_ONLY)
+        if micro_only:
+            fail(
+                f"--{micro_only[0].replace('_', '-')}: is a microbenchmark setting; training runs use --model/--dataset/--batch-size …"
+            )
+        raw["kind"] = "train"
+    else:
+        train_only = sorted(set(raw) & TRAIN_ONLY)
+        if train_only:
+            fail(
+                f"--{train_only[0].replace('_', '-')}: is a training setting; microbenchmarks use --dtype/--repeats and their shape flags"
+            )
+        raw["kind"] = raw["bench"]
+    return raw
+
+
+def _show_event(ev: dict[str, Any]) -> None:
+    """A progress event as one stderr line (phases, repeats, epochs; steps are too many)."""
+    if ev.get("event") == "phase":
+        print(f"  {ev.get('name')}", file=sys.stderr)
+    elif ev.get("event") == "repeat":
+        print(
+            f"  repeat {ev['repeat']}/{ev['total']}: {ev['time_ms']:.2f} ms, {ev['gflops']:.1f} GFLOP/s",
+            file=sys.stderr,
+        )
+    elif ev.get("event") == "epoch":
+        print(
+            f"  epoch {ev.get('epoch')}: {ev.get('epoch_s', 0):.2f} s, loss {ev.get('loss', float('nan')):.4f}",
+            file=sys.stderr,
+        )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    raw = spec_request(args)
+    try:
+        spec = jobs.prepare(raw)
+    except SpecError as exc:
+        fail(str(exc))
+    store = Store()
+    run_id = jobs.launch(spec, store)
+    if args.detach:
+        print(run_id)
+        return EXIT_OK
+    print(f"run {run_id} started (worker log: {jobs.run_dir_of(run_id, store) / 'log.txt'})", file=sys.stderr)
+    try:
+        row = jobs.wait(run_id, store, on_event=_show_event)
+    except KeyboardInterrupt:
+        jobs.cancel(run_id, store)
+        row = store.get_run(run_id) or {}
+    if args.json:
+        print(json.dumps(row))
+    else:
+        print(row_line(row))
+        if row.get("error"):
+            print(f"error: {row['error']}")
+    if row.get("status") != RunStatus.OK:
+        print(f"accelbench: run {run_id} ended {row.get('status')}: {row.get('error')}", file=sys.stderr)
+    return EXIT_OK if row.get("status") == RunStatus.OK else EXIT_FAILED
+
+
+def _tensorflow_devices() -> dict[str, Any]:
+    import os
+
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    import tensorflow as tf
+
+    return {"version": tf.__version__, "devices": [d.name for d in tf.config.list_physical_devices()]}
+
+
+def cmd_devices(args: argparse.Namespace) -> int:
+    acc = hardware.detect_accelerators()
+    cpu = hardware.cpu_info()
+    tf_info = _tensorflow_devices() if args.probe else None
+    if args.json:
+        info: dict[str, Any] = {
+            "cpu": asdict(cpu),
+            "gpus": [asdict(g) for g in acc.gpus],
+            "tpu": acc.tpu or None,
+            "notes": list(acc.notes),
+            "backends": {b: backends.installed(b) for b in backends.BACKENDS},
+        }
+        if tf_info is not None:
+            info["tensorflow"] = tf_info
+        print(json.dumps(info))
+        return EXIT_OK
+    print(
+        f"CPU: {cpu.name} — {cpu.cores} cores at {cpu.clock_ghz} GHz, {', '.join(cpu.vector_extensions) or 'no SIMD flags'}"
+    )
+    print(
+        f"     peak {cpu.peak_gflops_fp32} GFLOP/s fp32 ({cpu.flops_per_cycle_fp32} FLOPs/cycle/core), {cpu.memory_gb} GB RAM"
+    )
+    for g in acc.gpus:
+        print(f"GPU {g.index}: {g.name}, {g.memory_mb:.0f} MB, driver {g.driver_version}")
+    if not acc.gpus:
+        print("GPU: none found" + (f" ({'; '.join(acc.notes)})" if acc.notes else ""))
+    print(f"TPU: {acc.tpu or 'none attached'}")
+    print(
+        "Backends: "
+        + ", ".join(f"{b} ({'installed' if backends.installed(b) else 'not installed'})" for b in backends.BACKENDS)
+    )
+    if tf_info is not None:
+        print(f"TensorFlow {tf_info['version']} sees: {', '.join(tf_info['devices'])}")
+    return EXIT_OK
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    if args.dataset is not None and args.dataset not in catalog.DATASET_NAMES:
+        fail(f"--dataset: must be one of {', '.join(catalog.DATASET_NAMES)}; got {args.dataset!r}")
+    from engine.worker.models import param_counts  # imports TensorFlow: builds each model to count it
+
+    rows = param_counts(args.dataset)
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        for r in rows:
+            print(
+                f"{r['model']:<16} {r['dataset']:<14} input {str(tuple(r['input_shape'])):<16} classes {r['num_classes']:<5} params {r['params']:>13,}"
+            )
+    return EXIT_OK

@@ -1,0 +1,30 @@
+"""What every CLI command shares: the exit codes, the one-line error exit, and a run's one-line summary."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
+
+
+def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
+    """Exit with `code` after one line on stderr: `accelbench: error: MESSAGE`."""
+    print(f"accelbench: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def row_line(row: Mapping[str, Any]) -> str:
+    """One stored run as one line: id, status, kind, what, device, median, GFLOP/s, examples/s."""
+
+    def f(v: Any, fmt: str) -> str:
+        return format(v, fmt) if isinstance(v, (int, float)) else "-"
+
+    what = row.get("model") or row.get("kind")
+    return (
+        f"{row['run_id']}  {row['status']:<11} {row['kind']:<6} {what:<16} {row.get('device') or '-':<4} "
+        f"{row.get('backend') or 'tensorflow':<10} "
+        f"median {f(row.get('step_time_ms_median'), '.2f')} ms  {f(row.get('gflops'), '.1f')} GFLOP/s  "
+        f"{f(row.get('examples_per_sec'), ',.1f')} ex/s"
+    )

@@ -1,0 +1,88 @@
+"""`results list|show|export|import` and `cancel`: the CLI's view of the results store."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.cli_common import EXIT_OK, fail, row_line
+from engine.results.errors import CsvError
+from engine.results.schema import ResultRow
+from engine.runs import jobs
+from engine.runs.store import Store
+
+
+def _open_store() -> Store:
+    store = Store()
+    jobs.refresh(store)  # runs whose worker died are marked before anything is shown
+    return store
+
+
+def cmd_results(args: argparse.Namespace) -> int:
+    store = _open_store()
+    action = {"list": _list, "show": _show, "export": _export, "import": _import}[args.action]
+    return action(store, args)
+
+
+def _list(store: Store, args: argparse.Namespace) -> int:
+    rows = store.list_runs(limit=args.limit)
+    if args.json:
+        print(json.dumps(rows))
+    else:
+        print("\n".join(row_line(r) for r in rows) or "no runs yet — try: python -m engine run --bench matmul")
+    return EXIT_OK
+
+
+def _show(store: Store, args: argparse.Namespace) -> int:
+    row = find_run(store, args.run_id)
+    print(json.dumps(row) if args.json else "\n".join(f"{k:>24}: {v}" for k, v in row.items() if v is not None))
+    return EXIT_OK
+
+
+def _export(store: Store, args: argparse.Namespace) -> int:
+    text = store.export_csv() if args.format == "csv" else json.dumps(store.list_runs(), indent=1)
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote {store.count_runs()} runs to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _import(store: Store, args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror}")
+    try:
+        added, skipped = store.import_csv(data, path.name)
+    except CsvError as exc:
+        fail(f"{path.name}: {exc} — nothing was imported")
+    print(f"imported {added} runs from {path.name}" + (f" ({skipped} already present, skipped)" if skipped else ""))
+    return EXIT_OK
+
+
+def find_run(store: Store, run_id: str) -> ResultRow:
+    """The run with this id, or the one run whose id starts with it; exits 2 when none or several match."""
+    row = store.get_run(run_id)
+    if not row:
+        matches = store.find_run_ids(run_id)
+        if len(matches) > 1:
+            fail(f"run_id: {run_id!r} matches {len(matches)} runs; give more of it")
+        row = store.get_run(matches[0]) if matches else None
+    if not row:
+        fail(f"run_id: no run {run_id!r}")
+    return row
+
+
+def cmd_cancel(args: argparse.Namespace) -> int:
+    store = _open_store()
+    row = find_run(store, args.run_id)
+    if jobs.cancel(row["run_id"], store):
+        print(f"cancelled {row['run_id']}")
+        return EXIT_OK
+    print(f"run {row['run_id']} had already ended ({row['status']})")
+    return EXIT_OK
