@@ -75,8 +75,10 @@ def contenders(a, backend: str) -> dict[str, list[str]]:
     }  # fmt: skip
 
 
-def _spread(values: list[float]) -> str:
-    return f"{statistics.median(values):,.1f} [{min(values):,.1f}–{max(values):,.1f}]" if values else "-"
+def _spread(values: list[float], digits: int = 1) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values):,.{digits}f} [{min(values):,.{digits}f}–{max(values):,.{digits}f}]"
 
 
 def main() -> None:
@@ -121,7 +123,7 @@ def report(names: list[str], got: dict[str, list[dict]]) -> None:
         peak = vals(f"matmul {b}", "peak_gflops")
         print(
             f"| {b} | {_spread(vals(f'matmul {b}', 'gflops'))} | {_spread(vals(f'matmul {b}', 'blas_gflops'))} | "
-            f"{peak[0] if peak else '-'} | {_spread(e)} | {_spread(pl)} | {_spread(ratios)} |"
+            f"{peak[0] if peak else '-'} | {_spread(e)} | {_spread(pl)} | {_spread(ratios, 2)} |"
         )
 
 
