@@ -7,7 +7,7 @@ free of TensorFlow, JAX and PyTorch imports.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib.machinery
 from dataclasses import dataclass
 
 BACKENDS = ("tensorflow", "jax", "torch")
@@ -35,10 +35,9 @@ INFO: dict[str, BackendInfo] = {
 
 
 def installed(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(INFO[name].module) is not None
-    except (ValueError, ImportError):
-        return False
+    """Whether the backend's package is on sys.path. PathFinder looks at the disk only, not at
+    sys.modules, so a process that has blocked or not yet imported the module gets the same answer."""
+    return importlib.machinery.PathFinder.find_spec(INFO[name].module) is not None
 
 
 def installed_backends() -> list[str]:
