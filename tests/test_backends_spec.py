@@ -87,3 +87,14 @@ def test_result_card_lines_put_framework_next_to_blas_peak_and_sync_cost():
     train = {"examples_per_sec_windowed": 190.0, "examples_per_sec_step_synced": 143.0, "sync_overhead_pct": 33.3}
     assert "syncing every step costs 33.3 %" in backend_lines(train)[-1]
     assert backend_lines({"tf_version": "2.21.0"})[0] == "Backend: TensorFlow (tensorflow 2.21.0)"
+
+
+def test_presets_carry_a_backend_and_run_once_per_installed_backend():
+    from engine.spec import presets
+
+    assert presets.request_for("article000_conv")["backend"] == "tensorflow"
+    key = presets.PRESETS[0].key
+    runs = presets.every_backend(key, ["tensorflow", "jax"])
+    assert [r["backend"] for r in runs] == ["tensorflow", "jax"]
+    for r in runs:
+        assert spec_from_dict(r).backend == r["backend"]
