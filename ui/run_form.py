@@ -98,15 +98,8 @@ _DEFAULTS: dict[str, Any] = {
 # A flag, optionally followed by a value it is set to ("--device cpu", "--logical-devices 2").
 _VALUES = "|".join(
     sorted(
-        {
-            *spec.DEVICES,
-            *backends.BACKENDS,
-            *spec.STRATEGIES,
-            *spec.PRECISIONS,
-            *spec.DTYPES,
-            *spec.BENCHES,
-            *catalog.DATASET_NAMES,
-        },
+        {*spec.DEVICES, *spec.STRATEGIES, *spec.PRECISIONS, *spec.DTYPES, *spec.BENCHES, *catalog.DATASET_NAMES}
+        | set(backends.BACKENDS),
         key=len,
         reverse=True,
     )

@@ -34,21 +34,10 @@ import numpy as np
 
 from engine.spec import catalog
 
-
-class _LazyTensorFlow:
-    """`tf.…` resolved on first use: JAX and PyTorch runs read Keras's datasets through this module's
-    NumPy loaders (engine.worker.arrays) and must not import TensorFlow by importing it."""
-
-    def __getattr__(self, name: str):
-        import tensorflow
-
-        return getattr(tensorflow, name)
-
-
 if TYPE_CHECKING:
     import tensorflow as tf
 else:
-    tf = _LazyTensorFlow()
+    from engine.worker.lazy_tf import tf  # JAX/PyTorch runs use this module's NumPy loaders without TF
 AUTOTUNE = -1  # tf.data.AUTOTUNE's value, without importing TensorFlow
 SHUFFLE_BUFFER = 10_000
 FLOWERS_VALIDATION_EVERY = 10  # every 10th flowers record is held out for validation
