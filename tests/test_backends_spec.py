@@ -98,3 +98,13 @@ def test_presets_carry_a_backend_and_run_once_per_installed_backend():
     assert [r["backend"] for r in runs] == ["tensorflow", "jax"]
     for r in runs:
         assert spec_from_dict(r).backend == r["backend"]
+
+
+def test_the_h100_gpu_check_history_file_loads_with_its_backends():
+    from engine.results import history_files
+
+    files = {p.name: p for p in history_files.folder_files()}
+    df = history_files.load_export(files["h100_gpu_check_2026-11-23.csv"].read_bytes(), "h100")
+    assert len(df) == 16 and set(df["status"]) == {"ok"}
+    assert set(df["backend"]) == {"jax", "torch"} and df["device_name"].str.contains("H100").all()
+    assert df["mfu_pct"].notna().all()
