@@ -146,6 +146,10 @@ def sidecar_for(table_name: str, names: list[str]) -> str | None:
     for n in names:
         low = n.lower()
         base = low.rsplit(".", 1)[0]
-        if n != table_name and low.endswith((".json", *YAML_SUFFIXES)) and base in (stem, f"{stem}.meta", table_name.lower()):
+        if (
+            n != table_name
+            and low.endswith((".json", *YAML_SUFFIXES))
+            and base in (stem, f"{stem}.meta", table_name.lower())
+        ):
             return n
     return None

@@ -27,7 +27,9 @@ CELL_UNITS = (
     "sec", "min", "h", "images/s", "img/s", "samples/s", "sequences/s", "tokens/s", "examples/s", "it/s", "x", "×",
 )  # fmt: skip
 _NUMBER = r"[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
-_UNIT_CELL = re.compile(rf"^({_NUMBER})\s*({'|'.join(re.escape(u) for u in sorted(CELL_UNITS, key=len, reverse=True))})$")
+_UNIT_CELL = re.compile(
+    rf"^({_NUMBER})\s*({'|'.join(re.escape(u) for u in sorted(CELL_UNITS, key=len, reverse=True))})$"
+)
 _PLAIN = re.compile(rf"^{_NUMBER}$")
 _DATE = re.compile(r"^\d{4}[-/]\d{1,2}[-/]\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$")
 

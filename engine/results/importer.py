@@ -18,14 +18,13 @@ from engine.results import systems
 from engine.results.errors import CsvError
 from engine.results.foreign_json import JSON_SUFFIXES, read_json_table
 from engine.results.foreign_text import MISSING_MARKERS, describe, read_text_table, split_number
+from engine.results.history import IMPORT_CONTEXT
 from engine.results.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column
 from engine.results.mapping import _dates, _first_bad
 from engine.results.shapes import _role_by_name, guess_mapping, unit_from_header
 from engine.results.status import RunStatus
 
-# Columns an imported row may carry besides DIMENSIONS and its metric columns.
-EXTRA = ("device_count", "hardware_key", "variant", "system", "framework", "elapsed_s", "step", "price_usd_per_h",
-         "power_w", "note")  # fmt: skip
+EXTRA = IMPORT_CONTEXT  # columns an imported row may carry besides DIMENSIONS and its metric columns
 
 
 @dataclass
@@ -90,7 +89,9 @@ def _text_role(raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[s
     return None
 
 
-def _number_role(raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[str, str], whole: bool) -> pd.Series | None:
+def _number_role(
+    raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[str, str], whole: bool
+) -> pd.Series | None:
     col = m.column(role)
     if col:
         return _numbers(raw, col, "", whole)[0]
@@ -130,7 +131,11 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
         values, missing = _numbers(raw, column, units[~missing].mode().iat[0] if (~missing).any() else "")
     keep = ~missing
     rows = raw[keep]
-    metric = rows[m.column("metric")] if not spec.metric and m.column("metric") else pd.Series(spec.metric or column, index=rows.index)
+    metric = (
+        rows[m.column("metric")]
+        if not spec.metric and m.column("metric")
+        else pd.Series(spec.metric or column, index=rows.index)
+    )
     if (metric == "").any():
         raise _first_bad(rows, metric == "", m.column("metric"), "the metric name is empty (got {raw})")
     unit = rows[unit_col] if unit_col and not spec.unit else pd.Series(spec.unit, index=rows.index)
@@ -140,7 +145,9 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
         fraction = m.accuracy == "fraction" or (m.accuracy == "auto" and vals[is_acc].max() <= 1.0)
         vals = vals.where(~is_acc, vals * (100.0 if fraction else 1.0))
         unit = unit.where(~is_acc, "%")
-    names = pd.Series([metric_column(a, b, spec.direction) for a, b in zip(metric, unit, strict=True)], index=rows.index)
+    names = pd.Series(
+        [metric_column(a, b, spec.direction) for a, b in zip(metric, unit, strict=True)], index=rows.index
+    )
     out = pd.DataFrame({"value": vals, "metric_col": names, "source_column": column}, index=rows.index)
     if spec.model:
         out["model"] = spec.model
@@ -155,7 +162,9 @@ def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) 
     batch = _number_role(raw, m, "batch", constants, whole=True)
     if batch is not None and any(w in m.column("batch").lower() for w in ("per gpu", "per device", "per replica")):
         batch = batch * out["device_count"].astype("Float64").fillna(1)  # History holds the global batch
-    out["global_batch_size"] = batch.round().astype("Int64") if batch is not None else pd.array([pd.NA] * len(raw), dtype="Int64")
+    out["global_batch_size"] = (
+        batch.round().astype("Int64") if batch is not None else pd.array([pd.NA] * len(raw), dtype="Int64")
+    )
     date_col = m.column("date")
     if date_col:
         out["date"] = _dates(raw, date_col)
@@ -174,7 +183,9 @@ def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) 
 def _check(raw: pd.DataFrame, m: ImportMapping) -> None:
     for column, role in m.roles.items():
         if column not in raw.columns:
-            raise CsvError(f"the mapping gives column {column!r} the role {role}, but this file has no such column", 1, column)
+            raise CsvError(
+                f"the mapping gives column {column!r} the role {role}, but this file has no such column", 1, column
+            )
     if not m.columns("value"):
         raise CsvError("no column is mapped as a value: give at least one column the role 'value'")
     for role in ("device", "system", "model", "metric", "unit", "count", "batch", "date", "time", "step"):
@@ -200,7 +211,9 @@ def _notes(raw: pd.DataFrame, m: ImportMapping, missing: dict[str, int]) -> list
     notes = []
     skipped = {c: n for c, n in missing.items() if n}
     if skipped:
-        notes.append("cells with no value (blank, n/a, OOM …) skipped: " + ", ".join(f"{c} ({n})" for c, n in skipped.items()))
+        notes.append(
+            "cells with no value (blank, n/a, OOM …) skipped: " + ", ".join(f"{c} ({n})" for c, n in skipped.items())
+        )
     dropped = [c for c in raw.columns if c != "_row" and m.roles.get(c, "ignore") == "ignore"]
     if dropped:
         notes.append("columns not imported (role 'ignore'): " + ", ".join(dropped))
@@ -237,7 +250,12 @@ def apply_import(
     for name in names:
         out[name] = long["value"].where(long["metric_col"] == name)
     derived = _derived(out, names)
-    out["file"], out["source"], out["status"], out["kind"] = file_name, "file:" + file_name, RunStatus.OK.value, "external"
+    out["file"], out["source"], out["status"], out["kind"] = (
+        file_name,
+        "file:" + file_name,
+        RunStatus.OK.value,
+        "external",
+    )
     out["run_id"] = file_name + ":" + out["_row"].astype(str) + ":" + long["source_column"]
     out["workload"] = out["model"]
     for key, value in (sidecar or {}).items():
@@ -246,8 +264,9 @@ def apply_import(
     return out.drop(columns="_row"), notes
 
 
-def load_foreign(data: bytes | str, name: str, mapping: ImportMapping | None = None,
-                 sidecar: dict[str, str] | None = None) -> tuple[pd.DataFrame, list[str]]:
+def load_foreign(
+    data: bytes | str, name: str, mapping: ImportMapping | None = None, sidecar: dict[str, str] | None = None
+) -> tuple[pd.DataFrame, list[str]]:
     """Read and map a foreign file in one go (headless: the CLI and tests). Raises CsvError."""
     raw = read_raw(data, name)
     return apply_import(raw.frame, mapping or raw.guess, name, sidecar)

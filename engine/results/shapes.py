@@ -32,6 +32,8 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("device", ("accelerator", "gpu", "device", "hardware", "chip", "tpu", "processor", "name")),
 )
 _TEXT_ROLES = {"system", "device", "model", "metric", "unit", "precision", "framework", "date"}
+_SETTING_PREFIXES = {"env", "environment", "config", "meta", "host", "system", "hardware", "software", "settings"}
+_SINGLE = {"device", "system", "count", "batch", "model", "step", "date", "metric", "unit", "time"}
 _NUMBER_ROLES = {"count", "batch", "price", "power", "time", "step"}
 _RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
                "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s"}  # fmt: skip
@@ -44,14 +46,14 @@ def _present(col: pd.Series) -> pd.Series:
 
 
 def cell_kind(col: pd.Series) -> tuple[str, str]:
-    """('number', unit) when ≥ 80 % of filled cells are numbers (sharing one unit, maybe ''), ('date', ''),
+    """("number", unit) when most filled cells are numbers (sharing one unit, maybe ''), ('date', ''),
     or ('text', '')."""
     cells = _present(col.head(200).astype(str))
     if cells.empty:
         return "empty", ""
     split = cells.map(lambda c: split_number(c.replace("\u202f", "")))
     ok = split.dropna()
-    if len(ok) >= 0.8 * len(cells):
+    if len(ok) > 0.5 * len(cells):  # a few bad cells are reported, not a reason to call the column text
         units = pd.Series([u for _, u in ok]).value_counts()
         return "number", str(units.index[0])
     if cells.map(is_date).mean() >= 0.8:
@@ -68,7 +70,10 @@ def unit_from_header(name: str) -> tuple[str, str]:
     m = re.search(r"(\w+)\s*(?:/|per)\s*(s|sec|second)\b", low)
     if m and m.group(1) in _RATE_WORDS:
         return name, _RATE_WORDS[m.group(1)]
-    last = low.split()[-1] if low.split() else ""
+    words = low.split()
+    if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in _RATE_WORDS:  # throughput_img_s
+        return name, _RATE_WORDS[words[-2]]
+    last = words[-1] if words else ""
     if last in _UNIT_WORDS or last in ("ms", "s", "min", "h"):
         return name, normalise_unit(last)
     return name, ""
@@ -128,7 +133,7 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
             role = "system" if _system_like(raw[c]) else "device"
         if not role:
             role = {"number": "value", "date": "date", "empty": "ignore"}.get(kind, "label")
-        if role in {"count", "batch", "model", "step", "date"} and role in roles.values():
+        if role in _SINGLE and role in roles.values():
             role = "value" if kind == "number" else "label"  # one column per single role
         roles[c] = role
     if "device" not in roles.values() and "system" not in roles.values():
@@ -214,6 +219,9 @@ KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], No
 def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = False) -> ImportMapping:
     """A first mapping: roles, shape, units, and a known format's pre-filled mapping when the header matches."""
     roles, kinds = guess_roles(raw, headerless)
+    for c, r in roles.items():  # a number under a run's config or environment is a setting, not a result
+        if is_json and r == "value" and c.split(".")[0].lower() in _SETTING_PREFIXES and "." in c:
+            roles[c] = "label"
     shape = detect_shape(roles, kinds, headerless, is_json)
     m = ImportMapping(shape=shape, roles=roles, values=value_specs(roles, kinds, shape))
     if shape == "timeseries":
