@@ -67,9 +67,19 @@ def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> 
     return values.where(~missing), missing
 
 
+_EXACT = {"hardware": "system", "gpu": "system", "device": "system", "accelerator": "system", "system": "system",
+          "framework": "framework", "model": "model", "precision": "precision", "batchsize": "batch",
+          "costperhour": "price", "priceperhour": "price", "timestamp": "date", "date": "date", "gpus": "count",
+          "numgpus": "count", "power": "power"}  # fmt: skip
+
+
 def _sidecar_roles(sidecar: dict[str, str]) -> dict[str, str]:
     """Role → value from a sidecar's keys (hardware → system, costPerHour → price, batch_size → batch …)."""
     out: dict[str, str] = {}
+    for key, value in sidecar.items():  # a key named exactly like a role wins over a hint ('version')
+        role = _EXACT.get(key.split(".")[-1].lower().replace("_", ""))
+        if role and role not in out:
+            out[role] = value
     for key, value in sidecar.items():
         kind = "number" if split_number(value) else "text"
         role = _role_by_name(key.split(".")[-1].replace("costPerHour", "price"), kind)

@@ -234,5 +234,9 @@ def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = F
             fill(m)
             break
     if shape == "telemetry":
+        for c in m.columns("value"):  # a bare number in a log (the GPU index) is an id, not a measurement
+            if not kinds[c][1]:
+                m.roles[c] = "label"
+                m.values.pop(c, None)
         m.fmt = "telemetry log (nvidia-smi --format=csv,noheader style)"
     return m
