@@ -33,7 +33,9 @@ def test_a_wide_table_and_a_json_array_go_through_the_mapping_step_to_a_chart(db
     at.file_uploader(key="hist_upload").set_value(files).run()
     assert not at.exception and not at.error
     labels = [e.label for e in at.expander]
-    assert any("vendor.csv** — wide table" in x for x in labels) and any("runs.json** — JSON records" in x for x in labels)
+    assert any("vendor.csv** — wide table" in x for x in labels) and any(
+        "runs.json** — JSON records" in x for x in labels
+    )
     ok = " ".join(s.value for s in at.success)
     assert "vendor.csv**: 7 rows mapped" in ok and "runs.json**: 2 rows mapped" in ok
     assert any("cells with no value" in c.value and "BERT-Large (sequences/s) (1)" in c.value for c in at.caption)

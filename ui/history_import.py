@@ -144,7 +144,8 @@ def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str
         except CsvError as exc:
             return None, str(exc), []
         st.caption(f"The first rows as they will be imported ({len(rows):,} in all):")
-        st.dataframe(to_long(rows).head(PREVIEW), hide_index=True, key=f"{k}_preview")
+        first = to_long(rows).head(PREVIEW)
+        st.dataframe(first.dropna(axis=1, how="all"), hide_index=True, key=f"{k}_preview")
         for note in notes:
             st.caption("• " + note)
         st.download_button(

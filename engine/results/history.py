@@ -230,6 +230,7 @@ def time_series(df: pd.DataFrame, metric: str, color: str | None, how: str = "me
     span = data["date"].max() - data["date"].min()
     # aim for tens to a few hundred buckets whatever the span, so the line is neither one dot nor noise
     buckets = (
+        (pd.Timedelta(minutes=10), "s", "second"),  # a telemetry log of a few minutes
         (pd.Timedelta(hours=3), "min", "minute"),
         (pd.Timedelta(days=5), "h", "hour"),
         (pd.Timedelta(days=400), "D", "day"),

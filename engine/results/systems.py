@@ -72,6 +72,9 @@ def parse_name(name: str, rules: list[re.Pattern[str]]) -> dict[str, object]:
             "note": (groups.get("note") or "").strip(" -,;"),
         }
         break
+    variant = str(parts["variant"])
+    if variant.startswith("(") and variant.endswith(")") and not parts["note"]:  # "8 V100 (AWS p3.16xlarge)"
+        parts["variant"], parts["note"] = "", variant[1:-1]
     key = hardware_key(str(parts["device_model"]))
     parts["hardware_key"] = key
     parts["device_label"] = next(d.short for d in DEVICES if d.key == key) if key else parts["device_model"]
