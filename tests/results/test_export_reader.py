@@ -1,55 +1,14 @@
 """engine.results.history_io: AccelBench exports checked column-wise must give exactly csvio's verdicts
-(same message, row and column), load 100,000 rows fast, and foreign tables read as text."""
+(same message, row and column), load 100,000 rows, and foreign tables read as text."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from conftest import run_row
 
 from engine.results.csvio import CsvError, parse_results_csv, rows_to_csv
 from engine.results.history_io import read_export, read_table
 from engine.results.schema import COLUMN_NAMES
-
-
-def run_row(i: int, **extra) -> dict:
-    """A finished result row as the store holds it (matmul on the CPU)."""
-    row = {name: None for name in COLUMN_NAMES}
-    row.update(
-        schema_version=1,
-        run_id=f"20260101-1200{i % 60:02d}-{i:06x}",
-        created_at=f"2026-01-{1 + i % 28:02d}T12:00:{i % 60:02d}Z",
-        status="ok",
-        source="local",
-        kind="matmul",
-        model="matmul",
-        dataset="synthetic",
-        shape="(512x512)@(512x512)",
-        dtype="float32",
-        precision="float32",
-        xla=False,
-        device="cpu",
-        strategy="none",
-        replicas=1,
-        time_to_first_step_s=0.09,
-        step_time_ms_median=2.33 + i % 7,
-        step_time_ms_p10=2.1,
-        step_time_ms_p90=3.0,
-        total_s=0.12,
-        gflops=115.2 - i % 5,
-        peak_gflops=166.2,
-        devices_used="/job:localhost/replica:0/task:0/device:CPU:0",
-        device_name="AMD EPYC",
-        host_cores=2,
-        host_memory_gb=23.5,
-        tf_version="2.21.0",
-    )
-    row.update(extra)
-    return row
-
-
-def export(rows: list[dict]) -> str:
-    return rows_to_csv(rows)
 
 
 def verdict(fn, data):
@@ -69,7 +28,7 @@ def _replace_cell(text: str, line: int, column: str, value: str) -> str:
     return "\n".join(lines)
 
 
-GOOD = export([run_row(i) for i in range(6)])
+GOOD = rows_to_csv([run_row(i) for i in range(6)])
 
 BAD_FILES = {
     "float column": _replace_cell(GOOD, 3, "gflops", "fast"),
@@ -115,7 +74,7 @@ def test_blank_lines_keep_row_numbers_as_csvio_counts_them():
 
 def test_quoted_cells_with_commas_and_newlines_load_like_csvio():
     rows = [run_row(i, error='failed, with "quotes"\nand a second line' if i == 2 else None) for i in range(5)]
-    text = export(rows)
+    text = rows_to_csv(rows)
     frame = read_export(text.encode())
     assert list(frame["run_id"]) == [r["run_id"] for r in parse_results_csv(text)]
     assert frame.loc[2, "error"] == 'failed, with "quotes"\nand a second line'
@@ -125,7 +84,7 @@ def test_quoted_cells_with_commas_and_newlines_load_like_csvio():
 
 def test_valid_export_has_the_same_values_as_csvio():
     rows = [run_row(i, xla=i % 2 == 0, cost_usd=0.001 * i) for i in range(8)]
-    text = export(rows)
+    text = rows_to_csv(rows)
     frame = read_export(text.encode("utf-8"))
     exact = parse_results_csv(text)
     assert list(frame.columns) == list(COLUMN_NAMES)
@@ -140,13 +99,11 @@ def test_not_utf8_is_refused_with_the_offset():
     assert verdict(read_export, data) == verdict(parse_results_csv, data)
 
 
-def test_100k_rows_load_in_well_under_three_seconds():
-    text = export([run_row(i) for i in range(100_000)]).encode()
-    t0 = time.perf_counter()
+def test_a_100k_row_export_loads_every_row():
+    # how fast (within 3 s) is measured by bench/bench_limits.py
+    text = rows_to_csv([run_row(i) for i in range(100_000)]).encode()
     frame = read_export(text)
-    elapsed = time.perf_counter() - t0
-    assert len(frame) == 100_000
-    assert elapsed < 3.0, f"{elapsed:.2f} s"  # ~0.6 s on the 2-core dev machine; csvio ~2.5 s
+    assert len(frame) == 100_000 and frame["run_id"].is_unique
 
 
 def test_foreign_table_sniffs_the_delimiter_and_numbers_rows():
