@@ -1,4 +1,4 @@
-"""The CLI: `python -m engine devices|models|run|results|cancel` (design §2).
+"""The CLI: `python -m engine devices|models|run|results|cancel|compare` (design §2).
 
 This module is the parser and the dispatch; each command's body lives in engine.cli_commands
 (run, devices, models) or engine.cli_results (results, cancel). To add a command: a sub-parser in
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
+from engine import cli_compare
 from engine.cli_commands import cmd_devices, cmd_models, cmd_run
 from engine.cli_common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
 from engine.cli_results import cmd_cancel, cmd_results
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("cancel", help="cancel a queued or running run")
     c.add_argument("run_id")
+    cli_compare.add_parser(sub)
     return p
 
 
@@ -105,5 +107,6 @@ def main(argv: list[str] | None = None) -> int:
         "models": cmd_models,
         "results": cmd_results,
         "cancel": cmd_cancel,
+        "compare": cli_compare.cmd_compare,
     }
     return handler[args.command](args)

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from typing import Any
 
 from engine.cli_common import EXIT_FAILED, EXIT_OK, fail, row_line
+from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
 from engine.spec import catalog
@@ -96,9 +97,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(row_line(row))
         if row.get("error"):
             print(f"error: {row['error']}")
-    if row.get("status") != "ok":
+    if row.get("status") != RunStatus.OK:
         print(f"accelbench: run {run_id} ended {row.get('status')}: {row.get('error')}", file=sys.stderr)
-    return EXIT_OK if row.get("status") == "ok" else EXIT_FAILED
+    return EXIT_OK if row.get("status") == RunStatus.OK else EXIT_FAILED
 
 
 def _tensorflow_devices() -> dict[str, Any]:

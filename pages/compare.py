@@ -1,6 +1,7 @@
 """Compare: runs from this machine and imported runs next to each other and next to published reference
-numbers — bars and speedup over a chosen baseline, throughput vs batch size and vs replicas, step-time
-distributions, loss/accuracy per epoch, cost — with a warning whenever the rows are not like for like.
+numbers. At the top, the answer: every row as a rate of work (examples/s or GFLOP/s), how many times faster
+each is than the baseline (your run by default), in one sentence, with a like-for-like grade per row. Below,
+bars and speedup, throughput vs batch size and vs replicas, step-time distributions, loss/accuracy, cost.
 
 A link `?run=<run_id>` (from the Run and Home pages) preselects that run.
 """
@@ -21,8 +22,8 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
 from engine.reference import compare as cmp
-from engine.reference.comparability import comparability_warnings
 from engine.runs import jobs
+from ui import compare_answer as answer
 from ui import compare_tabs as tabs
 from ui.common import demo_banner, page_link, store
 from ui.compare_select import pick_references, pick_runs, reference
@@ -41,9 +42,10 @@ with left:
     chosen_runs = pick_runs(runs)
 with right:
     chosen_refs = pick_references(ref, chosen_runs)
+    peaks = answer.pick_peaks(chosen_runs)
 
 long = cmp.long_rows(chosen_runs, chosen_refs)
-if long.empty:
+if long.empty and not peaks:
     st.info(
         "Pick at least one run or reference row above. No runs yet? Start the *Quick check* on Home (a few seconds) "
         "or set one up on the Run page; results from elsewhere can be imported on the History page.",
@@ -52,23 +54,17 @@ if long.empty:
     page_link("pages/home.py", "Home — one-click experiments", icon=":material/home:")
     st.stop()
 
-families = cmp.families(long)
+all_rates = answer.rates(chosen_runs, chosen_refs, peaks)
+result = answer.answer_box(all_rates)
+
+families = (["rate"] if result is not None and len(result.rows) > 1 else []) + cmp.families(long)
 if st.session_state.get("cmp_metric") not in families:
     st.session_state["cmp_metric"] = families[0]
 family = st.selectbox("Metric", families, key="cmp_metric", format_func=cmp.family_label)
-rows = cmp.for_family(long, family)
-missing = sorted(set(long["label"]) - set(rows["label"]))
+rows = answer.rate_rows(result) if family == "rate" and result is not None else cmp.for_family(long, family)
+missing = sorted(set(long["label"]) - set(rows["label"])) if family != "rate" else []
 if missing:
     st.caption(f"Not measured as {cmp.family_label(family).lower()}: {', '.join(missing)}.")
-
-# the warnings name rows as the charts do (by label), not by hardware alone
-warnings = comparability_warnings(rows.assign(hardware=rows["label"])) if len(rows) > 1 else []
-if warnings:
-    st.warning(
-        "**Not like for like** — these rows differ in settings that change speed:\n\n"
-        + "\n".join(f"- {w}" for w in warnings),
-        icon=":material/warning:",
-    )
 
 # Only the open tab is computed and drawn (tab state is tracked), so reading step and epoch series
 # from the store happens only when someone looks at them.

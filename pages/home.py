@@ -17,22 +17,12 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
 from engine.reference.compare import headline, run_label
-from engine.results.schema import ACTIVE_STATUSES
+from engine.results.status import ACTIVE_STATUSES
 from engine.runs import hardware, jobs
 from engine.spec import presets
 from engine.spec.specs import SpecError
 from ui.common import demo_banner, demo_mode, download_csv, fmt_num, page_link, store, switch_page
-
-# Words, not emoji: the status must read the same with or without an emoji font.
-STATUS_TEXT = {
-    "queued": "queued",
-    "running": "running…",
-    "ok": "ok",
-    "failed": "FAILED",
-    "cancelled": "cancelled",
-    "timeout": "timed out",
-    "interrupted": "interrupted",
-}
+from ui.status import list_text
 
 
 def _launch(key: str, device: str) -> None:
@@ -107,7 +97,7 @@ def latest_runs() -> None:
         rows.append(
             {
                 "created": pd.to_datetime(r["created_at"], utc=True),
-                "status": STATUS_TEXT.get(r["status"], r["status"]),
+                "status": list_text(r["status"]),
                 "run": run_label(r),
                 "result": f"{name} {fmt_num(value, 1, unit)}" if value is not None else (r.get("error") or "—")[:80],
                 "run_id": r["run_id"],

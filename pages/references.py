@@ -21,9 +21,11 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)
 
 from engine.charts.reference import bar_by_hardware, wants_log
-from engine.reference import analysis
 from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference, seed_001_table, seed_rows
-from engine.reference.units import HARDWARE, METRICS
+from engine.reference.grade import differing
+from engine.reference.normalize import add_per_unit
+from engine.reference.speedup import metric_family, stated_vs_computed, time_ratios
+from engine.reference.units import HARDWARE, METRICS, axis_title, geometric_mean
 
 TABLE_COLUMNS = [
     "ref_id", "hardware", "model_label", "dataset_label", "metric", "value", "unit", "value_kind", "batch_label",
@@ -122,14 +124,6 @@ def _table_tab(ref: pd.DataFrame) -> None:
     )
 
 
-def _ratio_table(table: pd.DataFrame) -> pd.DataFrame:
-    """Article 001's ratios: TPU over K80 and over P100 per model (times are lower-is-better)."""
-    rows = table.rename_axis("model")
-    return pd.DataFrame(
-        {"TPU vs K80 (×)": rows["K80"] / rows["TPUv2"], "TPU vs P100 (×)": rows["P100"] / rows["TPUv2"]}
-    ).round(2)
-
-
 def _seeds_tab(ref: pd.DataFrame) -> None:
     st.subheader("Article 001 — flowers, 25 epochs, training time (s)")
     st.caption(
@@ -141,12 +135,12 @@ def _seeds_tab(ref: pd.DataFrame) -> None:
         left.markdown(f"**{caption}**")
         # No number format: the article's own digits (1866.703, 1053.5027) show as printed.
         left.dataframe(table, width="stretch", key=f"ref_seed001_t{n}")
-        ratios = _ratio_table(table)
+        ratios = time_ratios(table.rename_axis("model"), "TPUv2", ("K80", "P100"), name="TPU")
         right.markdown("**Speedup of the TPU** (from the table)")
         right.dataframe(ratios, width="stretch", key=f"ref_seed001_r{n}")
-        gm = analysis.geometric_mean(ratios["TPU vs K80 (×)"].tolist())
+        gm = geometric_mean(ratios["TPU vs K80 (×)"].tolist())
         right.caption(
-            f"Geometric mean vs K80: {gm:.2f}× · vs P100: {analysis.geometric_mean(ratios['TPU vs P100 (×)'].tolist()):.2f}×"
+            f"Geometric mean vs K80: {gm:.2f}× · vs P100: {geometric_mean(ratios['TPU vs P100 (×)'].tolist()):.2f}×"
         )
     extra = seed_rows(ref, "SEED-VN-FLOWERS")
     st.dataframe(extra[~extra["metric"].eq("train_time_s")], hide_index=True, width="stretch", key="ref_seed001_extra")
@@ -169,7 +163,7 @@ def _seeds_tab(ref: pd.DataFrame) -> None:
 
     st.subheader("Article 003 — RiseML: Cloud TPU vs P100/V100")
     st.dataframe(seed_rows(ref, "SEED-RISEML"), hide_index=True, width="stretch", key="ref_seed003")
-    checks = analysis.stated_vs_computed(ref)
+    checks = stated_vs_computed(ref)
     checks = checks[checks["ref_id"].str.startswith(("SEED", "SEC-GSLIN"))]
     st.markdown("**Published ratios checked against the published absolute numbers**")
     st.dataframe(
@@ -191,9 +185,9 @@ def _chart_tab(ref: pd.DataFrame) -> None:
         chartable,
         key="ref_chart_metric",
         index=chartable.index("train_time_s"),
-        format_func=analysis.axis_title,
+        format_func=axis_title,
     )
-    in_metric = ref[[analysis.metric_family(m) == analysis.metric_family(metric) for m in ref["metric"]]]
+    in_metric = ref[[metric_family(m) == metric_family(metric) for m in ref["metric"]]]
     models = sorted(m for m in in_metric["model"].unique() if m)
     model_opts = ["(all rows)", *models] if models else ["(all rows)"]
     default = model_opts.index("vgg19") if "vgg19" in model_opts else 0
@@ -210,7 +204,7 @@ def _chart_tab(ref: pd.DataFrame) -> None:
         rows = rows[rows["source_id"].isin(sources)]
     unit_note = ""
     if PER_UNIT_CHOICES[per_label]:
-        conv = analysis.add_per_unit(rows, PER_UNIT_CHOICES[per_label])
+        conv = add_per_unit(rows, PER_UNIT_CHOICES[per_label])
         dropped = conv["value_per_unit"].isna().sum()
         rows = conv[conv["value_per_unit"].notna()].assign(value=lambda d: d["value_per_unit"])
         unit_note = f" — {per_label} ({'device-time' if METRICS[metric].kind == 'time' else 'linear share'})"
@@ -229,7 +223,7 @@ def _chart_tab(ref: pd.DataFrame) -> None:
     st.plotly_chart(fig, width="stretch", key="ref_chart", theme=None)
     if log is None and wants_log(rows["value"]):
         st.caption("The axis is logarithmic: the largest value is more than 20× the smallest.")
-    warnings = analysis.comparability_warnings(rows)
+    warnings = differing(rows.to_dict("records"), lambda r: str(r["hardware"]))
     if warnings:
         with st.expander(f"What differs between these rows ({len(warnings)})", icon=":material/warning:"):
             for w in warnings:

@@ -18,10 +18,9 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)  # a bare deep link (/run?run=… on a fresh server) is routed through app.py first
 
 from engine.runs import jobs
-from engine.spec.micro_presets import op_flops
-from engine.spec.specs import MicroSpec, SpecError
 from ui.common import demo_banner, demo_mode, store
-from ui.run_form import cli_command, plain_error, run_form
+from ui.run_form import cli_command, run_form
+from ui.run_launch import check, launch, ready_text
 from ui.run_progress import live_panel
 from ui.run_result import recent_runs, result_card, result_charts
 
@@ -49,30 +48,11 @@ with form_col, st.container(border=True, key="run_form_box"):
 
 with launch_col:
     st.markdown("#### Check and launch")
-    spec, problem = None, None
-    try:
-        spec = jobs.prepare(raw, demo=demo)
-    except SpecError as exc:
-        problem = plain_error(exc)
-    if problem:
+    spec, problem = check(raw, demo)
+    if spec is None:
         st.error(f"{problem}\n\nNothing has been launched; change the setting above.", icon=":material/block:")
-    elif isinstance(spec, MicroSpec):
-        shape = {
-            k: getattr(spec, k)
-            for k in ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size")
-        }
-        gflop = op_flops(spec.bench, **shape) / 1e9
-        st.success(
-            f"Ready: **{spec.bench}** {jobs.micro_shape(spec)} in {spec.dtype} on **{spec.device.upper()}** — "
-            f"{gflop:,.2f} GFLOP per repeat, {spec.warmup} warm-up + {spec.repeats} timed repeats.",
-            icon=":material/check:",
-        )
     else:
-        st.success(
-            f"Ready: **{spec.model}** on {spec.dataset}, global batch {spec.batch_size}, {spec.epochs} epoch(s) × "
-            f"{spec.steps_per_epoch} steps on **{spec.device.upper()}** ({spec.precision}).",
-            icon=":material/check:",
-        )
+        st.success(ready_text(spec), icon=":material/check:")
     if active:
         st.caption(
             "A run from this page is still going; launch another once it ends (or cancel it) so they do not share the CPU."
@@ -82,18 +62,15 @@ with launch_col:
         key="run_launch",
         type="primary",
         icon=":material/play_arrow:",
-        disabled=bool(problem) or active,
+        disabled=spec is None or active,
         width="stretch",
     )
     with st.expander("Same run from the command line"):
         st.code(cli_command(raw), language="bash")
-    if launched and not problem and not active:
-        try:
-            new_id = jobs.launch(jobs.prepare(raw, demo=demo), db)
-        except SpecError as exc:  # the machine changed between the check and the click
-            st.error(plain_error(exc), icon=":material/block:")
-        except OSError as exc:
-            st.error(f"The worker could not be started: {exc}", icon=":material/error:")
+    if launched and spec is not None and not active:
+        new_id, failure = launch(spec, db)
+        if failure:
+            st.error(failure, icon=":material/error:")
         else:
             st.session_state["run_id"] = new_id
             st.session_state["run_session_runs"].append(new_id)

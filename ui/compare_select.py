@@ -9,9 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.reference.comparability import match_references
+from engine.reference.answer import auto_references
 from engine.reference.compare import reference_label, run_label
 from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference
+from engine.reference.likeforlike import rate_of_run
 
 DEFAULT_REFERENCES = 5  # best-matching references preselected for a run
 
@@ -81,7 +82,8 @@ def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
     ids = list(candidates["ref_id"])
     if "cmp_refs" not in st.session_state or st.session_state.get("cmp_refs_for") != tuple(sorted(o for o in ops if o)):
         st.session_state["cmp_refs_for"] = tuple(sorted(o for o in ops if o))
-        best = [m.ref_id for m in match_references(runs[0], ref, limit=DEFAULT_REFERENCES)] if runs else []
+        base = rate_of_run(runs[0]) if runs else None
+        best = [r.id for r in auto_references(base, ref)][:DEFAULT_REFERENCES] if base else []
         st.session_state["cmp_refs"] = [i for i in best if i in ids]
     st.session_state["cmp_refs"] = [i for i in st.session_state["cmp_refs"] if i in ids]
     labels = {
@@ -94,7 +96,7 @@ def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
         key="cmp_refs",
         format_func=lambda i: labels.get(i, i),
         placeholder="choose reference rows" if ids else "no reference rows for this model or operation",
-        help="Preselected: the references most comparable with the first chosen run (same model or operation, "
-        "fewest differing settings).",
+        help="Preselected: the references of the first chosen run's model or operation that publish a rate, or a "
+        "time and the workload it took (so a rate can be derived).",
     )
     return ref[ref["ref_id"].isin(chosen)]

@@ -8,7 +8,7 @@ import streamlit as st
 
 from engine.charts import compare as ccharts
 from engine.reference import compare as cmp
-from engine.reference.comparability import differences
+from engine.reference.grade import differing
 from ui.common import download_csv, show_chart, store
 
 TABLE_COLUMNS = [
@@ -19,25 +19,40 @@ TABLE_COLUMNS = [
 
 def bars_tab(rows: pd.DataFrame, family: str) -> None:
     label, higher = cmp.family_label(family), cmp.family_higher_is_better(family)
+    if family == "rate":
+        label = f"Rate of work, like for like ({rows['unit'].iloc[0]})"
     show_chart(ccharts.compare_bars(rows, label, higher), "cmp_chart_bars", f"compare_{family}")
     labels = list(rows["label"])
     if len(labels) < 2:
         st.caption("Add a second run or reference row to see speedups.")
         return
-    default = next((lab for lab, o in zip(rows["label"], rows["origin"], strict=True) if o == "reference"), labels[0])
-    if st.session_state.get("cmp_baseline") not in labels:
-        st.session_state["cmp_baseline"] = default
-    baseline = st.selectbox("Baseline (1×)", labels, key="cmp_baseline")
-    table = cmp.speedups(rows, baseline)
+    if family == "rate":  # the answer's rows already carry their speedup over the baseline chosen above
+        baseline = str(rows["label"].iloc[0])
+        table = rows[["label", "origin", "value_canonical", "speedup", "basis"]]
+    else:
+        default = next(
+            (lab for lab, o in zip(rows["label"], rows["origin"], strict=True) if o != "reference"), labels[0]
+        )
+        if st.session_state.get("cmp_metric_baseline") not in labels:
+            st.session_state["cmp_metric_baseline"] = default
+        baseline = st.selectbox("Baseline for this metric (1×)", labels, key="cmp_metric_baseline")
+        table = cmp.speedups(rows, baseline)
+        if len(table) < len(rows):
+            st.caption(
+                "Times are divided only by times of the identical workload; the other rows are compared under "
+                "*Rate of work, like for like*."
+            )
     show_chart(ccharts.speedup_chart(table, baseline), "cmp_chart_speedup", f"compare_speedup_{family}")
     st.dataframe(
         table,
         hide_index=True,
         key="cmp_speedup_table",
+        placeholder="—",
         column_config={
             "label": "Run or reference",
             "value_canonical": st.column_config.NumberColumn(label, format="%.4g"),
-            "speedup": st.column_config.NumberColumn("Speedup (×)", format="%.2f×"),
+            "speedup": st.column_config.NumberColumn("Times faster (×)", format="%.3g×"),
+            "basis": "Compared as",
         },
     )
     download_csv(table, "cmp_speedup_csv", f"compare_speedup_{family}", "Download speedups (CSV)")
@@ -177,19 +192,9 @@ def table_tab(long: pd.DataFrame) -> None:
         column_config={"value": st.column_config.NumberColumn("Value", format="%.6g"), "label": "Run or reference"},
     )
     download_csv(table, "cmp_table_csv", "compare_rows", "Download all rows (CSV)")
-    per_row = long.drop_duplicates("label").assign(hardware=lambda d: d["label"])
-    diffs = differences(per_row)
-    if diffs:
+    per_row = long.drop_duplicates("label").to_dict("records")
+    lines = differing(per_row, lambda r: str(r["label"]))
+    if lines:
         st.markdown("**Settings that differ between the chosen rows**")
-        table = pd.DataFrame(
-            [
-                {
-                    "setting": d.setting,
-                    "values": " · ".join(f"{v}: {', '.join(ls)}" for v, ls in d.values.items()),
-                    "not stated for": ", ".join(d.unknown),
-                }
-                for d in diffs
-            ]
-        )
-        st.dataframe(table, hide_index=True, key="cmp_diff_table")
-        download_csv(table, "cmp_diff_csv", "compare_settings_that_differ", "Download (CSV)")
+        for line in lines:
+            st.markdown(f"- {line}")

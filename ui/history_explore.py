@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from engine.charts import base as charts
+from engine.charts import history as charts
 from engine.results import history
 from ui.common import download_csv, show_chart
 
@@ -152,14 +152,14 @@ def baseline_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None
         )
     )
     show_chart(charts.delta_chart(delta, metric, baseline), "hist_chart_delta", f"history_delta_{metric}")
-    table = delta[["group", metric, "delta_pct", "rows"]]
+    table = delta[["group", metric, "times", "rows"]]
     st.dataframe(
         table,
         hide_index=True,
         key="hist_delta_table",
         column_config={
             metric: st.column_config.NumberColumn(history.metric_title(metric), format="%.4g"),
-            "delta_pct": st.column_config.NumberColumn("vs baseline (%)", format="%+.1f%%"),
+            "times": st.column_config.NumberColumn("× vs baseline", format="%.3g×", help="how many times better"),
         },
     )
     download_csv(table, "hist_delta_csv", f"history_delta_{metric}", "Download the deltas (CSV)")

@@ -6,16 +6,21 @@ otherwise), and asks for one full rerun when the run ends so the page swaps in t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
 from engine.charts.run import summarize_progress, time_series_figure
+from engine.results.status import RunStatus
 from engine.runs import jobs
+from engine.runs.progress import read_progress
 from ui.common import fmt_num, fmt_seconds, store
 
 POLL_S = 1.0
 
 
-def run_title(row: dict) -> str:
+def run_title(row: Mapping[str, Any]) -> str:
     """'matmul (512x512)@(512x512) · float32 · CPU' or 'fashion_cnn on synthetic · batch 256 · CPU'."""
     device = (row.get("device") or "?").upper()
     if row.get("kind") == "train":
@@ -38,7 +43,7 @@ def live_panel(run_id: str) -> None:
         if not jobs.is_active(run_id, db):
             st.rerun()  # the whole page, so the result card replaces this panel and the timer stops
         row = db.get_run(run_id) or {}
-        view = summarize_progress(jobs.read_progress(jobs.run_dir_of(run_id, db)))
+        view = summarize_progress(read_progress(jobs.run_dir_of(run_id, db)))
         with st.container(border=True, key="run_live"):
             head, cancel = st.columns([5, 1], vertical_alignment="center")
             with head:
@@ -49,7 +54,7 @@ def live_panel(run_id: str) -> None:
                     jobs.cancel(run_id, db)
                     st.rerun()
             unit = "repeats" if view.x_title == "Repeat" else "steps"
-            status = row.get("status", "queued")
+            status = row.get("status", RunStatus.QUEUED)
             text = f"{view.phase} — {view.done:,}/{view.total:,} {unit}" if view.total else f"{view.phase} ({status})"
             st.progress(view.fraction, text=text)
             cols = st.columns(4)

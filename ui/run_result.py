@@ -9,7 +9,9 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import run as charts_run
+from engine.results.status import RunStatus
 from engine.runs import jobs
+from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
 from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
 from ui.run_progress import run_title
@@ -17,19 +19,7 @@ from ui.run_progress import run_title
 if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
 
-STATUS_TEXT = {
-    "ok": ":material/check_circle: finished",
-    "failed": ":material/error: failed",
-    "timeout": ":material/timer_off: timed out",
-    "cancelled": ":material/cancel: cancelled",
-    "interrupted": ":material/power_off: interrupted",
-}
-WHY = {
-    "failed": "The run started and failed",
-    "timeout": "The run went past its timeout and was stopped",
-    "cancelled": "The run was cancelled",
-    "interrupted": "The worker process ended without writing a result",
-}
+from ui.status import RESULT_TEXT, SHOW_LOG, WHY
 
 
 @st.cache_data(ttl="10m", max_entries=4, show_spinner=False)
@@ -41,6 +31,31 @@ def reference_rows(op: str) -> pd.DataFrame:
         return charts_run.reference_op_rows(load_reference(), op)
     except (ImportError, OSError, ValueError):
         return pd.DataFrame()
+
+
+@st.cache_data(ttl="10m", max_entries=2, show_spinner=False)
+def _reference_frame() -> pd.DataFrame | None:
+    try:
+        from engine.reference.data import load_reference
+
+        return load_reference()
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def answer_line(row: dict[str, Any]) -> None:
+    """The answer in one sentence and one number: how many times faster the published hardware is."""
+    from engine.reference.answer import answer_for_run, times_range
+
+    found = answer_for_run(row, _reference_frame())
+    if found is None or not found.headline:
+        return
+    with st.container(border=True, key="run_answer"):
+        left, right = st.columns([4, 1])
+        left.markdown(f"**{found.headline}**")
+        left.caption("Compared as rates of work; the grade of each reference and every difference are on Compare.")
+        if found.number and found.low is not None and found.high is not None:
+            right.metric("Times faster", times_range(found.low, found.high), help="published rate ÷ this run's rate")
 
 
 def _log_tail(run_id: str, lines: int = 25) -> str:
@@ -62,15 +77,17 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
     """Status, timings, throughput, placement and notes of a finished run."""
     status = row.get("status", "?")
     with st.container(border=True, key="run_result"):
-        st.markdown(f"#### Result — {STATUS_TEXT.get(status, status)}")
+        st.markdown(f"#### Result — {RESULT_TEXT.get(status, status)}")
         st.caption(" · ".join(p for p in (f"`{run_id}`", run_title(row), row.get("device_name")) if p))
-        if status != "ok":
+        if status == RunStatus.OK:
+            answer_line(row)
+        if status != RunStatus.OK:
             st.error(
                 f"**{WHY.get(status, status)}.** {row.get('error') or 'No reason was recorded.'}",
                 icon=":material/error:",
             )
             tail = _log_tail(run_id)
-            if tail and status in ("failed", "interrupted"):
+            if tail and status in SHOW_LOG:
                 with st.expander("Last lines of the worker log"):
                     st.code(tail, language=None)
         if row.get("step_time_ms_median") is None:
@@ -79,7 +96,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             cols[0].metric("Status", status)
             ran_s = row.get("total_s")
             if ran_s is None:  # a cancelled/killed worker wrote no total; its progress events still say how long
-                ran_s = charts_run.summarize_progress(jobs.read_progress(jobs.run_dir_of(run_id, store()))).elapsed_s
+                ran_s = charts_run.summarize_progress(read_progress(jobs.run_dir_of(run_id, store()))).elapsed_s
             cols[1].metric("Ran for", fmt_seconds(ran_s) if ran_s else "—")
             page_link("pages/history.py", "See all runs in History", ":material/table_chart:")
             return
@@ -137,7 +154,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
         st.markdown(f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`")
         if peak_note and row.get("gflops"):
             st.caption(f"{pct}: {peak_note}.")
-        if row.get("kind") == "train" and status == "ok":
+        if row.get("kind") == "train" and status == RunStatus.OK:
             cols = st.columns(3)
             cols[0].metric("Final loss", fmt_num(row.get("final_loss"), 4))
             cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
@@ -183,7 +200,7 @@ def reference_chart(run_id: str, row: dict[str, Any]) -> None:
         st.caption(f"No published {op} times are available to compare with.")
         return
     median_ms = row.get("step_time_ms_median")
-    run_s = median_ms / 1000 if median_ms and row.get("status") == "ok" else None
+    run_s = median_ms / 1000 if median_ms and row.get("status") == RunStatus.OK else None
     if run_s is None:
         return  # "this run vs the articles" with no run in it says nothing; the References page has the rest
     job = store().get_job(run_id)

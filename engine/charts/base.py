@@ -1,4 +1,5 @@
-"""Plotly figures for the Compare and History pages, plus HTML/PNG export. No streamlit here.
+"""The shared chart base (axis titles, the log rule and × ticks, colours per device type, hatching, number
+formats, empty figures) plus HTML/PNG export. No streamlit here.
 
 Every figure gets axis titles with units (`_finish` refuses to build one without), leaves colours
 of text and grid to the Streamlit theme (light and dark both readable), and never draws one trace
@@ -14,11 +15,12 @@ import shutil
 import pandas as pd
 import plotly.graph_objects as go
 
-from engine.results.history import metric_title
-
 LOG_RATIO = 20.0  # max/min above which a linear axis hides the small values (same rule as the reference charts)
 ORIGIN_COLOURS = {"this machine": "#f97316", "imported": "#a855f7", "reference": "#2563eb"}
 GOOD, BAD, NEUTRAL = "#16a34a", "#dc2626", "#64748b"
+# One colour per device type (and one for the user's own run), on every chart that colours by device.
+DEVICE_COLOURS = {"cpu": "#64748b", "gpu": "#16a34a", "tpu": "#2563eb", "local": "#f97316"}
+DEVICE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU", "local": "This run"}
 MAX_POINTS = 20_000  # raw points above this are aggregated by the caller; WebGL keeps the rest smooth
 _SPEEDUP_TICKS = [1 / 64, 1 / 16, 1 / 4, 1 / 2, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
@@ -43,6 +45,17 @@ def _log_ticks(values) -> dict:
 
 def _value_axis(values, log: bool) -> dict:
     return _log_ticks(values) if log else {"type": "linear"}
+
+
+def speedup_ticks(values) -> tuple[list[float], list[str]]:
+    """Ticks for a log axis of ratios, labelled in ×: powers of 2 over a short range, of 10 over a long one."""
+    vals = [float(v) for v in values if v is not None and not pd.isna(v) and float(v) > 0] or [1.0]
+    lo, hi = min(min(vals), 1.0), max(max(vals), 1.0)
+    if hi / lo <= 64:
+        ticks = [2.0**e for e in range(-10, 11) if lo / 2 <= 2.0**e <= hi * 2]
+    else:
+        ticks = [10.0**e for e in range(-6, 7) if lo / 10 <= 10.0**e <= hi * 10]
+    return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
 
 
 def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
@@ -116,6 +129,22 @@ def is_empty(fig: go.Figure) -> str:
 PALETTE = ("#2563eb", "#f97316", "#16a34a", "#dc2626", "#9333ea", "#0891b2", "#ca8a04", "#db2777", "#64748b")
 
 
+def hatched(rows: pd.DataFrame) -> pd.Series:
+    """The one meaning of hatching: a doubtful figure, or a rate derived from a published time (not measured)."""
+    out = pd.Series(False, index=rows.index)
+    for col in ("doubtful", "derived"):
+        if col in rows.columns:
+            out |= rows[col].fillna(False).astype(bool)
+    return out
+
+
+def hatch_legend() -> go.Bar:
+    """An empty bar whose legend entry explains the hatching."""
+    return go.Bar(
+        x=[None], y=[None], name="hatched = derived or doubtful", marker={"color": NEUTRAL, "pattern": {"shape": "/"}}
+    )
+
+
 def _bar_height(n: int) -> int:
     """Horizontal bars: enough room per category that long labels stay on one line."""
     return int(min(1400, 150 + 36 * max(n, 2)))
@@ -131,131 +160,6 @@ def _num(v: float) -> str:
     if a >= 10:
         return f"{v:,.1f}"
     return f"{v:.3g}"
-
-
-# --- History -------------------------------------------------------------------------------------
-
-
-def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how: str) -> go.Figure:
-    """Aggregated metric per group as horizontal bars with a p10–p90 whisker, one bar per group (the
-    group's values joined), coloured by the `colour` column — no empty slots for absent combinations."""
-    if agg.empty:
-        return empty_figure("No rows with a value for this metric after filtering.")
-    value_title = metric_title(metric)
-    data = agg.sort_values([x, colour] if colour else [x], kind="stable")
-    fig = go.Figure()
-    groups = data.groupby(colour, sort=True, dropna=False) if colour else [("", data)]
-    for name, g in groups:
-        fig.add_trace(
-            go.Bar(
-                y=g["group"],
-                x=g[metric],
-                orientation="h",
-                name=str(name) if colour else how,
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": (g["p90"] - g[metric]).clip(lower=0),
-                    "arrayminus": (g[metric] - g["p10"]).clip(lower=0),
-                    "thickness": 1.2,
-                    "color": "#8c8c8c",  # mid-grey: visible on the light and the dark theme
-                },
-                customdata=g["rows"],
-                hovertemplate="%{y}<br>%{x:,.4g}<br>%{customdata:,} rows<extra>%{fullData.name}</extra>",
-                showlegend=bool(colour),
-            )
-        )
-    fig.update_layout(barmode="overlay")  # one bar per category: overlay never leaves gaps for missing colours
-    fig.update_yaxes(categoryorder="array", categoryarray=list(data["group"]), autorange="reversed")
-    fig.update_xaxes(**_value_axis(agg[metric], wants_log(agg[metric])))
-    category = " · ".join(c.replace("_", " ") for c in ([x, colour] if colour else [x]))
-    return _finish(
-        fig,
-        f"{value_title}, {how}",
-        category,
-        f"{how.capitalize()} {value_title} by {category} (whiskers: p10–p90)",
-        _bar_height(len(data)),
-    )
-
-
-def delta_chart(agg: pd.DataFrame, metric: str, baseline_group: str) -> go.Figure:
-    """% difference of each group from the pinned baseline (green = better, red = worse, grey = unknown)."""
-    data = agg.dropna(subset=["delta_pct"])
-    if data.empty:
-        return empty_figure("Pin a baseline group with a value to see % differences.")
-    colours = [NEUTRAL if pd.isna(b) else GOOD if b else BAD for b in data["better"]]
-    fig = go.Figure(
-        go.Bar(
-            y=data["group"],
-            x=data["delta_pct"],
-            orientation="h",
-            marker_color=colours,
-            text=[f"{d:+.1f}%" for d in data["delta_pct"]],
-            textposition="outside",
-            cliponaxis=False,
-            hovertemplate="%{y}<br>%{x:+.2f}% vs baseline<extra></extra>",
-        )
-    )
-    fig.add_vline(x=0, line_color=NEUTRAL)
-    fig.update_yaxes(autorange="reversed")
-    return _finish(
-        fig,
-        f"Difference from the baseline (%) in {metric_title(metric)}",
-        "Group",
-        f"% vs {baseline_group}",
-        _bar_height(len(data)),
-    )
-
-
-def history_time_chart(series: pd.DataFrame, metric: str, colour: str | None, bucket: str, how: str) -> go.Figure:
-    """The metric per time bucket, one WebGL line per colour group (already aggregated by the caller)."""
-    if series.empty:
-        return empty_figure("No dated rows with a value for this metric.")
-    fig = go.Figure()
-    groups = series.groupby(colour, sort=True) if colour else [(how, series)]
-    for name, g in groups:
-        fig.add_trace(
-            go.Scattergl(
-                x=g["date"],
-                y=g[metric],
-                mode="lines+markers",
-                name=str(name),
-                customdata=g["rows"],
-                hovertemplate="%{x}<br>%{y:,.4g}<br>%{customdata:,} rows<extra>%{fullData.name}</extra>",
-            )
-        )
-    if series["date"].nunique() == 1:  # one bucket: give the axis a width, or plotly zooms to a millisecond
-        only = pd.Timestamp(series["date"].iloc[0])
-        step = {"minute": "1min", "hour": "1h", "day": "1D", "week": "7D"}[bucket]
-        fig.update_xaxes(range=[only - pd.Timedelta(step) * 3, only + pd.Timedelta(step) * 3])
-    return _finish(
-        fig,
-        f"Date (UTC, per {bucket})",
-        f"{metric_title(metric)}, {how} per {bucket}",
-        f"{metric_title(metric)} over time",
-    )
-
-
-def pivot_heatmap(table: pd.DataFrame, metric: str, index: str, columns: str, how: str) -> go.Figure:
-    if table.empty:
-        return empty_figure("Nothing to pivot after filtering.")
-    z = table.to_numpy(dtype=float)
-    text = [["" if math.isnan(v) else f"{v:,.4g}" for v in row] for row in z]
-    fig = go.Figure(
-        go.Heatmap(
-            z=z,
-            x=[str(c) for c in table.columns],
-            y=[str(i) for i in table.index],
-            text=text,
-            texttemplate="%{text}",
-            colorscale="Blues",
-            colorbar={"title": {"text": metric_title(metric)}},
-            hovertemplate="%{y} × %{x}<br>%{z:,.4g}<extra></extra>",
-        )
-    )
-    return _finish(
-        fig, columns.replace("_", " "), index.replace("_", " "), f"{how.capitalize()} {metric_title(metric)}"
-    )
 
 
 # --- export --------------------------------------------------------------------------------------

@@ -17,25 +17,28 @@ from engine.charts.base import (
     NEUTRAL,
     ORIGIN_COLOURS,
     PALETTE,
+    ChartError,
     _bar_height,
     _finish,
     _num,
     _value_axis,
     empty_figure,
+    hatch_legend,
+    hatched,
+    speedup_ticks,
     wants_log,
 )
 
 
-def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool, log: bool | None = None) -> go.Figure:
-    """One horizontal bar per row (label), coloured by origin, best at the top; doubtful figures hatched."""
+def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go.Figure:
+    """One horizontal bar per row (label), coloured by origin, best at the top, on a linear axis (bars compare
+    lengths); doubtful or derived figures hatched, which the legend says."""
     if rows.empty:
         return empty_figure("Nothing to compare for this metric yet.")
     df = rows.sort_values("value_canonical", ascending=higher_is_better, kind="stable")  # plotly draws bottom-up
     fig = go.Figure()
     for origin, g in df.groupby("origin", sort=False):
-        doubtful = (
-            g["doubtful"].fillna(False).astype(bool) if "doubtful" in g.columns else pd.Series(False, index=g.index)
-        )
+        doubtful = hatched(g)
         fig.add_trace(
             go.Bar(
                 y=g["label"],
@@ -52,23 +55,13 @@ def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool, log: 
                 hovertemplate="%{y}<br>%{x:,.4g}<extra>%{fullData.name}</extra>",
             )
         )
-    use_log = wants_log(df["value_canonical"]) if log is None else log
+    if hatched(df).any():
+        fig.add_trace(hatch_legend())
     fig.update_layout(barmode="group")
     fig.update_yaxes(categoryorder="array", categoryarray=list(df["label"]))
-    fig.update_xaxes(**_value_axis(df["value_canonical"], use_log))
+    fig.update_xaxes(type="linear", rangemode="tozero")
     direction = "higher is better" if higher_is_better else "lower is better"
-    title = f"{x_title}{' — log scale' if use_log else ''}"
-    return _finish(fig, title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
-
-
-def _speedup_ticks(values) -> tuple[list[float], list[str]]:
-    """Readable ticks for a log speedup axis: powers of 2 over a short range, of 10 over a long one."""
-    lo, hi = min(min(values), 1.0), max(max(values), 1.0)
-    if hi / lo <= 64:
-        ticks = [2.0**e for e in range(-10, 11) if lo / 2 <= 2.0**e <= hi * 2]
-    else:
-        ticks = [10.0**e for e in range(-6, 7) if lo / 10 <= 10.0**e <= hi * 10]
-    return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
+    return _finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
 
 
 def speedup_text(s: float) -> str:
@@ -76,7 +69,13 @@ def speedup_text(s: float) -> str:
 
 
 def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
-    """Speedup over the baseline on a log axis (½× and 2× equally far from 1×), with the 1× line."""
+    """Speedup over the baseline on a log axis (½× and 2× equally far from 1×), with the 1× line.
+
+    `table` must say what it divided (`basis`: "rate", or "time, identical workload"): a ratio of raw times
+    between different workloads is never drawn.
+    """
+    if "basis" not in table.columns or (table["basis"] == "time, different workload").any():
+        raise ChartError("a speedup chart needs rates, or times of the identical workload (column 'basis')")
     if table.empty:
         return empty_figure("Choose a baseline that has a value for this metric.")
     data = table.sort_values("speedup", ascending=True, kind="stable")
@@ -98,14 +97,14 @@ def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
         )
     )
     fig.add_vline(x=1, line_dash="dot", line_color=NEUTRAL)
-    tickvals, ticktext = _speedup_ticks(list(data["speedup"]))
+    tickvals, ticktext = speedup_ticks(list(data["speedup"]))
     fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
     fig.update_yaxes(categoryorder="array", categoryarray=list(data["label"]))
     return _finish(
         fig,
-        "Speedup over the baseline (×, log scale; dotted line = 1×)",
+        "Times faster than the baseline (×, log scale; dotted line = 1×)",
         "Run or reference",
-        f"Speedup over {baseline_label} (green = faster, red = slower)",
+        f"Times faster than {baseline_label} (green = faster, red = slower)",
         _bar_height(len(data)),
     )
 

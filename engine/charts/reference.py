@@ -13,19 +13,12 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from engine.reference.normalize import local_result_rows
+from engine.charts.base import DEVICE_COLOURS, DEVICE_NAMES, wants_log
 from engine.reference.speedup import metric_family
 from engine.reference.units import METRICS, axis_title, to_canonical
 
-LOG_RATIO = 20.0  # max/min above which a linear axis squashes the small bars into invisibility
-COLOURS = {"cpu": "#64748b", "gpu": "#16a34a", "tpu": "#2563eb", "local": "#f97316"}
-NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU", "local": "This run"}
-
-
-def wants_log(values: pd.Series | list[float], ratio: float = LOG_RATIO) -> bool:
-    """True when positive values span more than `ratio`× (the rule every chart here uses)."""
-    vals = [float(v) for v in values if v is not None and float(v) > 0]
-    return bool(vals) and max(vals) / min(vals) > ratio
+COLOURS = DEVICE_COLOURS
+NAMES = DEVICE_NAMES
 
 
 def _bar_labels(df: pd.DataFrame) -> list[str]:
@@ -139,36 +132,3 @@ def bar_by_hardware(
         margin={"t": 60},
     )
     return fig
-
-
-def speedup_bars(
-    table: pd.DataFrame, value_col: str = "speedup", label_col: str = "label", title: str = ""
-) -> go.Figure:
-    """Speedups (from `speedup_table` or `geomean_speedups`) as bars with a parity line at 1×.
-
-    Ratios read best on a log axis (0.5× and 2× sit equally far from 1×); it is used when they span 20×.
-    """
-    fig = go.Figure(go.Bar(x=table[label_col].astype(str), y=table[value_col], marker_color=COLOURS["tpu"]))
-    fig.add_hline(y=1, line_dash="dot", annotation_text="baseline (1×)")
-    fig.update_layout(
-        title=title or "Speedup over the baseline",
-        xaxis_title="",
-        yaxis={"title": "Speedup (×, higher is better)", "type": "log" if wants_log(table[value_col]) else "linear"},
-    )
-    return fig
-
-
-def local_vs_reference(result: Mapping[str, Any], ref: pd.DataFrame, metric: str | None = None) -> go.Figure:
-    """A local run's bar next to the reference rows for the same model or operation.
-
-    `metric` defaults to throughput for training runs and op time for matmul/conv2d runs.
-    """
-    local = local_result_rows(dict(result))
-    if local.empty:
-        return bar_by_hardware(local.reindex(columns=["metric", "model"]), metric or "examples_per_s")
-    op = local["model"].iloc[0]
-    metric = metric or ("op_time_s" if local["task"].iloc[0] == "micro" else "examples_per_s")
-    fam = metric_family(metric)
-    refs = ref[(ref["model"] == op) & (ref["target"] == "") & (ref["metric"].map(metric_family) == fam)]
-    both = pd.concat([local[local["metric"].map(metric_family) == fam], refs], ignore_index=True)
-    return bar_by_hardware(both, metric, model=op, title=f"This run vs references — {op}")

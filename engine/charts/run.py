@@ -12,17 +12,18 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 
+from engine.charts.base import DEVICE_COLOURS, DEVICE_NAMES
 from engine.spec.micro_presets import SHAPE_FIELDS
 
-DEVICE_COLORS = {"cpu": "#4C78A8", "gpu": "#54A24B", "tpu": "#F58518"}
-RUN_COLOR = "#E45756"
-DEVICE_NAMES = {"cpu": "CPU", "gpu": "GPU", "tpu": "TPU"}
+DEVICE_COLORS = DEVICE_COLOURS
+RUN_COLOR = DEVICE_COLOURS["local"]
 # Above this max/min ratio a linear axis hides the small bars, so the axis goes logarithmic.
 LOG_AXIS_RATIO = 20.0
 _RECENT = 5  # the rate and ETA use the median of the last few repeats/steps, not one noisy sample
@@ -81,7 +82,7 @@ def _recent_median(values: list[float]) -> float | None:
     return statistics.median(tail) if tail else None
 
 
-def summarize_progress(events: list[dict[str, Any]]) -> ProgressView:
+def summarize_progress(events: Sequence[Mapping[str, Any]]) -> ProgressView:
     """Fold a run's events (oldest first) into what the live panel shows."""
     view = ProgressView()
     if not events:
@@ -110,7 +111,7 @@ def summarize_progress(events: list[dict[str, Any]]) -> ProgressView:
             view.time_ms.append(float(ev["step_time_ms"]))
             rates.append(float(ev.get("examples_per_sec") or math.nan))
         elif kind == "epoch":
-            view.epoch = ev
+            view.epoch = dict(ev)
     view.rate = _recent_median(rates)
     pace_ms = _recent_median(view.time_ms)
     if pace_ms is not None and view.total:

@@ -22,6 +22,7 @@ from engine.reference.units import METRICS, speedup, to_canonical
 # Metric families in the order a person looks for them; "throughput" = images/s and examples/s.
 FAMILY_ORDER = ("throughput", "op_time_s", "step_time_ms", "train_time_s", "epoch_time_s", "first_epoch_s")
 FAMILY_LABELS = {
+    "rate": "Rate of work, like for like (examples/s or GFLOP/s)",
     "throughput": "Throughput (examples/s)",
     "op_time_s": "Operation time (s)",
     "step_time_ms": "Step time (ms)",
@@ -98,11 +99,18 @@ def long_rows(runs: Sequence[Mapping[str, Any]], ref: pd.DataFrame | None) -> pd
     out = pd.concat(frames, ignore_index=True, sort=False)
     out = out[out["metric"].isin(list(METRICS))].copy()
     out["family"] = [metric_family(m) for m in out["metric"]]
+    out["workload_key"] = workload_key(out)
     out["value_canonical"] = [
         to_canonical(m, float(v), u) if u in (METRICS[m].unit, *METRICS[m].alt_units) else float(v)
         for m, v, u in zip(out["metric"], out["value"], out["unit"], strict=True)
     ]
     return out.reset_index(drop=True)
+
+
+def workload_key(rows: pd.DataFrame) -> pd.Series:
+    """What a raw time measured: model or op, shape, global batch, epochs, steps ('' where not stated)."""
+    cols = [c for c in ("model", "shape", "batch_size", "epochs", "steps_per_epoch") if c in rows.columns]
+    return rows[cols].astype("string").fillna("").agg("|".join, axis=1)
 
 
 def families(rows: pd.DataFrame) -> list[str]:
@@ -118,12 +126,8 @@ def family_label(family: str) -> str:
     return f"{info.label} ({info.unit})" if info else family
 
 
-def family_unit(family: str) -> str:
-    return "examples/s" if family == "throughput" else METRICS[family].unit if family in METRICS else ""
-
-
 def family_higher_is_better(family: str) -> bool:
-    return True if family == "throughput" else METRICS[family].higher_is_better
+    return True if family in ("throughput", "rate") else METRICS[family].higher_is_better
 
 
 def for_family(rows: pd.DataFrame, family: str) -> pd.DataFrame:
@@ -133,13 +137,26 @@ def for_family(rows: pd.DataFrame, family: str) -> pd.DataFrame:
 
 
 def speedups(rows: pd.DataFrame, baseline_label: str) -> pd.DataFrame:
-    """`label`, `value_canonical`, `speedup` (×, >1 = better than the baseline) for one family's rows."""
+    """`label`, `value_canonical`, `speedup` (×, >1 = faster than the baseline) and `basis` for one family.
+
+    A throughput is a rate, so any two compare. A time (or step time) is divided only by a time of the
+    identical workload (same model/op, shape, batch, epochs and steps); other rows are left out — their
+    like-for-like ratio is the "Rate of work" metric.
+    """
+    cols = ["label", "origin", "value_canonical", "speedup", "basis"]
     if rows.empty or baseline_label not in set(rows["label"]):
-        return pd.DataFrame(columns=["label", "origin", "value_canonical", "speedup"])
-    higher = family_higher_is_better(str(rows["family"].iloc[0]))
-    base = float(rows.loc[rows["label"] == baseline_label, "value_canonical"].iloc[0])
-    out = rows[["label", "origin", "value_canonical"]].copy()
+        return pd.DataFrame(columns=cols)
+    family = str(rows["family"].iloc[0])
+    higher = family_higher_is_better(family)
+    base_row = rows.loc[rows["label"] == baseline_label].iloc[0]
+    base = float(base_row["value_canonical"])
+    if family in ("throughput", "rate"):
+        out, basis = rows[["label", "origin", "value_canonical"]].copy(), "rate"
+    else:
+        same = rows["workload_key"] == base_row["workload_key"] if "workload_key" in rows.columns else rows.index < 0
+        out, basis = rows.loc[same, ["label", "origin", "value_canonical"]].copy(), "time, identical workload"
     out["speedup"] = [speedup(v, base, higher) if v > 0 and base > 0 else np.nan for v in out["value_canonical"]]
+    out["basis"] = basis
     return out.dropna(subset=["speedup"]).sort_values("speedup", ascending=False, ignore_index=True)
 
 

@@ -1,4 +1,4 @@
-"""Put numbers on a common footing: per chip/board/core, throughput ↔ time, peaks by precision,
+"""Put numbers on a common footing: per chip/board/core, throughput ↔ time,
 and a local run's result row in the reference schema so both can sit in one table or chart.
 
 Pure pandas; no streamlit, no tensorflow.
@@ -13,7 +13,7 @@ from typing import Any, TypeGuard, TypeVar
 
 import pandas as pd
 
-from engine.reference.units import HARDWARE, METRICS, hardware_key_for_device, same_family, units_between
+from engine.reference.units import HARDWARE, METRICS, hardware_key_for_device, units_between
 
 
 @dataclass(frozen=True)
@@ -83,53 +83,7 @@ def add_per_unit(df: pd.DataFrame, target_unit: str) -> pd.DataFrame:
     return out
 
 
-def describe_count(hardware_key: str, hardware_count: Any, count_unit: str) -> str:
-    """'1 board (4 chips, 8 cores)' / '1 die (half a K80 board)' / '8 gpu'."""
-    if is_missing(hardware_count):
-        return count_unit
-    text = f"{hardware_count} {count_unit}"
-    extra = []
-    for unit in ("chip", "core"):
-        if unit != count_unit and HARDWARE.get(hardware_key) and unit in HARDWARE[hardware_key].unit_sizes:
-            per = units_between(hardware_key, count_unit, unit)
-            if per is not None and count_unit in ("board", "pod", "chip"):
-                extra.append(f"{float(hardware_count) * per:g} {unit}s")
-    if hardware_key == "k80" and count_unit == "die":
-        extra.append("half a K80 board each" if int(hardware_count) > 1 else "half a K80 board")
-    return f"{text} ({', '.join(extra)})" if extra else text
-
-
 # --- throughput ↔ time ---
-
-
-def examples_per_s_from_time(total_s: float, epochs: int, steps_per_epoch: int, batch_size: int) -> float:
-    """Average examples/s over a run of `epochs` × `steps_per_epoch` steps of `batch_size` (global)."""
-    if total_s <= 0:
-        raise ValueError("total_s must be positive")
-    return epochs * steps_per_epoch * batch_size / total_s
-
-
-def epoch_time_s_from_throughput(examples_per_s: float, steps_per_epoch: int, batch_size: int) -> float:
-    """Seconds one epoch of `steps_per_epoch` steps of `batch_size` takes at `examples_per_s`."""
-    if examples_per_s <= 0:
-        raise ValueError("examples_per_s must be positive")
-    return steps_per_epoch * batch_size / examples_per_s
-
-
-def train_time_s_from_throughput(examples_per_s: float, epochs: int, steps_per_epoch: int, batch_size: int) -> float:
-    """Seconds for the whole run at a steady `examples_per_s` (no compile time included)."""
-    return epochs * epoch_time_s_from_throughput(examples_per_s, steps_per_epoch, batch_size)
-
-
-def reference_throughput(row: Mapping[str, Any]) -> float | None:
-    """Average examples/s of a reference `train_time_s` row whose epochs, steps and global batch are
-    all known (e.g. article 001's TPU rows at batch 128: 23 steps/epoch), else None."""
-    if row.get("metric") != "train_time_s" or row.get("target"):
-        return None
-    epochs, steps, batch = row.get("epochs"), row.get("steps_per_epoch"), row.get("batch_size")
-    if not (is_present(epochs) and is_present(steps) and is_present(batch)):
-        return None
-    return examples_per_s_from_time(float(row["value"]), int(epochs), int(steps), int(batch))
 
 
 def global_batch(row: Mapping[str, Any]) -> int | None:
@@ -149,77 +103,13 @@ def global_batch(row: Mapping[str, Any]) -> int | None:
     return int(b)
 
 
-# --- peak compute by precision ---
-
-# Which datasheet peak a run's precision is bounded by. float32 on Ampere/Hopper may run as TF32
-# (TensorFlow enables TF32 for float32 matmuls/convs on those GPUs by default), stated as a caveat.
-_PEAK_FOR = {
-    "float32": ("float32",),
-    "tf32": ("tf32",),
-    "mixed_float16": ("float16", "bf16_fp16"),
-    "float16": ("float16", "bf16_fp16"),
-    "mixed_bfloat16": ("bfloat16", "bf16_fp16"),
-    "bfloat16": ("bfloat16", "bf16_fp16"),
-    "int8": ("int8",),
-}
-
-
-@dataclass(frozen=True)
-class PeakLookup:
-    """A datasheet peak for one device.
-
-    Attributes:
-      tflops: peak TFLOP/s per `per_unit`.
-      per_unit: chip, gpu, die, board...
-      precision: the precision the peak is quoted for.
-      ref_id: the reference row it came from.
-      caveats: why it may not be the right ceiling.
-    """
-
-    tflops: float
-    per_unit: str
-    precision: str
-    ref_id: str
-    caveats: tuple[str, ...]
-
-
-def peak_tflops(ref: pd.DataFrame, hardware_key: str, precision: str, per: str = "chip") -> PeakLookup | None:
-    """The datasheet peak TFLOP/s of `hardware_key` for a run in `precision`, per `per` unit.
-
-    Prefers an exact precision match from a non-doubtful row; falls back to a peak whose precision
-    the source did not state (TPU v2's 45 TFLOPS), with a caveat. None when nothing fits.
-    """
-    rows = ref[(ref["metric"] == "peak_tflops") & ref["hardware_key"].isin(same_family(hardware_key))]
-    wanted = _PEAK_FOR.get(precision, (precision,))
-    for pool, caveat in (
-        (rows[rows["precision"].isin(wanted) & ~rows["doubtful"]], ""),
-        (rows[rows["precision"].isin(wanted)], "the only matching peak is flagged doubtful"),
-        (
-            rows[rows["precision"] == "unknown"],
-            f"the source does not say which precision this peak is for ({precision} asked)",
-        ),
-    ):
-        for row in pool.to_dict("records"):
-            conv = per_unit(
-                row["value"], "peak_tflops", row["hardware_key"], row["hardware_count"], row["count_unit"], per
-            )
-            if conv is None:
-                continue
-            caveats = [c for c in (caveat, row["doubt_reason"]) if c]
-            if precision == "float32" and hardware_key in ("a100", "h100"):
-                caveats.append(
-                    "TensorFlow runs float32 matmuls as TF32 on this GPU by default; the TF32 peak is higher"
-                )
-            return PeakLookup(conv.value, per, row["precision"], row["ref_id"], tuple(caveats))
-    return None
-
-
 # --- a local result row (design §3) in the reference schema ---
 
 _NATIVE_DATASET = {"imagenet_shape": "imagenet"}
 
 
-def _local_base(result: Mapping[str, Any]) -> dict[str, Any]:
+def local_settings(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A local result row's settings in the reference schema (hardware key and count, model, batch, …)."""
     from engine.spec import catalog  # light module: facts only, no TensorFlow
 
     kind = result.get("kind") or "train"
@@ -288,7 +178,7 @@ def local_result_rows(result: Mapping[str, Any]) -> pd.DataFrame:
     Training: examples_per_s, train_time_s (total_s), first_epoch_s, epoch_time_s (steady epochs),
     step_time_ms. Microbenchmarks: op_time_s (the median repetition) and step_time_ms.
     """
-    base = _local_base(result)
+    base = local_settings(result)
 
     def num(key: str) -> float | None:
         v = result.get(key)

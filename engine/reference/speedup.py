@@ -11,7 +11,8 @@ import math
 
 import pandas as pd
 
-from engine.reference.units import METRICS, THROUGHPUT_METRICS, geometric_mean, speedup
+from engine.reference.metrics import family_of
+from engine.reference.units import METRICS, speedup
 
 RATIO_METRICS = ("speedup_vs", "perf_per_watt_ratio", "power_ratio")
 DEFAULT_WORKLOAD = ("model", "dataset", "metric_family")
@@ -19,7 +20,7 @@ DEFAULT_WORKLOAD = ("model", "dataset", "metric_family")
 
 def metric_family(metric: str) -> str:
     """images/s and examples/s are one family (a local run reports examples/s); others are themselves."""
-    return "throughput" if metric in THROUGHPUT_METRICS else metric
+    return family_of(metric)
 
 
 def _with_family(rows: pd.DataFrame) -> pd.DataFrame:
@@ -28,102 +29,13 @@ def _with_family(rows: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def speedup_table(
-    rows: pd.DataFrame,
-    baseline: str,
-    label_col: str = "hardware",
-    workload_cols: tuple[str, ...] = DEFAULT_WORKLOAD,
-) -> pd.DataFrame:
-    """Each row's speedup over the baseline row of the same workload.
+def time_ratios(table: pd.DataFrame, subject: str, baselines: tuple[str, ...], name: str = "") -> pd.DataFrame:
+    """Per row (model), how many times faster `subject` is than each baseline column, from times.
 
-    Args:
-      rows: reference-like rows (reference rows, local rows from `normalize.local_result_rows`, or both).
-      baseline: a `ref_id` (one row: its workload is compared, e.g. "run:abc" or "SEED-VN-FLOWERS-03"),
-        or a value of `label_col` (e.g. "K80 (1 die)" or, with label_col="hardware_key", "k80"): the
-        baseline row is then looked up in every workload.
-      label_col: the column that names what is being compared.
-      workload_cols: rows that agree on these columns are one workload (same model, data and metric).
-
-    Returns:
-      One row per compared row: the workload columns, `label`, `value`, `unit`, `baseline_label`,
-      `baseline_value`, `speedup`, `ref_id`, `baseline_ref_id`. Workloads without the baseline
-      are left out. Ratio metrics (stated speedups) are never compared.
+    Only for tables of identical workloads — article 001's tables train each model for the same 25 epochs
+    over the same data on every device — where a ratio of times is a ratio of rates (baseline ÷ subject).
     """
-    df = _with_family(rows[~rows["metric"].isin(RATIO_METRICS)])
-    cols = list(workload_cols)
-    by_id = df[df["ref_id"] == baseline]
-    out = []
-    for key, group in df.groupby(cols, dropna=False, sort=False):
-        base = by_id if len(by_id) else group[group[label_col] == baseline]
-        if len(by_id):
-            same = all((pd.isna(a) and pd.isna(b)) or a == b for a, b in zip(base.iloc[0][cols], key, strict=True))
-            if not same:
-                continue
-        if base.empty:
-            continue
-        b = base.iloc[0]
-        for r in group.itertuples(index=False):
-            info = METRICS[r.metric]
-            try:
-                s = speedup(float(r.value), float(b["value"]), info.higher_is_better)
-            except ValueError:
-                continue
-            rec = dict(zip(cols, key if isinstance(key, tuple) else (key,), strict=True))
-            rec |= {
-                "label": getattr(r, label_col),
-                "value": float(r.value),
-                "unit": r.unit,
-                "baseline_label": b[label_col],
-                "baseline_value": float(b["value"]),
-                "speedup": s,
-                "ref_id": r.ref_id,
-                "baseline_ref_id": b["ref_id"],
-            }
-            out.append(rec)
-    columns = [
-        *cols,
-        "label",
-        "value",
-        "unit",
-        "baseline_label",
-        "baseline_value",
-        "speedup",
-        "ref_id",
-        "baseline_ref_id",
-    ]
-    return pd.DataFrame(out, columns=columns)
-
-
-def geomean_speedups(table: pd.DataFrame, label_col: str = "label") -> pd.DataFrame:
-    """Geometric mean of each label's speedups over the workloads in `table` (from `speedup_table`).
-
-    Returns columns `label`, `geomean_speedup`, `workloads` (how many speedups went in), best first.
-    """
-    rows = [
-        {"label": label, "geomean_speedup": geometric_mean(g["speedup"].tolist()), "workloads": len(g)}
-        for label, g in table.groupby(label_col, sort=False)
-    ]
-    out = pd.DataFrame(rows, columns=["label", "geomean_speedup", "workloads"])
-    return out.sort_values("geomean_speedup", ascending=False, ignore_index=True)
-
-
-def pair_speedup(rows: pd.DataFrame, subject: str, baseline: str, label_col: str = "hardware_key") -> pd.Series:
-    """Per workload, how many times better `subject` is than `baseline` (both values of `label_col`).
-
-    Workloads are models when the rows hold one metric, e.g. article 001's Table 1: TPU vs K80 per model.
-    Rows with several values per (workload, label) are refused, so a ratio never mixes conditions.
-    """
-    df = _with_family(rows[~rows["metric"].isin(RATIO_METRICS)])
-    out = {}
-    for (model, fam), g in df.groupby(["model", "metric_family"], sort=False):
-        a, b = g[g[label_col] == subject], g[g[label_col] == baseline]
-        if a.empty or b.empty:
-            continue
-        if len(a) > 1 or len(b) > 1:
-            raise ValueError(f"{model}/{fam}: several rows for {subject if len(a) > 1 else baseline}; filter first")
-        info = METRICS[a.iloc[0]["metric"]]
-        out[model] = speedup(float(a.iloc[0]["value"]), float(b.iloc[0]["value"]), info.higher_is_better)
-    return pd.Series(out, name=f"{subject} vs {baseline}", dtype=float)
+    return pd.DataFrame({f"{name or subject} vs {b} (×)": table[b] / table[subject] for b in baselines}).round(2)
 
 
 def stated_vs_computed(ref: pd.DataFrame) -> pd.DataFrame:

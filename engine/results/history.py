@@ -3,25 +3,19 @@ deltas and "which settings differ". Pure pandas and vectorised, so 100,000 rows 
 
 Every loaded row carries the same dimension columns (`DIMENSIONS`), whichever file it came from;
 AccelBench exports keep all their result columns too, foreign tables add one column per metric.
-Loading lives in engine.results.history_io (exports) and engine.results.mapping (foreign tables).
+Loading lives in engine.results.history_files (one file or the store → History rows).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from engine import settings
-from engine.results.csvio import CsvError
-from engine.results.history_io import decode, looks_like_export, read_export, read_header, read_table
+from engine.reference.metrics import RESULT_METRICS
 from engine.results.schema import COLUMN_NAMES
-
-HISTORY_DIR = settings.DATA_DIR / "history"
-THIS_MACHINE = "(this machine's runs)"
 
 # Columns every History row has, whatever file it came from.
 DIMENSIONS = (
@@ -34,23 +28,9 @@ GROUPABLE = (
     "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
 )  # fmt: skip
 
-# AccelBench's own metric columns: (label, unit, higher is better).
+# AccelBench's own metric columns: (label, unit, higher is better), from the one metric registry.
 METRIC_LABELS: dict[str, tuple[str, str, bool]] = {
-    "examples_per_sec": ("Throughput", "examples/s", True),
-    "gflops": ("Achieved compute", "GFLOP/s", True),
-    "step_time_ms_median": ("Median step time", "ms", False),
-    "step_time_ms_p10": ("Step time, 10th percentile", "ms", False),
-    "step_time_ms_p90": ("Step time, 90th percentile", "ms", False),
-    "time_to_first_step_s": ("Time to first step (trace + compile)", "s", False),
-    "first_epoch_s": ("First epoch", "s", False),
-    "total_s": ("Total time", "s", False),
-    "final_loss": ("Final loss", "", False),
-    "final_accuracy": ("Final accuracy", "0–1", True),
-    "val_accuracy": ("Validation accuracy", "0–1", True),
-    "peak_host_memory_mb": ("Peak host memory", "MB", False),
-    "peak_device_memory_mb": ("Peak device memory", "MB", False),
-    "cost_usd": ("Cost", "USD", False),
-    "peak_gflops": ("Device peak", "GFLOP/s", True),
+    name: (m.label, m.unit, m.higher_is_better) for name, m in RESULT_METRICS.items()
 }
 
 # Settings that change how fast a run goes: rows differing in these are not like for like.
@@ -96,66 +76,6 @@ def higher_is_better(metric: str) -> bool | None:
     if any(w in low for w in ("time", "latency", "(s)", "(ms)", "cost", "loss", "memory")):
         return False
     return None
-
-
-# --- loading ------------------------------------------------------------------------------------
-
-
-def from_export(df: pd.DataFrame, file_name: str) -> pd.DataFrame:
-    """Typed result rows (engine.results.history_io.read_export or the store) with the History dimensions added."""
-    out = df.copy()
-    out["file"] = file_name
-    out["date"] = pd.to_datetime(out["created_at"], utc=True, format="ISO8601", errors="coerce")
-    device = out["device"].astype("str").str.upper().where(out["device"].notna(), "?")
-    name = out["device_name"]
-    out["device_label"] = (device + " · " + name.astype("str")).where(name.notna(), device)
-    micro = out["kind"].isin(["matmul", "conv2d"]) & out["shape"].notna()
-    out["workload"] = (out["kind"].astype("str") + " " + out["shape"].astype("str")).where(micro, out["model"])
-    return out
-
-
-def looks_foreign(data: bytes | str) -> bool:
-    """True when the file is another tool's table (needs a column mapping), not an AccelBench export."""
-    text = decode(data)
-    if not text.strip():
-        return False
-    try:
-        return not looks_like_export(read_header(text))
-    except CsvError:
-        return False
-
-
-def load_export(data: bytes | str, file_name: str) -> pd.DataFrame:
-    """An AccelBench export as History rows. Raises CsvError (row and column named)."""
-    return from_export(read_export(data), file_name)
-
-
-def load_foreign_raw(data: bytes | str) -> pd.DataFrame:
-    """Another tool's table as text cells, ready for a column mapping. Raises CsvError."""
-    return read_table(data)
-
-
-def store_rows(rows: Sequence[dict]) -> pd.DataFrame:
-    """Runs from the results store (Store.list_runs) as History rows."""
-    from engine.results.history_io import _typed  # same typing as a loaded export
-
-    frame = pd.DataFrame(list(rows), columns=list(COLUMN_NAMES))
-    return from_export(_typed(frame), THIS_MACHINE)
-
-
-def folder_files(folder: Path = HISTORY_DIR) -> list[Path]:
-    """CSV files in the history folder, by name."""
-    return sorted(p for p in folder.glob("*.csv") if p.is_file()) if folder.is_dir() else []
-
-
-def combine(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
-    """One frame of every loaded file's rows (columns a file lacks are empty for its rows)."""
-    frames = [f for f in frames if f is not None and len(f)]
-    if not frames:
-        return pd.DataFrame(columns=list(DIMENSIONS))
-    out = pd.concat(frames, ignore_index=True, sort=False)
-    out["date"] = pd.to_datetime(out["date"], utc=True)
-    return out
 
 
 # --- exploring ----------------------------------------------------------------------------------
@@ -241,18 +161,21 @@ def pivot(df: pd.DataFrame, index: str, columns: str, metric: str, how: str = "m
 
 
 def baseline_delta(agg: pd.DataFrame, metric: str, baseline_group: str) -> pd.DataFrame:
-    """Adds `delta_pct` (how much each group's value differs from the baseline group's, in %)
-    and `better` (whether that difference is an improvement, when the metric's direction is known).
+    """Adds `delta_pct` (how much each group's value differs from the baseline group's, in %),
+    `times` (how many times better than the baseline: value ÷ baseline, or baseline ÷ value for a
+    lower-is-better metric; NaN when the direction is unknown) and `better` (when the direction is known).
     """
     out = agg.copy()
     base_rows = out.loc[out["group"] == baseline_group, metric]
     if base_rows.empty or not base_rows.iloc[0] or pd.isna(base_rows.iloc[0]):
-        out["delta_pct"] = np.nan
+        out["delta_pct"] = out["times"] = np.nan
         out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
         return out
     base = float(base_rows.iloc[0])
     out["delta_pct"] = (out[metric] / base - 1.0) * 100.0
     direction = higher_is_better(metric)
+    ratio = out[metric] / base
+    out["times"] = np.nan if direction is None else (ratio if direction else 1.0 / ratio)
     if direction is None:
         out["better"] = pd.array([pd.NA] * len(out), dtype="boolean")
     else:

@@ -5,10 +5,10 @@ Every column has a type, so imports can be checked cell by cell and exports roun
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 SCHEMA_VERSION = 1
 
-STATUSES = ("queued", "running", "ok", "failed", "cancelled", "timeout", "interrupted")
-ACTIVE_STATUSES = ("queued", "running")
 KINDS = ("matmul", "conv2d", "train")
 
 # (name, type) in export order. Types: str, int, float, bool.
@@ -73,3 +73,59 @@ COLUMN_TYPES: dict[str, type] = dict(RESULT_COLUMNS)
 NON_NEGATIVE: tuple[str, ...] = tuple(
     name for name, typ in RESULT_COLUMNS if typ in (int, float) and name not in ("schema_version", "final_loss")
 )
+
+
+class ResultRow(TypedDict, total=False):
+    """One result row as the store and the CSV reader hand it out; None is a missing value.
+
+    The keys are exactly COLUMN_NAMES and the value types match COLUMN_TYPES (a test checks both), so
+    a column added to RESULT_COLUMNS must be added here too. `total=False`: a row being built (a
+    queued run, a worker's result) holds only the columns known so far.
+    """
+
+    schema_version: int | None
+    run_id: str
+    created_at: str | None
+    status: str | None
+    error: str | None
+    source: str | None
+    kind: str | None
+    model: str | None
+    dataset: str | None
+    shape: str | None
+    dtype: str | None
+    precision: str | None
+    xla: bool | None
+    device: str | None
+    strategy: str | None
+    replicas: int | None
+    global_batch_size: int | None
+    per_replica_batch_size: int | None
+    epochs: int | None
+    steps_per_epoch: int | None
+    params: int | None
+    price_per_hour_usd: float | None
+    time_to_first_step_s: float | None
+    first_epoch_s: float | None
+    step_time_ms_median: float | None
+    step_time_ms_p10: float | None
+    step_time_ms_p90: float | None
+    examples_per_sec: float | None
+    total_s: float | None
+    gflops: float | None
+    peak_gflops: float | None
+    final_loss: float | None
+    final_accuracy: float | None
+    val_accuracy: float | None
+    peak_host_memory_mb: float | None
+    peak_device_memory_mb: float | None
+    cost_usd: float | None
+    devices_used: str | None
+    device_name: str | None
+    host_cores: int | None
+    host_memory_gb: float | None
+    tf_version: str | None
+    keras_version: str | None
+    python_version: str | None
+    driver_version: str | None
+    notes: str | None

@@ -12,24 +12,7 @@ import platform
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-# Theoretical dense peak TFLOP/s per device, by precision (vendor datasheets; see data/reference).
-# Keys are lower-case substrings of the device name as NVML / TF report it.
-ACCELERATOR_PEAK_TFLOPS: dict[str, dict[str, float]] = {
-    "h100": {"float32": 67.0, "float16": 989.0, "bfloat16": 989.0},
-    "a100": {"float32": 19.5, "float16": 312.0, "bfloat16": 312.0},
-    "l4": {"float32": 30.3, "float16": 121.0, "bfloat16": 121.0},
-    "a10g": {"float32": 31.2, "float16": 125.0, "bfloat16": 125.0},
-    "v100": {"float32": 15.7, "float16": 125.0},
-    "t4": {"float32": 8.1, "float16": 65.0},
-    "p100": {"float32": 9.3, "float16": 18.7},
-    "p4": {"float32": 5.5},
-    "k80": {"float32": 4.37},  # one GK210 die (half a board) with boost — what Colab gives
-    "tpu v2": {"float32": 45.0, "bfloat16": 45.0},  # per chip; a v2-8 board is 4 chips
-    "tpu v3": {"float32": 123.0, "bfloat16": 123.0},
-    "tpu v4": {"float32": 275.0, "bfloat16": 275.0},
-    "tpu v5 lite": {"bfloat16": 197.0},
-    "tpu v5e": {"bfloat16": 197.0},
-}
+from engine.spec import hardware_table
 
 
 @dataclass(frozen=True)
@@ -71,26 +54,18 @@ class Accelerators:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def _cpu_flags() -> set[str]:
-    try:
-        with Path("/proc/cpuinfo").open() as f:
-            for line in f:
-                if line.startswith(("flags", "Features")):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
+def _proc_cpuinfo() -> dict[str, str]:
+    """The first processor's block of /proc/cpuinfo as {field: value} (empty off Linux).
 
-
-def _cpuinfo_field(key: str) -> str:
+    Read by hand on purpose: py-cpuinfo gives the same fields, but its public call starts a Python
+    subprocess (about a second), which the sub-second refusal of `--device gpu` cannot afford.
+    """
     try:
-        with Path("/proc/cpuinfo").open() as f:
-            for line in f:
-                if line.startswith(key):
-                    return line.split(":", 1)[1].strip()
+        block = Path("/proc/cpuinfo").read_text().split("\n\n", 1)[0]
     except OSError:
-        pass
-    return ""
+        return {}
+    pairs = (line.split(":", 1) for line in block.splitlines() if ":" in line)
+    return {key.strip(): value.strip() for key, value in pairs}
 
 
 def flops_per_cycle_fp32(flags: set[str], vendor_amd: bool) -> int:
@@ -111,26 +86,22 @@ def flops_per_cycle_fp32(flags: set[str], vendor_amd: bool) -> int:
 
 
 def _clock_ghz() -> float:
-    for path in (
-        "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq",
-        "/sys/devices/system/cpu/cpu0/cpufreq/base_frequency",
-    ):
-        try:
-            return int(Path(path).read_text().strip()) / 1e6
-        except (OSError, ValueError):
-            continue
-    mhz = _cpuinfo_field("cpu MHz")
+    """The highest clock the OS reports (cpufreq's maximum), else the current one (a VM without cpufreq)."""
     try:
-        return float(mhz) / 1000
-    except ValueError:
+        import psutil
+
+        freq = psutil.cpu_freq()
+    except Exception:  # psutil is a dependency, but a device list must never crash on it
         return 0.0
+    return (freq.max or freq.current) / 1000 if freq else 0.0
 
 
 @functools.lru_cache(maxsize=1)
 def cpu_info() -> CpuInfo:
-    flags = _cpu_flags()
-    name = _cpuinfo_field("model name") or platform.processor() or platform.machine()
-    vendor_amd = "AMD" in (_cpuinfo_field("vendor_id") + name)
+    proc = _proc_cpuinfo()
+    flags = set((proc.get("flags") or proc.get("Features") or "").split())
+    name = proc.get("model name") or platform.processor() or platform.machine()
+    vendor_amd = "AMD" in (proc.get("vendor_id", "") + name)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     clock = _clock_ghz()
     fpc = flops_per_cycle_fp32(flags, vendor_amd)
@@ -174,13 +145,10 @@ def cpu_peak_gflops(dtype: str = "float32") -> float:
 
 
 def accelerator_peak_gflops(device_name: str, dtype: str = "float32") -> float | None:
-    """Datasheet peak for a GPU/TPU name, or None when the device is not in the table."""
-    low = device_name.lower()
-    for key, by_dtype in ACCELERATOR_PEAK_TFLOPS.items():
-        if key in low:
-            value = by_dtype.get(dtype) or by_dtype.get("float32")
-            return value * 1000 if value else None
-    return None
+    """Datasheet peak for a GPU/TPU name (engine.spec.hardware_table), or None when the device is not in it."""
+    key = hardware_table.key_for_name(device_name)
+    value = hardware_table.peak_tflops(key, dtype) if key else None
+    return value * 1000 if value else None
 
 
 def _nvml_gpus() -> tuple[list[GpuInfo], str]:

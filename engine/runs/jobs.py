@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import settings
-from engine.results.schema import ACTIVE_STATUSES
+from engine.results.schema import ResultRow
+from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs import hardware
+from engine.runs.progress import read_progress
 from engine.runs.store import Store
 from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
 from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
@@ -51,11 +53,11 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
     return spec
 
 
-def initial_row(spec: Spec, run_id: str) -> dict[str, Any]:
+def initial_row(spec: Spec, run_id: str) -> ResultRow:
     """What is known about a run before it starts (the worker fills in the rest)."""
-    row: dict[str, Any] = {
+    row: ResultRow = {
         "run_id": run_id,
-        "status": "queued",
+        "status": RunStatus.QUEUED,
         "kind": spec.kind,
         "device": spec.device,
         "xla": spec.xla,
@@ -70,14 +72,16 @@ def initial_row(spec: Spec, run_id: str) -> dict[str, Any]:
         row["global_batch_size"] = spec.batch_size if spec.bench == "conv2d" else None
     elif isinstance(spec, TrainSpec):
         row.update(
-            model=spec.model,
-            dataset=spec.dataset,
-            precision=spec.precision,
-            dtype=spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32",
-            strategy=spec.strategy,
-            global_batch_size=spec.batch_size,
-            epochs=spec.epochs,
-            steps_per_epoch=spec.steps_per_epoch,
+            {
+                "model": spec.model,
+                "dataset": spec.dataset,
+                "precision": spec.precision,
+                "dtype": spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32",
+                "strategy": spec.strategy,
+                "global_batch_size": spec.batch_size,
+                "epochs": spec.epochs,
+                "steps_per_epoch": spec.steps_per_epoch,
+            }
         )
     return row
 
@@ -115,7 +119,7 @@ def launch(spec: Spec, store: Store | None = None) -> str:
                 env=env,
             )
     except OSError as exc:
-        store.update_run(run_id, {"status": "failed", "error": f"could not start the worker: {exc}"})
+        store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"could not start the worker: {exc}"})
         raise
     _children[run_id] = proc
     store.set_job(run_id, proc.pid, _create_time(proc.pid), time.time() + spec.timeout_s, str(run_dir), spec_dict)
@@ -151,18 +155,22 @@ def _reap(run_id: str) -> None:
 
 
 def _kill_group(pid: int, grace_s: float = 3.0) -> None:
+    """SIGTERM the worker's process group, then SIGKILL whatever is left after `grace_s`."""
+    import psutil
+
+    try:
+        leader = psutil.Process(pid)
+        members = [leader, *leader.children(recursive=True)]
+    except psutil.Error:
+        members = []
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(pid, sig)
         except (ProcessLookupError, PermissionError):
             return
-        end = time.monotonic() + grace_s
-        while time.monotonic() < end:
-            try:
-                os.killpg(pid, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.05)
+        _, members = psutil.wait_procs(members, timeout=grace_s)
+        if not members:
+            return
 
 
 def refresh(store: Store | None = None) -> list[str]:
@@ -181,7 +189,7 @@ def refresh(store: Store | None = None) -> list[str]:
             if store.update_run(
                 run_id,
                 {
-                    "status": "interrupted",
+                    "status": RunStatus.INTERRUPTED,
                     "error": "the worker process ended without a result (killed, out of memory, or the machine restarted)",
                 },
                 only_if_status=ACTIVE_STATUSES,
@@ -191,7 +199,7 @@ def refresh(store: Store | None = None) -> list[str]:
             timeout_s = job["spec"].get("timeout_s")
             if store.update_run(
                 run_id,
-                {"status": "timeout", "error": f"the run exceeded its {timeout_s:g} s timeout and was stopped"},
+                {"status": RunStatus.TIMEOUT, "error": f"the run exceeded its {timeout_s:g} s timeout and was stopped"},
                 only_if_status=ACTIVE_STATUSES,
             ):
                 changed.append(run_id)
@@ -200,10 +208,10 @@ def refresh(store: Store | None = None) -> list[str]:
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
         if (
             store.get_job(row["run_id"]) is None
-            and _age_s(row["created_at"]) > _LAUNCH_GRACE_S
+            and _age_s(row["created_at"] or "") > _LAUNCH_GRACE_S
             and store.update_run(
                 row["run_id"],
-                {"status": "interrupted", "error": "the run was never started"},
+                {"status": RunStatus.INTERRUPTED, "error": "the run was never started"},
                 only_if_status=ACTIVE_STATUSES,
             )
         ):
@@ -223,7 +231,7 @@ def cancel(run_id: str, store: Store | None = None) -> bool:
     """Stop a queued/running run and record it `cancelled`. False when it had already ended."""
     store = store or Store()
     changed = store.update_run(
-        run_id, {"status": "cancelled", "error": "cancelled by the user"}, only_if_status=ACTIVE_STATUSES
+        run_id, {"status": RunStatus.CANCELLED, "error": "cancelled by the user"}, only_if_status=ACTIVE_STATUSES
     )
     job = store.get_job(run_id)
     if changed and job and _alive(job["pid"], job["pid_started"]):
@@ -239,7 +247,7 @@ def is_active(run_id: str, store: Store | None = None) -> bool:
     return bool(row and row["status"] in ACTIVE_STATUSES)
 
 
-def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=None) -> dict[str, Any]:
+def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=None) -> ResultRow:
     """Block until the run ends; `on_event(event)` sees each new progress event. Returns the row."""
     store = store or Store()
     job = store.get_job(run_id)
@@ -260,22 +268,6 @@ def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=
                     on_event(ev)
             return store.get_run(run_id) or {}
         time.sleep(poll_s)
-
-
-def read_progress(run_dir: str | Path) -> list[dict[str, Any]]:
-    """The worker's progress events so far (a half-written last line is skipped)."""
-    path = Path(run_dir) / "progress.jsonl"
-    try:
-        text = path.read_text()
-    except OSError:
-        return []
-    events = []
-    for line in text.splitlines():
-        try:
-            events.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return events
 
 
 def run_dir_of(run_id: str, store: Store | None = None) -> Path:

@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine import settings
-from engine.results.csvio import parse_results_csv, rows_to_csv
-from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION
+from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
+from engine.results.status import ACTIVE_STATUSES, RunStatus
 
 _SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
 
@@ -78,15 +78,15 @@ class Store:
         return int(bool(value)) if typ is bool else typ(value)
 
     @staticmethod
-    def _from_sql(row: sqlite3.Row) -> dict[str, Any]:
+    def _from_sql(row: sqlite3.Row) -> ResultRow:
         out = dict(row)
         for name, typ in COLUMN_TYPES.items():
             if typ is bool and out.get(name) is not None:
                 out[name] = bool(out[name])
-        return out
+        return cast(ResultRow, out)
 
-    def insert_run(self, row: dict[str, Any]) -> str:
-        full = {"schema_version": SCHEMA_VERSION, "created_at": utc_now(), "source": "local", **row}
+    def insert_run(self, row: ResultRow) -> str:
+        full: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "created_at": utc_now(), "source": "local", **row}
         unknown = set(full) - set(COLUMN_NAMES)
         if unknown:
             raise KeyError(f"not result columns: {sorted(unknown)}")
@@ -94,14 +94,14 @@ class Store:
             self._insert(conn, full)
         return full["run_id"]
 
-    def _insert(self, conn: sqlite3.Connection, row: dict[str, Any]) -> None:
+    def _insert(self, conn: sqlite3.Connection, row: Mapping[str, Any]) -> None:
         names = [n for n in COLUMN_NAMES if n in row]
         conn.execute(
             f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
             [self._to_sql(n, row[n]) for n in names],
         )
 
-    def update_run(self, run_id: str, fields: dict[str, Any], only_if_status: Iterable[str] | None = None) -> bool:
+    def update_run(self, run_id: str, fields: Mapping[str, Any], only_if_status: Iterable[str] | None = None) -> bool:
         """Update columns of a run; with `only_if_status`, only while its status is one of those.
 
         Returns whether the row changed — the guard is what stops a late worker from overwriting
@@ -119,7 +119,7 @@ class Store:
         with self._write() as conn:
             return conn.execute(sql, args).rowcount > 0
 
-    def get_run(self, run_id: str) -> dict[str, Any] | None:
+    def get_run(self, run_id: str) -> ResultRow | None:
         with self._conn() as conn:
             conn.row_factory = sqlite3.Row
             row = conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
@@ -129,7 +129,7 @@ class Store:
         with self._conn() as conn:
             return [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE run_id LIKE ? || '%'", (prefix,))]
 
-    def list_runs(self, statuses: Iterable[str] | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    def list_runs(self, statuses: Iterable[str] | None = None, limit: int | None = None) -> list[ResultRow]:
         """Runs, newest first."""
         sql, args = "SELECT * FROM runs", []
         if statuses is not None:
@@ -170,7 +170,9 @@ class Store:
         with self._conn() as conn:
             conn.row_factory = sqlite3.Row
             rows = conn.execute(
-                "SELECT jobs.*, runs.status FROM jobs JOIN runs USING (run_id) WHERE runs.status IN ('queued', 'running')"
+                "SELECT jobs.*, runs.status FROM jobs JOIN runs USING (run_id)"
+                f" WHERE runs.status IN ({', '.join('?' * len(ACTIVE_STATUSES))})",
+                ACTIVE_STATUSES,
             ).fetchall()
         return [{**dict(r), "spec": json.loads(r["spec"])} for r in rows]
 
@@ -195,15 +197,19 @@ class Store:
         if run_ids is not None:
             wanted = set(run_ids)
             rows = [r for r in rows if r["run_id"] in wanted]
+        from engine.results.csvio import rows_to_csv  # pandas: only the CSV paths pay for importing it
+
         return rows_to_csv(reversed(rows))  # oldest first reads naturally in a spreadsheet
 
     def import_csv(self, data: bytes | str, file_name: str) -> tuple[int, int]:
         """Import a results CSV all-or-nothing. Returns (added, already_present).
 
-        Raises engine.results.csvio.CsvError (naming the first bad row and column) before writing anything.
+        Raises engine.results.errors.CsvError (naming the first bad row and column) before writing anything.
         Rows whose run_id is already stored are skipped, so importing the same file twice is harmless.
         """
-        rows = parse_results_csv(data)
+        from engine.results.csvio import read_rows  # pandas: only the CSV paths pay for importing it
+
+        rows = read_rows(data)
         added = skipped = 0
         with self._write() as conn:
             existing = {r[0] for r in conn.execute("SELECT run_id FROM runs")}
@@ -213,9 +219,10 @@ class Store:
                     continue
                 if not row.get("source") or row["source"] == "local":
                     row["source"] = f"import:{Path(file_name).name}"
-                if row["status"] in ("queued", "running"):
+                if row["status"] in ACTIVE_STATUSES:
                     # a run that was live elsewhere is not live here; never show it as running forever
-                    row["status"], row["error"] = "interrupted", row.get("error") or "imported while still running"
+                    row["status"] = RunStatus.INTERRUPTED
+                    row["error"] = row.get("error") or "imported while still running"
                 self._insert(conn, row)
                 added += 1
         return added, skipped

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import tensorflow as tf  # noqa: F401  (the worker owns the TF runtime; imported before anything uses it)
 
+from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.progress import Reporter
 from engine.runs.store import Store
 from engine.spec.specs import UNKNOWN_GPU_COUNT, MicroSpec, SpecError, spec_from_dict
@@ -30,8 +31,8 @@ def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
     def fire() -> None:
         store.update_run(
             run_id,
-            {"status": "timeout", "error": f"the run exceeded its {timeout_s:g} s timeout and was stopped"},
-            only_if_status=("queued", "running"),
+            {"status": RunStatus.TIMEOUT, "error": f"the run exceeded its {timeout_s:g} s timeout and was stopped"},
+            only_if_status=ACTIVE_STATUSES,
         )
         os.killpg(os.getpgrp(), signal.SIGKILL)
 
@@ -59,9 +60,11 @@ def main(run_dir: str) -> int:
         raw = json.loads((run_path / "spec.json").read_text())
         spec = spec_from_dict(raw, gpu_count=UNKNOWN_GPU_COUNT)  # the launcher checked device counts
     except (OSError, ValueError, SpecError) as exc:
-        store.update_run(run_id, {"status": "failed", "error": f"bad spec.json: {exc}"}, only_if_status=("queued",))
+        store.update_run(
+            run_id, {"status": RunStatus.FAILED, "error": f"bad spec.json: {exc}"}, only_if_status=(RunStatus.QUEUED,)
+        )
         return 1
-    if not store.update_run(run_id, {"status": "running"}, only_if_status=("queued",)):
+    if not store.update_run(run_id, {"status": RunStatus.RUNNING}, only_if_status=(RunStatus.QUEUED,)):
         return 1  # cancelled before it started
     _watchdog(store, run_id, spec.timeout_s)
     t0 = time.perf_counter()
@@ -81,8 +84,10 @@ def main(run_dir: str) -> int:
         for kind, rows in report.series.items():
             store.add_series(run_id, kind, rows)
         result = {k: v for k, v in result.items() if v is not None}
-        ok = store.update_run(run_id, {**result, "status": "ok", "error": None}, only_if_status=("running",))
-        report.phase("done", status="ok" if ok else "superseded")
+        ok = store.update_run(
+            run_id, {**result, "status": RunStatus.OK, "error": None}, only_if_status=(RunStatus.RUNNING,)
+        )
+        report.phase("done", status=RunStatus.OK if ok else "superseded")
         return 0 if ok else 1
     except BaseException as exc:  # noqa: BLE001 — every failure must end as a stored reason
         traceback.print_exc()
@@ -92,9 +97,9 @@ def main(run_dir: str) -> int:
                 store.add_series(run_id, kind, rows)
             store.update_run(
                 run_id,
-                {"status": "failed", "error": message, "total_s": time.perf_counter() - t0},
-                only_if_status=("running",),
+                {"status": RunStatus.FAILED, "error": message, "total_s": time.perf_counter() - t0},
+                only_if_status=(RunStatus.RUNNING,),
             )
         finally:
-            report.phase("done", status="failed", error=message)
+            report.phase("done", status=RunStatus.FAILED, error=message)
         return 1

@@ -1,26 +1,20 @@
-"""Small, dependency-free statistics for timings (the UI and tests use them without numpy)."""
+"""Timing statistics for the result row: median and 10th/90th percentiles of step or repeat times."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Linear-interpolated percentile (numpy's default method), q in [0, 100]."""
-    if not values:
-        return math.nan
-    xs = sorted(values)
-    pos = (len(xs) - 1) * q / 100.0
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+import numpy as np
 
 
 def summarize_ms(seconds: Sequence[float]) -> dict[str, float]:
-    """Median and p10/p90 of durations given in seconds, reported in milliseconds."""
-    ms = [s * 1000.0 for s in seconds]
-    return {
-        "step_time_ms_median": percentile(ms, 50),
-        "step_time_ms_p10": percentile(ms, 10),
-        "step_time_ms_p90": percentile(ms, 90),
-    }
+    """Median and p10/p90 of durations given in seconds, reported in milliseconds (NaN when empty).
+
+    Percentiles are numpy's default, linear interpolation between the closest ranks.
+    """
+    if not seconds:
+        p50 = p10 = p90 = math.nan
+    else:
+        p50, p10, p90 = (float(v) for v in np.percentile(np.asarray(seconds, dtype=float) * 1000.0, [50, 10, 90]))
+    return {"step_time_ms_median": p50, "step_time_ms_p10": p10, "step_time_ms_p90": p90}

@@ -190,9 +190,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     report.phase("configuring", device=spec.device, strategy=spec.strategy)
     resolved = make_strategy(spec)  # first TF work: device settings apply only before TF initialises
     replicas = resolved.replicas
-    report.event(
-        "message", text=f"strategy {resolved.name} with {replicas} replica(s) on {', '.join(resolved.devices)}"
-    )
+    report.message(text=f"strategy {resolved.name} with {replicas} replica(s) on {', '.join(resolved.devices)}")
     keras.utils.set_random_seed(SEED)
 
     report.phase("loading data", dataset=spec.dataset)

@@ -13,8 +13,9 @@ from conftest import run_row
 
 from engine.charts import base as charts
 from engine.charts import compare as ccharts
+from engine.charts import history as hcharts
 from engine.reference import compare as cmp
-from engine.results import history
+from engine.results import history, history_files
 from engine.results.csvio import rows_to_csv
 
 
@@ -114,7 +115,7 @@ def _every_figure() -> dict[str, go.Figure]:
     runs = [train_run(1, 32), train_run(2, 64, eps=1500), train_run(3, 64, replicas=2, eps=2500)]
     long = cmp.long_rows(runs, None)
     rows = cmp.for_family(long, "throughput")
-    df = history.load_export(rows_to_csv([run_row(i) for i in range(20)]).encode(), "x.csv")
+    df = history_files.load_export(rows_to_csv([run_row(i) for i in range(20)]).encode(), "x.csv")
     agg = history.aggregate(df, ["device_label", "workload"], "gflops")
     series, bucket = history.time_series(df, "gflops", "device_label")
     epochs = cmp.epoch_frame(
@@ -128,12 +129,12 @@ def _every_figure() -> dict[str, go.Figure]:
         "scaling": ccharts.scaling_chart(cmp.scaling(long)),
         "loss": ccharts.epoch_chart(epochs, "loss", "Training loss (cross-entropy)"),
         "cost": ccharts.cost_chart(costs, "usd_per_million_examples", "Cost per million examples (USD)"),
-        "hist_bars": charts.history_bars(agg, "gflops", "device_label", "workload", "median"),
-        "delta": charts.delta_chart(
+        "hist_bars": hcharts.history_bars(agg, "gflops", "device_label", "workload", "median"),
+        "delta": hcharts.delta_chart(
             history.baseline_delta(agg, "gflops", agg["group"].iloc[0]), "gflops", agg["group"].iloc[0]
         ),
-        "time": charts.history_time_chart(series, "gflops", "device_label", bucket, "median"),
-        "pivot": charts.pivot_heatmap(
+        "time": hcharts.history_time_chart(series, "gflops", "device_label", bucket, "median"),
+        "pivot": hcharts.pivot_heatmap(
             history.pivot(df, "workload", "device_label", "gflops"), "gflops", "workload", "device_label", "median"
         ),
     }
@@ -159,6 +160,7 @@ def test_speedup_axis_is_log_with_a_parity_line_and_readable_ticks():
             "origin": ["reference"] * 3,
             "value_canonical": [1, 2, 300],
             "speedup": [1.0, 2.0, 300.0],
+            "basis": "rate",
         }
     )
     fig = ccharts.speedup_chart(table, "a")
@@ -168,14 +170,14 @@ def test_speedup_axis_is_log_with_a_parity_line_and_readable_ticks():
 
 
 def test_history_bars_draw_one_trace_per_colour_group_even_for_100k_rows():
-    df = history.load_export(
+    df = history_files.load_export(
         rows_to_csv([run_row(i, device_name=f"cpu{i % 3}") for i in range(100_000)]).encode(), "big.csv"
     )
     agg = history.aggregate(df, ["workload", "device_label"], "gflops")
-    fig = charts.history_bars(agg, "gflops", "workload", "device_label", "median")
+    fig = hcharts.history_bars(agg, "gflops", "workload", "device_label", "median")
     assert len(fig.data) == 3 and sum(len(t.x) for t in fig.data) == 3
     series, _ = history.time_series(df, "gflops", "device_label")
-    fig = charts.history_time_chart(series, "gflops", "device_label", "day", "median")
+    fig = hcharts.history_time_chart(series, "gflops", "device_label", "day", "median")
     assert all(isinstance(t, go.Scattergl) for t in fig.data) and sum(len(t.x) for t in fig.data) <= 3 * 28
 
 

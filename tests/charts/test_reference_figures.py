@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from engine.charts.reference import bar_by_hardware, local_vs_reference, speedup_bars, wants_log
-from engine.reference.speedup import speedup_table
+import pytest
+
+from engine.charts.reference import bar_by_hardware, wants_log
+from engine.reference.data import load_reference
+
+
+@pytest.fixture(scope="module")
+def ref():
+    return load_reference()
 
 
 def test_log_rule():
@@ -42,15 +49,3 @@ def test_throughput_families_share_a_chart_and_units_are_in_the_axis(ref):
 def test_empty_selection_says_so(ref):
     fig = bar_by_hardware(ref, "op_time_s", model="vgg19")
     assert not fig.data and "No op time rows" in fig.layout.title.text
-
-
-def test_speedup_bars_and_local_run_chart(ref):
-    flowers = ref[
-        (ref["source_id"] == "SEED-VN-FLOWERS") & (ref["metric"] == "train_time_s") & (ref["batch_size"] == 32)
-    ]
-    fig = speedup_bars(speedup_table(flowers, "k80", label_col="hardware_key"))
-    assert fig.layout.yaxis.title.text.startswith("Speedup")
-    result = {"run_id": "r9", "kind": "conv2d", "dtype": "float32", "device": "cpu", "step_time_ms_median": 900.0}
-    fig = local_vs_reference(result, ref)
-    names = {t.name for t in fig.data}
-    assert "This run" in names and "GPU" in names

@@ -1,20 +1,22 @@
-"""Cost and energy: per run, per epoch, per million examples; prices and power from the references."""
+"""Cost: per run and per million examples; prices per device from the references."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.reference import analysis
+from engine.reference import cost as analysis
+from engine.reference.data import load_reference
 
 
-def test_cost_per_run_epoch_and_million_examples():
+@pytest.fixture(scope="module")
+def ref():
+    return load_reference()
+
+
+def test_cost_per_run_and_million_examples():
     assert analysis.cost_usd(3600, 6.5) == 6.5
     assert analysis.cost_usd(1800, 4.5) == 2.25
-    est = analysis.estimate_cost(127.82, 4.5, epochs=25, examples_per_s=736.0)
-    assert est.cost_per_run_usd == pytest.approx(127.82 / 3600 * 4.5)
-    assert est.cost_per_epoch_usd == pytest.approx(est.cost_per_run_usd / 25)
-    assert est.cost_per_million_examples_usd == pytest.approx(1e6 / 736 / 3600 * 4.5)
-    assert est.energy_kwh is None
+    assert analysis.cost_per_million_examples_usd(736.0, 4.5) == pytest.approx(1e6 / 736 / 3600 * 4.5)
     with pytest.raises(ValueError):
         analysis.cost_usd(-1, 1)
 
@@ -24,27 +26,12 @@ def test_article_003_cost_per_result():
     assert analysis.cost_per_million_examples_usd(21402, 6.5) == pytest.approx(0.08437, abs=1e-5)
 
 
-def test_energy():
-    assert analysis.energy_kwh(3600, 250) == 0.25
-    assert analysis.energy_per_example_j(1000, 250) == 0.25
-    est = analysis.estimate_cost(3600, 3.0, examples_per_s=500, power_w=300)
-    assert est.energy_kwh == 0.3 and est.energy_per_example_j == 0.6
-
-
 def test_reference_prices_per_device(ref):
     v100 = analysis.reference_prices(ref, "v100", per="gpu").set_index("ref_id")
     assert v100.loc["DAWNBENCH-17", "price_per_unit_usd_h"] == pytest.approx(24.48 / 8)
     assert v100.loc["SPEC-V100-AVENSUN-02", "price_per_unit_usd_h"] == 3.06
     tpu = analysis.reference_prices(ref, "tpu_v2_8")
     assert {4.5, 6.5, 6.595, 4.595} <= set(tpu["value"])
-
-
-def test_reference_power(ref):
-    watts, ref_id = analysis.reference_power_w(ref, "k80", per="die")
-    assert watts == 150 and ref_id == "SPEC-K80-ANANDTECH-05"
-    assert analysis.reference_power_w(ref, "t4")[0] == 70
-    assert analysis.reference_power_w(ref, "tpu_v3_8", metric="power_measured_w")[0] == 220
-    assert analysis.reference_power_w(ref, "gpu_unknown") is None
 
 
 def test_cost_table(ref):

@@ -1,13 +1,14 @@
-"""engine.results.history_io: AccelBench exports checked column-wise must give exactly csvio's verdicts
-(same message, row and column), load 100,000 rows, and foreign tables read as text."""
+"""engine.results.csvio.read_export, the one reader of AccelBench exports (for `results import` and the
+History page): a bad file is refused with the first bad row and column, 100,000 rows load, odd
+shapes (quoted newlines, blank lines, bare CR, a BOM) read right; and foreign tables read as text."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import run_row
 
-from engine.results.csvio import CsvError, parse_results_csv, rows_to_csv
-from engine.results.history_io import read_export, read_table
+from engine.results.csvio import CsvError, read_export, read_rows, rows_to_csv
+from engine.results.history_io import read_table
 from engine.results.schema import COLUMN_NAMES
 
 
@@ -57,46 +58,107 @@ BAD_FILES = {
 }
 
 
+N = len(COLUMN_NAMES)
+STATUSES = "queued, running, ok, failed, cancelled, timeout, interrupted"
+ISO = "created_at must be an ISO-8601 UTC time like 2026-01-31T12:00:00Z, got"
+# (message, row, column) — the words `results import` and the History page both give for each file.
+EXPECTED = {
+    "bool": ("row 3, column 'xla': expected true/false, got 'maybe'", 3, "xla"),
+    "created_at": (f"row 6, column 'created_at': {ISO} 'yesterday'", 6, "created_at"),
+    "duplicate header": (
+        "row 1, column 'gflops': missing column(s): gflops — is this an AccelBench results export?",
+        1,
+        "gflops",
+    ),
+    "duplicate run_id": (
+        "row 5, column 'run_id': run_id '20260101-120001-000001' appears twice in the file",
+        5,
+        "run_id",
+    ),
+    "empty": ("the file is empty", 0, ""),
+    "empty run_id": ("row 2, column 'run_id': run_id is empty", 2, "run_id"),
+    "float column": ("row 3, column 'gflops': expected a finite number, got 'fast'", 3, "gflops"),
+    "header only": ("the file has a header but no rows", 0, ""),
+    "infinite float": ("row 4, column 'total_s': expected a finite number, got 'inf'", 4, "total_s"),
+    "int not whole": ("row 2, column 'replicas': expected a whole number, got '1.5'", 2, "replicas"),
+    "int text": ("row 5, column 'host_cores': expected a whole number, got 'two'", 5, "host_cores"),
+    "kind": ("row 2, column 'kind': kind must be one of matmul, conv2d, train, got 'resnet'", 2, "kind"),
+    "long row": (f"row 3: has {N + 1} cells but the header has {N}", 3, ""),
+    "missing column": (
+        f"row 1, column '{COLUMN_NAMES[-3]}': missing column(s): {COLUMN_NAMES[-3]}, {COLUMN_NAMES[-2]}"
+        " — is this an AccelBench results export?",
+        1,
+        COLUMN_NAMES[-3],
+    ),
+    "nan text": ("row 4, column 'total_s': expected a finite number, got 'nan'", 4, "total_s"),
+    "negative": ("row 5, column 'step_time_ms_median': must not be negative, got -3.0", 5, "step_time_ms_median"),
+    "newer schema": (
+        "row 3, column 'schema_version': schema_version 9 is newer than this AccelBench (1); upgrade first",
+        3,
+        "schema_version",
+    ),
+    "same row, column order wins": ("row 3, column 'replicas': expected a whole number, got 'x'", 3, "replicas"),
+    "short row": (f"row 4: has {N - 2} cells but the header has {N}", 4, ""),
+    "status": (f"row 4, column 'status': status must be one of {STATUSES}, got 'done'", 4, "status"),
+    "status empty": (f"row 4, column 'status': status must be one of {STATUSES}, got None", 4, "status"),
+    "two problems, earlier row wins": ("row 3, column 'gflops': expected a finite number, got 'y'", 3, "gflops"),
+    "type before row rule": ("row 3, column 'gflops': expected a finite number, got 'y'", 3, "gflops"),
+}
+
+
 @pytest.mark.parametrize("case", sorted(BAD_FILES))
-def test_bad_exports_get_exactly_csvios_message_row_and_column(case):
-    text = BAD_FILES[case]
-    expected = verdict(parse_results_csv, text)
-    assert expected is not None, f"{case}: csvio accepted it, so the case is not testing anything"
-    assert verdict(read_export, text.encode()) == expected
+def test_bad_exports_are_refused_naming_the_first_bad_row_and_column(case):
+    expected = EXPECTED[case]
+    assert verdict(read_export, BAD_FILES[case].encode()) == expected
+    assert verdict(read_export, BAD_FILES[case]) == expected  # text in, same verdict
 
 
-def test_blank_lines_keep_row_numbers_as_csvio_counts_them():
+def test_blank_lines_and_comma_rows_still_count_as_rows():
     lines = GOOD.split("\n")
     text = "\n".join([lines[0], lines[1], "", ",,,", lines[2], _replace_cell(GOOD, 4, "gflops", "bad").split("\n")[3]])
-    assert verdict(read_export, text) == verdict(parse_results_csv, text)
-    assert verdict(read_export, text)[1] == 6
+    assert verdict(read_export, text) == ("row 6, column 'gflops': expected a finite number, got 'bad'", 6, "gflops")
 
 
-def test_quoted_cells_with_commas_and_newlines_load_like_csvio():
+def test_quoted_cells_with_commas_and_newlines_load_and_rows_count_records_not_lines():
     rows = [run_row(i, error='failed, with "quotes"\nand a second line' if i == 2 else None) for i in range(5)]
     text = rows_to_csv(rows)
     frame = read_export(text.encode())
-    assert list(frame["run_id"]) == [r["run_id"] for r in parse_results_csv(text)]
+    assert list(frame["run_id"]) == [r["run_id"] for r in rows]
     assert frame.loc[2, "error"] == 'failed, with "quotes"\nand a second line'
     bad = text.replace(rows[4]["created_at"], "soon")
-    assert verdict(read_export, bad) == verdict(parse_results_csv, bad)
+    assert verdict(read_export, bad) == (f"row 6, column 'created_at': {ISO} 'soon'", 6, "created_at")
 
 
-def test_valid_export_has_the_same_values_as_csvio():
+def test_valid_export_reads_back_the_values_written():
     rows = [run_row(i, xla=i % 2 == 0, cost_usd=0.001 * i) for i in range(8)]
-    text = rows_to_csv(rows)
-    frame = read_export(text.encode("utf-8"))
-    exact = parse_results_csv(text)
+    frame = read_export(rows_to_csv(rows).encode("utf-8"))
     assert list(frame.columns) == list(COLUMN_NAMES)
-    for got, want in zip(frame.to_dict("records"), exact, strict=True):
-        for name in ("run_id", "status", "kind", "gflops", "replicas", "xla", "cost_usd", "host_memory_gb"):
-            g, w = got[name], want[name]
-            assert (g is None or g != g or str(g) == "<NA>") if w is None else g == w, (name, g, w)
+    assert read_rows(rows_to_csv(rows)) == rows
 
 
 def test_not_utf8_is_refused_with_the_offset():
     data = GOOD.encode("utf-8")[:40] + b"\xff" + GOOD.encode("utf-8")[40:]
-    assert verdict(read_export, data) == verdict(parse_results_csv, data)
+    assert verdict(read_export, data) == (
+        "the file is not UTF-8 text (bad byte at offset 40); save it as UTF-8 CSV",
+        0,
+        "",
+    )
+
+
+def test_bare_cr_line_ends_and_a_bom_read_like_newlines():
+    rows = [run_row(i) for i in range(4)]
+    text = rows_to_csv(rows)
+    assert read_rows(text.replace("\n", "\r")) == rows
+    assert read_rows(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode()) == rows
+    bad = _replace_cell(text, 3, "gflops", "fast").replace("\n", "\r")
+    assert verdict(read_export, bad) == ("row 3, column 'gflops': expected a finite number, got 'fast'", 3, "gflops")
+
+
+def test_an_unterminated_quote_is_refused_at_its_row():
+    lines = GOOD.split("\n")
+    lines[3] = lines[3].replace("AMD EPYC", '"AMD EPYC', 1)
+    message, row, column = verdict(read_export, "\n".join(lines))
+    assert message.startswith("row ") and "not a readable CSV" in message and row >= 4 and column == ""
 
 
 def test_a_100k_row_export_loads_every_row():
@@ -128,8 +190,8 @@ def test_foreign_table_problems_are_named(text, message):
     assert message in str(exc.value)
 
 
-def test_padded_cells_are_stripped_as_csvio_strips_them():
+def test_padded_cells_are_stripped():
     text = _replace_cell(_replace_cell(GOOD, 3, "status", " ok "), 4, "device_name", "\tAMD EPYC ")
     frame = read_export(text.encode())
     assert frame.loc[1, "status"] == "ok" and frame.loc[2, "device_name"] == "AMD EPYC"
-    assert [r["status"] for r in parse_results_csv(text)] == list(frame["status"])
+    assert list(frame["status"]) == ["ok"] * 6

@@ -11,6 +11,7 @@ import pytest
 from conftest import last_json
 
 from engine.runs import jobs
+from engine.runs.progress import read_progress
 from engine.runs.store import Store, wait_for
 from engine.spec.specs import spec_from_dict
 
@@ -73,9 +74,7 @@ def _start_long(db) -> tuple[str, Store]:
     store = Store(db)
     spec = jobs.prepare({"kind": "matmul", "m": 1024, "n": 1024, "k": 1024, "repeats": 5000})
     run_id = jobs.launch(spec, store)
-    assert wait_for(
-        lambda: any(e.get("event") == "repeat" for e in jobs.read_progress(jobs.run_dir_of(run_id, store))), 60
-    )
+    assert wait_for(lambda: any(e.get("event") == "repeat" for e in read_progress(jobs.run_dir_of(run_id, store))), 60)
     assert store.get_run(run_id)["status"] == "running"
     return run_id, store
 

@@ -6,7 +6,7 @@ import multiprocessing as mp
 
 import pytest
 
-from engine.results.csvio import CsvError, parse_results_csv, rows_to_csv
+from engine.results.csvio import CsvError, read_rows, rows_to_csv
 from engine.results.schema import COLUMN_NAMES, SCHEMA_VERSION
 from engine.runs.store import Store
 
@@ -165,7 +165,7 @@ def test_guarded_update_does_not_overwrite_final_status(tmp_path):
     assert s.get_run("g")["status"] == "cancelled"
 
 
-def test_parse_accepts_missing_optional_columns():
+def test_reader_accepts_missing_optional_columns():
     import csv
     import io
 
@@ -173,6 +173,6 @@ def test_parse_accepts_missing_optional_columns():
     drop = [COLUMN_NAMES.index(c) for c in ("schema_version", "source", "notes")]
     buf = io.StringIO()
     csv.writer(buf).writerows([[c for i, c in enumerate(rec) if i not in drop] for rec in records])
-    rows = parse_results_csv(buf.getvalue())
+    rows = read_rows(buf.getvalue())
     assert rows[0]["notes"] is None and rows[0]["schema_version"] == SCHEMA_VERSION
     assert rows[0]["gflops"] == 55.5

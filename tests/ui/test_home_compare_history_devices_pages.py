@@ -122,12 +122,16 @@ def test_compare_preselects_the_linked_run_next_to_references(db_env):
     assert at.multiselect(key="cmp_runs").value == [runs["matmul"]["run_id"]]
     refs = at.multiselect(key="cmp_refs").value
     assert refs and all(r.startswith("SEED-TF-GPU-SETTINGS") for r in refs)  # article 002's matmul times
-    assert any("Not like for like" in w.value and "Shape differs" in w.value for w in at.warning)
+    assert not at.warning  # the grade table replaced the "Not like for like" box
+    headline = [m.value for m in at.markdown if "On article 002's matmul" in str(m.value)]
+    assert headline and "faster than this CPU" in headline[0] and "per FLOP" in headline[0]
+    assert at.selectbox(key="cmp_baseline").value == "this CPU"  # the user's own run is the baseline
+    assert at.selectbox(key="cmp_metric").value == "rate"
     charts = specs(at)
     bars, speedup = charts[0], charts[1]
-    assert bars["layout"]["xaxis"]["title"]["text"].startswith("Operation time (s)")
-    assert speedup["layout"]["xaxis"]["type"] == "log"
-    assert {"this machine", "reference"} <= {t["name"] for t in bars["data"]}
+    assert bars["layout"]["xaxis"]["title"]["text"].startswith("Rate of work")
+    assert bars["layout"]["xaxis"]["type"] == "linear" and speedup["layout"]["xaxis"]["type"] == "log"
+    assert {"this machine", "reference", "hatched = derived or doubtful"} <= {t["name"] for t in bars["data"]}
 
 
 def test_compare_session_run_id_and_training_charts(db_env):
@@ -191,7 +195,7 @@ def test_history_loads_good_files_reports_the_bad_one_and_charts(db_env):
     at.run()
     at.selectbox(key="hist_baseline").set_value(at.selectbox(key="hist_baseline").options[-1]).run()
     no_exception(at)
-    assert any("delta_pct" in d.value.columns for d in at.dataframe)
+    assert any("times" in d.value.columns for d in at.dataframe)  # the baseline view speaks in ×, not %
 
 
 def test_history_save_to_results_imports_for_compare(db_env, tmp_path, monkeypatch):

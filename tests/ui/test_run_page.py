@@ -14,6 +14,7 @@ from pathlib import Path
 from conftest import ROOT, needs_no_gpu
 from streamlit.testing.v1 import AppTest
 
+from engine.runs import jobs
 from engine.runs.store import Store
 
 RUN_TIMEOUT_S = 90  # worker start (TensorFlow import) is most of it; the 512³ matmul takes milliseconds
@@ -95,10 +96,16 @@ def test_devices_page_settings_are_the_gpu_defaults(db):
     assert not at.error  # GPU settings are left out of a CPU run's request, so they cannot make it invalid
 
 
-def test_small_matmul_runs_for_real_and_shows_the_result_card(db):
+def test_small_matmul_runs_for_real_and_shows_the_result_card(db, monkeypatch):
     at = run_page()
     at.number_input(key="run_repeats").set_value(5).run()
+    calls = []
+    for name in ("prepare", "launch"):
+        real = getattr(jobs, name)
+        monkeypatch.setattr(jobs, name, lambda *a, _n=name, _f=real, **kw: calls.append(_n) or _f(*a, **kw))
     at.button(key="run_launch").click().run()
+    # the click validates once and launches the spec it showed as ready; the rerun after it checks the form anew
+    assert calls == ["prepare", "launch", "prepare"]
     run_id = at.session_state["run_id"]
     assert at.query_params["run"] == [run_id] or at.query_params["run"] == run_id
     wait_for_result(at)
@@ -172,3 +179,25 @@ def test_demo_mode_refuses_what_the_public_demo_must_not_run(db, monkeypatch):
     at.selectbox(key="run_preset").select("article002_matmul").run()
     assert "demo mode allows sizes up to 2048" in texts(at.error)
     assert at.button(key="run_launch").disabled
+
+
+def test_a_finished_training_run_says_how_many_times_faster_the_published_hardware_is(db):
+    """The answer on the result card: article 000's TPU v2-8 and K80 against this CPU, per example."""
+    from engine.results.schema import SCHEMA_VERSION
+
+    run_id = "20261123-073058-93e487"
+    Store(db).insert_run(
+        {
+            "schema_version": SCHEMA_VERSION, "run_id": run_id, "created_at": "2026-11-23T07:30:58Z",
+            "status": "ok", "source": "local", "kind": "train", "model": "fashion_cnn", "dataset": "synthetic",
+            "dtype": "float32", "precision": "float32", "xla": False, "device": "cpu", "strategy": "default",
+            "replicas": 1, "global_batch_size": 64, "per_replica_batch_size": 64, "epochs": 2,
+            "steps_per_epoch": 5, "step_time_ms_median": 376.5, "examples_per_sec": 170.0, "total_s": 24.9,
+            "device_name": "AMD EPYC", "tf_version": "2.21.0",
+        }
+    )  # fmt: skip
+    at = run_page(query_run=run_id)
+    sentence = [m.value for m in at.markdown if "Fashion-MNIST CNN" in str(m.value)]
+    assert sentence and "a TPU v2-8 (published) trains up to about 75× faster than this CPU" in sentence[0]
+    assert "K80 (1 die) (published) up to about 25×" in sentence[0] and "per example" in sentence[0]
+    assert metric(at, "Times faster") == "75×"

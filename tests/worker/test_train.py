@@ -14,8 +14,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras
 from conftest import NO_NETWORK, last_json, needs_no_gpu, run_cli, write_flowers, write_keras_cache
 
-from engine.runs import jobs
-from engine.runs.progress import Reporter
+from engine.runs.progress import Reporter, read_progress
 from engine.runs.store import Store
 from engine.spec.specs import TrainSpec
 from engine.worker import flops, tfenv
@@ -49,7 +48,7 @@ pytestmark = pytest.mark.usefixtures("fresh_keras")  # clear Keras state after e
 
 
 def _events(run_dir: Path) -> list[dict]:
-    return jobs.read_progress(run_dir)
+    return read_progress(run_dir)
 
 
 def test_run_training_reports_every_metric_from_an_honest_clock(tmp_path):

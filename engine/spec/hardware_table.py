@@ -1,0 +1,102 @@
+"""The one hardware table: every device AccelBench knows, with its name aliases, how it counts its
+units, its datasheet peak per precision, TDP and a list price where one is on record.
+
+Read by engine.runs.hardware (a run's % of peak), engine.reference (reference keys, unit
+conversions, peak rows on Compare) and the CLI. Pure Python; no pandas, no TensorFlow.
+
+Peaks are dense TFLOP/s per *peak unit* (one GPU die or one TPU chip): a v2-8 board is 4 chips,
+a K80 board 2 dies. Sources: vendor datasheets (see data/reference for the sourced rows).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Device:
+    """One hardware key.
+
+    Attributes:
+      key: the normalised key (the reference CSV's `hardware_key`).
+      device_type: cpu, gpu or tpu.
+      short: display name.
+      aliases: lower-case substrings of the name TF/NVML report ("tesla t4" → t4); first table match wins.
+      unit_sizes: base units (TPU cores, GPU dies) in each counting unit (a v2-8 board: 8 cores).
+      peak_unit: the unit the peaks are quoted per ("gpu", "die", "chip").
+      peak_tflops: dense peak per precision ("float32", "tf32", "float16", "bfloat16", "int8").
+      tdp_w: board power per peak unit, when published.
+      price_usd_h: a list price per peak unit and hour, when one is on record.
+    """
+
+    key: str
+    device_type: str
+    short: str
+    unit_sizes: Mapping[str, float]
+    aliases: tuple[str, ...] = ()
+    peak_unit: str = "gpu"
+    peak_tflops: dict[str, float] = field(default_factory=dict)
+    tdp_w: float | None = None
+    price_usd_h: float | None = None
+
+
+_TPU_V2 = {"core": 1, "chip": 2, "board": 8, "pod": 512}  # a v2 Pod: 256 chips
+_TPU_V3 = {"core": 1, "chip": 2, "board": 8, "pod": 2048}  # a v3 Pod: 1024 chips
+_TPU_V4 = {"core": 1, "chip": 2, "board": 8, "pod": 8192}  # a v4 Pod: 4096 chips (megacore: 2 cores/chip)
+_ONE_GPU = {"gpu": 1, "die": 1, "chip": 1, "board": 1}
+_F16 = ("float16", "bfloat16")
+
+
+def _p(fp32: float | None = None, half: float | None = None, tf32: float | None = None, *, halves=_F16) -> dict:
+    out = {"float32": fp32} if fp32 else {}
+    out |= {h: half for h in halves} if half else {}
+    return out | ({"tf32": tf32} if tf32 else {})
+
+
+DEVICES: tuple[Device, ...] = (
+    Device("cpu", "cpu", "CPU", {"host": 1}, peak_unit="host"),
+    Device("colab_tpu_runtime_host_cpu", "cpu", "Colab 'TPU' runtime (host CPU)", {"host": 1}, peak_unit="host"),
+    Device("h100", "gpu", "H100", _ONE_GPU, ("h100",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=700),
+    Device("a100", "gpu", "A100", _ONE_GPU, ("a100",), peak_tflops=_p(19.5, 312.0, 156.0), tdp_w=400),
+    Device("l4", "gpu", "L4", _ONE_GPU, ("l4",), peak_tflops=_p(30.3, 121.0), tdp_w=72),
+    Device("a10g", "gpu", "A10G", _ONE_GPU, ("a10g",), peak_tflops=_p(31.2, 125.0), tdp_w=150),
+    Device("v100", "gpu", "V100", _ONE_GPU, ("v100",), peak_tflops=_p(15.7, 125.0, halves=("float16",)), tdp_w=300),
+    Device("t4", "gpu", "T4", _ONE_GPU, ("t4",), peak_tflops=_p(8.1, 65.0, halves=("float16",)), tdp_w=70),
+    Device("p100", "gpu", "P100", _ONE_GPU, ("p100",), peak_tflops=_p(9.3, 18.7, halves=("float16",)), tdp_w=250),
+    Device("p4", "gpu", "P4", _ONE_GPU, ("p4",), peak_tflops=_p(5.5), tdp_w=75),
+    # one GK210 die (half a board) with boost — what Colab gives
+    Device("k80", "gpu", "K80", {"die": 1, "gpu": 1, "board": 2}, ("k80",), "die", _p(4.37), tdp_w=150),
+    Device("gpu_unknown", "gpu", "GPU (model not stated)", _ONE_GPU),
+    Device("tpu_v1", "tpu", "TPU v1", {"chip": 1}, peak_unit="chip"),
+    Device("tpu_v2", "tpu", "TPU v2", _TPU_V2, ("tpu v2",), "chip", _p(45.0, 45.0, halves=("bfloat16",))),
+    Device("tpu_v2_8", "tpu", "TPU v2-8", _TPU_V2, (), "chip", _p(45.0, 45.0, halves=("bfloat16",))),
+    Device("tpu_v3", "tpu", "TPU v3", _TPU_V3, ("tpu v3",), "chip", _p(123.0, 123.0, halves=("bfloat16",))),
+    Device("tpu_v3_8", "tpu", "TPU v3-8", _TPU_V3, (), "chip", _p(123.0, 123.0, halves=("bfloat16",))),
+    Device("tpu_v4", "tpu", "TPU v4", _TPU_V4, ("tpu v4",), "chip", _p(275.0, 275.0, halves=("bfloat16",))),
+    Device("tpu_v4i", "tpu", "TPU v4i", {"chip": 1}, peak_unit="chip"),
+    Device(
+        "tpu_v5e", "tpu", "TPU v5e", {"core": 1, "chip": 1}, ("tpu v5 lite", "tpu v5e"), "chip", {"bfloat16": 197.0}
+    ),
+    Device("tpu_v5p", "tpu", "TPU v5p", {"core": 1, "chip": 2}, ("tpu v5p",), "chip"),
+    Device("tpu_unknown", "tpu", "TPU (version not stated)", {"pod": 1}, peak_unit="pod"),
+)
+BY_KEY: dict[str, Device] = {d.key: d for d in DEVICES}
+
+
+def key_for_name(device_name: str, device_type: str | None = None) -> str | None:
+    """The table key whose alias is in `device_name` ("Tesla T4" → "t4"), optionally of one device type."""
+    low = (device_name or "").lower()
+    for d in DEVICES:
+        if any(a in low for a in d.aliases) and device_type in (None, d.device_type):
+            return d.key
+    return None
+
+
+def peak_tflops(key: str, precision: str = "float32") -> float | None:
+    """Datasheet peak per peak unit for `precision` (mixed_* policies use their half type), else float32's."""
+    dev = BY_KEY.get(key)
+    if dev is None:
+        return None
+    wanted = precision.removeprefix("mixed_")
+    return dev.peak_tflops.get(wanted) or dev.peak_tflops.get("float32")
