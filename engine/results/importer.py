@@ -20,8 +20,8 @@ from engine.results.foreign_json import JSON_SUFFIXES, read_json_table
 from engine.results.foreign_text import MISSING_MARKERS, describe, read_text_table, split_number
 from engine.results.history import IMPORT_CONTEXT
 from engine.results.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column
-from engine.results.mapping import _dates, _first_bad
-from engine.results.shapes import _role_by_name, guess_mapping, unit_from_header
+from engine.results.mapping import first_bad, parse_dates
+from engine.results.shapes import guess_mapping, role_by_name, unit_from_header
 from engine.results.status import RunStatus
 
 EXTRA = IMPORT_CONTEXT  # columns an imported row may carry besides DIMENSIONS and its metric columns
@@ -56,14 +56,14 @@ def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> 
     values = pd.to_numeric(num, errors="coerce")
     bad = ~missing & (values.isna() | ~np.isfinite(values.fillna(0)))
     if bad.any():
-        raise _first_bad(raw, bad, column, "expected a number, got {raw}")
+        raise first_bad(raw, bad, column, "expected a number, got {raw}")
     wrong_unit = ~missing & (cell_unit != "") & (cell_unit != unit)
     if wrong_unit.any():
-        raise _first_bad(raw, wrong_unit, column, f"expected a number in {unit or 'the column unit'}, got " + "{raw}")
+        raise first_bad(raw, wrong_unit, column, f"expected a number in {unit or 'the column unit'}, got " + "{raw}")
     if whole:
         bad = ~missing & ((values % 1 != 0) | (values <= 0))
         if bad.any():
-            raise _first_bad(raw, bad, column, "expected a whole number above 0, got {raw}")
+            raise first_bad(raw, bad, column, "expected a whole number above 0, got {raw}")
     return values.where(~missing), missing
 
 
@@ -82,7 +82,7 @@ def _sidecar_roles(sidecar: dict[str, str]) -> dict[str, str]:
             out[role] = value
     for key, value in sidecar.items():
         kind = "number" if split_number(value) else "text"
-        role = _role_by_name(key.split(".")[-1].replace("costPerHour", "price"), kind)
+        role = role_by_name(key.split(".")[-1].replace("costPerHour", "price"), kind)
         if role in ("device", "system"):
             role = "system"
         if role and role not in out and role not in ("value", "label", "metric", "unit", "time", "step"):
@@ -122,7 +122,7 @@ def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> 
         raise CsvError("choose the column that names the system or device (or add a sidecar with its hardware)")
     if names.isna().any():
         column = m.column("system") or m.column("device")
-        raise _first_bad(raw, names.isna(), column, "the system/device is empty (got {raw})")
+        raise first_bad(raw, names.isna(), column, "the system/device is empty (got {raw})")
     rules = m.system_rules if system is not None else []
     parsed = systems.parse_systems(names, rules)
     parsed["system"] = names
@@ -147,7 +147,7 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
         else pd.Series(spec.metric or column, index=rows.index)
     )
     if (metric == "").any():
-        raise _first_bad(rows, metric == "", m.column("metric"), "the metric name is empty (got {raw})")
+        raise first_bad(rows, metric == "", m.column("metric"), "the metric name is empty (got {raw})")
     unit = rows[unit_col] if unit_col and not spec.unit else pd.Series(spec.unit, index=rows.index)
     vals = values[keep].astype(float)
     is_acc = metric.str.lower().str.contains("accuracy") & unit.isin(["%", "", "fraction"])
@@ -177,10 +177,10 @@ def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) 
     )
     date_col = m.column("date")
     if date_col:
-        out["date"] = _dates(raw, date_col)
+        out["date"] = parse_dates(raw, date_col)
     else:
         text = pd.Series(constants.get("date", ""), index=raw.index)
-        out["date"] = _dates(pd.DataFrame({"date": text, "_row": raw["_row"]}), "date")
+        out["date"] = parse_dates(pd.DataFrame({"date": text, "_row": raw["_row"]}), "date")
     time = _number_role(raw, m, "time", constants, whole=False)
     out["elapsed_s"] = time * TIME_UNITS[m.time_unit] if time is not None else np.nan
     for role, column in (("step", "step"), ("price", "price_usd_per_h"), ("power", "power_w")):

@@ -107,7 +107,7 @@ def _metric_for(unit: str, name: str) -> str:
             "W": "Power draw", "MHz": "Clock"}.get(unit, "")  # fmt: skip
 
 
-def _role_by_name(name: str, kind: str) -> str:
+def role_by_name(name: str, kind: str) -> str:
     low = name.lower()
     for role, words in _HINTS:
         if any(w in low for w in words):
@@ -128,7 +128,7 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     roles: dict[str, str] = {}
     for c in cols:
         kind, unit = kinds[c]
-        role = "" if headerless else _role_by_name(c, kind)
+        role = "" if headerless else role_by_name(c, kind)
         if role in ("device", "system"):
             role = "system" if _system_like(raw[c]) else "device"
         if not role:
