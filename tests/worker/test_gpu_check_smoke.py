@@ -6,7 +6,7 @@ import csv
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from conftest import ROOT
 
 
 def test_gpu_check_smoke_exports_a_csv_of_ok_jax_runs(tmp_path):
