@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from engine.spec import backends
-from engine.spec.specs import TrainSpec
 
 
-def backend_problem(spec: TrainSpec, strategy: str) -> tuple[str, str] | None:
+class _TrainFields(Protocol):
+    """The TrainSpec fields these rules read (engine.spec.specs calls here: no import back, no cycle)."""
+
+    backend: str
+    dataset: str
+    device: str
+    logical_devices: int
+    memory_growth: bool
+    memory_limit_mb: int
+
+
+def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None:
     if spec.backend == "tensorflow":
         return None
     if spec.dataset == "flowers" and not backends.installed("tensorflow"):

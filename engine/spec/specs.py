@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from engine.spec import backends, catalog
+from engine.spec.backend_rules import backend_problem
 
 DEVICES = ("cpu", "gpu", "tpu")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -299,8 +300,6 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
 
 
 def _check_backend(spec: TrainSpec, gpu_count: int) -> None:
-    from engine.spec.backend_rules import backend_problem  # imports this module: a late import avoids the cycle
-
     problem = backend_problem(spec, resolve_strategy(spec, gpu_count))
     if problem:
         raise SpecError(*problem)
