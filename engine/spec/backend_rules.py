@@ -10,12 +10,18 @@ from engine.spec import backends
 class _TrainFields(Protocol):
     """The TrainSpec fields these rules read (engine.spec.specs calls here: no import back, no cycle)."""
 
-    backend: str
-    dataset: str
-    device: str
-    logical_devices: int
-    memory_growth: bool
-    memory_limit_mb: int
+    @property
+    def backend(self) -> str: ...
+    @property
+    def dataset(self) -> str: ...
+    @property
+    def device(self) -> str: ...
+    @property
+    def logical_devices(self) -> int: ...
+    @property
+    def memory_growth(self) -> bool: ...
+    @property
+    def memory_limit_mb(self) -> int: ...
 
 
 def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None:
