@@ -25,6 +25,22 @@ def demo_mode() -> bool:
         return False
 
 
+_OWNED = "owned_run_ids"
+
+
+def own_run(run_id: str) -> None:
+    """Record that this browser session launched `run_id` (it may then cancel it and read its log)."""
+    owned = st.session_state.setdefault(_OWNED, [])
+    if run_id not in owned:
+        owned.append(run_id)
+
+
+def owns_run(run_id: str) -> bool:
+    """May this session cancel `run_id` or read its log? Always outside demo mode; in demo mode only
+    for runs this session launched (a run id from a URL or another visitor is view-only)."""
+    return not demo_mode() or run_id in st.session_state.get(_OWNED, [])
+
+
 def store() -> Store:
     """A Store for the configured database (cheap: opens a connection per call)."""
     return Store()

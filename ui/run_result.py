@@ -13,7 +13,7 @@ from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
-from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
+from ui.common import fmt_num, fmt_seconds, owns_run, page_link, show_chart, store
 from ui.run_progress import run_title
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ def answer_line(row: dict[str, Any]) -> None:
 
 
 def _log_tail(run_id: str, lines: int = 25) -> str:
+    if not owns_run(run_id):  # demo mode: only the session that launched a run reads its log
+        return ""
     try:
         text = (Path(jobs.run_dir_of(run_id, store())) / "log.txt").read_text(errors="replace")
     except OSError:

@@ -44,11 +44,13 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
     """
     acc = hardware.detect_accelerators()
     spec = spec_from_dict(raw, gpu_count=len(acc.gpus))
+    demo = settings.demo_mode() if demo is None else demo
+    if demo:  # before anything looks at devices: a TPU address must never be dialled in demo mode
+        check_demo_caps(spec)
     problem = hardware.device_problem(spec.device, acc, getattr(spec, "tpu", ""))
     if problem:
         raise SpecError("--device", problem)
-    if demo if demo is not None else settings.demo_mode():
-        check_demo_caps(spec)
+    if demo:
         check_one_at_a_time()
     return spec
 
@@ -92,15 +94,30 @@ def micro_shape(spec: MicroSpec) -> str:
     return f"{spec.batch_size}x{spec.height}x{spec.width}x{spec.channels} * {spec.kernel_size}x{spec.kernel_size}x{spec.channels}x{spec.filters}"
 
 
-def launch(spec: Spec, store: Store | None = None) -> str:
-    """Store the run as queued, start its worker, and return the run_id at once."""
+def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> str:
+    """Store the run as queued, start its worker, and return the run_id at once.
+
+    In demo mode (`demo`, else ACCELBENCH_DEMO) the run is stored only while no other run is queued
+    or running — checked and inserted in one transaction — else SpecError names the run in the way.
+    """
     store = store or Store()
     run_id = new_run_id()
     run_dir = settings.runs_dir(store.path) / run_id
-    run_dir.mkdir(parents=True)
     spec_dict = spec_to_dict(spec)
-    (run_dir / "spec.json").write_text(json.dumps(spec_dict, indent=2))
-    store.insert_run(initial_row(spec, run_id))
+    row = initial_row(spec, run_id)
+    if settings.demo_mode() if demo is None else demo:
+        refresh(store)  # a dead worker's row must not block the demo forever
+        busy = store.insert_run_unless_active(row)
+        if busy is not None:
+            raise _busy_error(busy)
+    else:
+        store.insert_run(row)
+    try:
+        run_dir.mkdir(parents=True)
+        (run_dir / "spec.json").write_text(json.dumps(spec_dict, indent=2))
+    except OSError as exc:
+        store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"could not write the run folder: {exc}"})
+        raise
     env = {
         **os.environ,
         "ACCELBENCH_DB": str(store.path),
@@ -280,16 +297,19 @@ def check_one_at_a_time() -> None:
     """Refuse a new run while another is queued or running: a public demo shares one small machine.
 
     Stale rows (a worker that died) are reconciled first, so a crash cannot block the demo forever.
-    Two launches in the same instant can both pass; the worker's own timeout still bounds them.
+    This is the early answer for the form; the guarantee is `launch`'s check-and-insert transaction.
     """
     store = Store()
     refresh(store)
     active = store.list_runs(statuses=ACTIVE_STATUSES, limit=1)
     if active:
-        run = active[0]
-        raise SpecError(
-            "run",
-            f"demo mode runs one benchmark at a time and run {run['run_id']} ({run.get('model') or run['kind']}) "
-            "is still going; wait for it to finish (it is capped at "
-            f"{DEMO_TIMEOUT_S:g} s) and try again",
-        )
+        raise _busy_error(active[0])
+
+
+def _busy_error(run: ResultRow) -> SpecError:
+    return SpecError(
+        "run",
+        f"demo mode runs one benchmark at a time and run {run['run_id']} ({run.get('model') or run['kind']}) "
+        "is still going; wait for it to finish (it is capped at "
+        f"{DEMO_TIMEOUT_S:g} s) and try again",
+    )

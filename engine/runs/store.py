@@ -94,6 +94,24 @@ class Store:
             self._insert(conn, full)
         return full["run_id"]
 
+    def insert_run_unless_active(self, row: ResultRow) -> ResultRow | None:
+        """Insert a run only while no run is queued or running — the check and the insert are one
+        transaction, so of several launches at the same instant exactly one gets through.
+
+        Returns None when inserted, else the active run that is in the way (nothing is written).
+        """
+        full: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "created_at": utc_now(), "source": "local", **row}
+        with self._write() as conn:
+            conn.row_factory = sqlite3.Row
+            busy = conn.execute(
+                f"SELECT * FROM runs WHERE status IN ({', '.join('?' * len(ACTIVE_STATUSES))}) LIMIT 1",
+                ACTIVE_STATUSES,
+            ).fetchone()
+            if busy is not None:
+                return self._from_sql(busy)
+            self._insert(conn, full)
+        return None
+
     def _insert(self, conn: sqlite3.Connection, row: Mapping[str, Any]) -> None:
         names = [n for n in COLUMN_NAMES if n in row]
         conn.execute(
