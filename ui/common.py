@@ -124,12 +124,14 @@ def show_chart(fig, key: str, file_stem: str) -> None:
 
 
 def download_csv(df, key: str, file_stem: str, label: str = "CSV") -> None:
-    """A table as a CSV download (built on click)."""
+    """A table as a CSV download (built on click), safe to open in a spreadsheet (text cells that
+    start with = + - @ tab or CR get a leading `'`: engine.results.csvio.frame_to_csv)."""
+    from engine.results.csvio import frame_to_csv
     from engine.results.mapping import safe_name
 
     st.download_button(
         label,
-        data=lambda: df.to_csv(index=False).encode("utf-8"),
+        data=lambda: frame_to_csv(df).encode("utf-8"),
         file_name=f"{safe_name(file_stem)}.csv",
         mime="text/csv",
         key=key,
