@@ -22,7 +22,7 @@ from engine.results import history_files
 from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
-from ui.common import demo_banner, demo_mode, show_chart, store
+from ui.common import demo_banner, demo_mode, plain, show_chart, store
 from ui.history_load import from_folder, from_store, from_uploads, mapped, mapping_form, sample_preview
 
 st.title("History")
@@ -62,15 +62,18 @@ if use_store:
 frames = []
 for item in items:
     if item.kind == "error":
-        st.error(f"**{item.name}** was not loaded — {item.error}", icon=":material/error:")
+        st.error(f"**{plain(item.name)}** was not loaded — {plain(item.error)}", icon=":material/error:")
         continue
     if item.kind == "foreign":
         with st.expander(f"**{item.name}** — another tool's table: map its columns", expanded=True):
             rows, error, notes = mapped(item, mapping_form(item))
         if error:
-            st.error(f"**{item.name}** could not be mapped — {error}", icon=":material/error:")
+            st.error(f"**{plain(item.name)}** could not be mapped — {plain(error)}", icon=":material/error:")
             continue
-        st.success(f"**{item.name}**: {len(rows):,} rows mapped. " + " ".join(notes), icon=":material/check_circle:")
+        st.success(
+            f"**{plain(item.name)}**: {len(rows):,} rows mapped. " + plain(" ".join(notes)),
+            icon=":material/check_circle:",
+        )
         frames.append(rows)
         continue
     frames.append(item.frame)
@@ -90,7 +93,7 @@ for item in items:
             added, skipped = store().import_csv(item.data, item.name)
             st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
         except CsvError as exc:
-            st.error(f"{item.name}: not imported — {exc}")
+            st.error(f"{plain(item.name)}: not imported — {plain(exc)}")
 
 if not frames:
     st.info(

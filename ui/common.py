@@ -6,6 +6,7 @@ No TensorFlow here; pages call the engine only through these and `engine.runs.jo
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,16 @@ import streamlit as st
 
 from engine import settings
 from engine.runs.store import Store
+
+_MARKUP = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&=])")
+
+
+def plain(value: Any) -> str:
+    """User data (model names, notes, labels, file names, errors) as literal text inside st.markdown,
+    captions, warnings and errors: every Markdown, directive (`:red[…]`, `:material/…:`), LaTeX (`$`)
+    and HTML character is backslash-escaped, and line breaks become spaces (no headings or lists)."""
+    text = " ".join(str(value).splitlines())
+    return _MARKUP.sub(r"\\\1", text)
 
 
 def demo_mode() -> bool:
@@ -91,6 +102,7 @@ def show_chart(fig, key: str, file_stem: str) -> None:
     if empty:  # a sentence reads better than a blank plot area, and there is nothing to download
         st.info(empty, icon=":material/info:")
         return
+    charts.escape_text(fig)  # labels and hover texts from imported files are text, never markup
     st.plotly_chart(
         fig,
         theme="streamlit",

@@ -13,7 +13,7 @@ from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
-from ui.common import fmt_num, fmt_seconds, owns_run, page_link, show_chart, store
+from ui.common import fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
 from ui.run_progress import run_title
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def answer_line(row: dict[str, Any]) -> None:
         return
     with st.container(border=True, key="run_answer"):
         left, right = st.columns([4, 1])
-        left.markdown(f"**{found.headline}**")
+        left.markdown(f"**{plain(found.headline)}**")
         left.caption("Compared as rates of work; the grade of each reference and every difference are on Compare.")
         if found.number:
             right.metric("Times faster", times_range(found.low, found.high), help="published rate ÷ this run's rate")
@@ -80,12 +80,14 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
     status = row.get("status", "?")
     with st.container(border=True, key="run_result"):
         st.markdown(f"#### Result — {RESULT_TEXT.get(status, status)}")
-        st.caption(" · ".join(p for p in (f"`{run_id}`", run_title(row), row.get("device_name")) if p))
+        st.caption(
+            " · ".join(p for p in (f"`{run_id}`", plain(run_title(row)), plain(row.get("device_name") or "")) if p)
+        )
         if status == RunStatus.OK:
             answer_line(row)
         if status != RunStatus.OK:
             st.error(
-                f"**{WHY.get(status, status)}.** {row.get('error') or 'No reason was recorded.'}",
+                f"**{WHY.get(status, status)}.** {plain(row.get('error') or 'No reason was recorded.')}",
                 icon=":material/error:",
             )
             tail = _log_tail(run_id)
@@ -153,7 +155,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
                 f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else "—",
                 help="Price per hour × run time, when a price was given.",
             )
-        st.markdown(f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`")
+        st.markdown(f"**Devices used** (where the ops actually ran): {plain(_devices_text(row))}")
         if peak_note and row.get("gflops"):
             st.caption(f"{pct}: {peak_note}.")
         if row.get("kind") == "train" and status == RunStatus.OK:
@@ -162,7 +164,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
             cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
         if row.get("notes"):
-            st.info(f"**Note:** {row['notes']}", icon=":material/info:")
+            st.info(f"**Note:** {plain(row['notes'])}", icon=":material/info:")
         page_link("pages/compare.py", "Compare this run with others", ":material/bar_chart:", {"run": run_id})
 
 
