@@ -134,6 +134,14 @@ def _check_header(header: list[str]) -> None:
         raise CsvError(
             f"missing column(s): {', '.join(missing)} — is this an AccelBench results export?", 1, missing[0]
         )
+    unknown = [h for h in header if h not in COLUMN_TYPES]
+    if unknown:  # refused, never dropped silently: the History page maps foreign columns explicitly
+        raise CsvError(
+            f"unknown column(s): {', '.join(repr(u) for u in unknown)} — not AccelBench result columns; "
+            "remove them, or load the file on the History page to map them",
+            1,
+            unknown[0],
+        )
     dupes = sorted({h for h in header if header.count(h) > 1})
     if dupes:
         raise CsvError(f"column {dupes[0]!r} appears twice", 1, dupes[0])

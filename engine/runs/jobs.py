@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -287,10 +288,21 @@ def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=
         time.sleep(poll_s)
 
 
+_RUN_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+
+
 def run_dir_of(run_id: str, store: Store | None = None) -> Path:
+    """The run's folder — always inside the runs folder. A run id that could name anything else (an
+    imported id with a separator or "..") gets a path that cannot exist, so reading its log fails
+    like a missing log instead of reading another file."""
     store = store or Store()
+    runs = settings.runs_dir(store.path).resolve()
     job = store.get_job(run_id)
-    return Path(job["run_dir"]) if job else settings.runs_dir(store.path) / run_id
+    path = Path(job["run_dir"]) if job else runs / run_id
+    inside = path.resolve().parent == runs
+    if not inside or not _RUN_ID.fullmatch(run_id) or ".." in run_id:
+        return runs / "#not-a-run-id"  # '#' is never in a run id, so no folder of that name is made
+    return path
 
 
 def check_one_at_a_time() -> None:
