@@ -8,6 +8,7 @@ workers and the dashboard can write at once without losing anything.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -15,6 +16,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
+from urllib.request import pathname2url
 
 from engine import settings
 from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
@@ -27,12 +29,72 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+class StoreError(RuntimeError):
+    """A fault of the results database, as one line: what is wrong and what to do.
+
+    Every sqlite3/OS error of a Store becomes one of these (in `Store._conn`), so the CLI maps it to
+    one line and exit 2 (engine.cli.main) and the dashboard to one message (app.py) — never a traceback.
+    """
+
+
+def explain_store_error(path: Path, exc: BaseException) -> StoreError:
+    """The one place a database fault is put into words."""
+    text = str(exc).lower()
+    where = f"the results database {path}"
+    if "not a database" in text or "malformed" in text:
+        message = (
+            f"{where} is damaged (corrupt or truncated) — move it aside (e.g. rename it to {path.name}.broken) "
+            "and AccelBench starts an empty one, or point ACCELBENCH_DB at another file"
+        )
+    elif "readonly" in text or "read-only" in text:
+        message = (
+            f"{where} is read-only — listing and export still work; to run or import, make the file and its "
+            "folder writable or point ACCELBENCH_DB at a writable file"
+        )
+    elif "disk is full" in text or "no space" in text or getattr(exc, "errno", None) == 28:
+        message = f"the disk holding {where} is full — nothing was written; free some space and try again"
+    elif "locked" in text or "busy" in text:
+        message = f"{where} stayed locked by another process for over a minute — try again once it is done"
+    elif path.is_dir():
+        message = (
+            f"{path} is a folder, not a database file — point ACCELBENCH_DB at a file such as {path / 'accelbench.db'}"
+        )
+    elif any(p.exists() and not p.is_dir() for p in path.parents):
+        parent = next(p for p in path.parents if p.exists() and not p.is_dir())
+        message = f"cannot use {path}: {parent} is a file, not a folder — point ACCELBENCH_DB at a path inside a folder"
+    else:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        message = f"cannot open {where} ({reason}) — check that its folder exists and is writable"
+    return StoreError(message)
+
+
 class Store:
-    """A results database at `path` (default: settings.db_path())."""
+    """A results database at `path` (default: settings.db_path()).
+
+    A database file this process cannot write is opened read-only (`read_only`): reading, listing and
+    exporting work; a write raises StoreError saying so.
+    """
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path else settings.db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.read_only = self.path.is_file() and not os.access(self.path, os.W_OK)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise explain_store_error(self.path, exc) from None
+        if self.path.is_dir():
+            raise explain_store_error(self.path, IsADirectoryError(str(self.path)))
+        if not self.read_only:
+            try:
+                self._setup()
+            except StoreError as exc:
+                if "read-only" not in str(exc):
+                    raise
+                self.read_only = True
+        with self._conn() as conn:  # a damaged file is refused here, not at the first query
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+
+    def _setup(self) -> None:
         with self._conn() as conn:
             conn.execute("PRAGMA journal_mode=WAL")
             cols = ", ".join(
@@ -51,21 +113,30 @@ class Store:
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        target = f"file:{pathname2url(str(self.path.resolve()))}?mode=ro" if self.read_only else str(self.path)
+        try:
+            conn = sqlite3.connect(target, timeout=60, isolation_level=None, uri=self.read_only)
+        except (sqlite3.Error, OSError) as exc:
+            raise explain_store_error(self.path, exc) from None
         try:
             conn.execute("PRAGMA busy_timeout=60000")
             yield conn
+        except (sqlite3.Error, OSError) as exc:
+            raise explain_store_error(self.path, exc) from None
         finally:
             conn.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        if self.read_only:
+            raise explain_store_error(self.path, sqlite3.OperationalError("attempt to write a readonly database"))
         with self._conn() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
 
@@ -144,8 +215,12 @@ class Store:
         return self._from_sql(row) if row else None
 
     def find_run_ids(self, prefix: str) -> list[str]:
+        """Run ids that start with `prefix` — literally: `%` and `_` are not wildcards; "" matches none."""
+        if not prefix:
+            return []
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         with self._conn() as conn:
-            return [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE run_id LIKE ? || '%'", (prefix,))]
+            return [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\'", (pattern,))]
 
     def list_runs(self, statuses: Iterable[str] | None = None, limit: int | None = None) -> list[ResultRow]:
         """Runs, newest first."""
