@@ -6,6 +6,7 @@ reconciles, so a run survives a closed tab or a restarted dashboard.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -202,16 +203,11 @@ def refresh(store: Store | None = None) -> list[str]:
     now = time.time()
     for job in store.active_jobs():
         run_id = job["run_id"]
+        proc = _children.get(run_id)
+        code = proc.poll() if proc is not None else None
         _reap(run_id)
         if not _alive(job["pid"], job["pid_started"]):
-            if store.update_run(
-                run_id,
-                {
-                    "status": RunStatus.INTERRUPTED,
-                    "error": "the worker process ended without a result (killed, out of memory, or the machine restarted)",
-                },
-                only_if_status=ACTIVE_STATUSES,
-            ):
+            if store.update_run(run_id, _ending(job, code), only_if_status=ACTIVE_STATUSES):
                 changed.append(run_id)
         elif now > job["deadline"] + _DEADLINE_GRACE_S:
             timeout_s = job["spec"].get("timeout_s")
@@ -224,17 +220,69 @@ def refresh(store: Store | None = None) -> list[str]:
             _kill_group(job["pid"])
     # rows marked active that never got a job handle (a launcher that died mid-launch)
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
-        if (
-            store.get_job(row["run_id"]) is None
-            and _age_s(row["created_at"] or "") > _LAUNCH_GRACE_S
-            and store.update_run(
-                row["run_id"],
-                {"status": RunStatus.INTERRUPTED, "error": "the run was never started"},
-                only_if_status=ACTIVE_STATUSES,
-            )
+        if store.get_job(row["run_id"]) is not None or _age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S:
+            continue
+        if _adopt_orphan(row["run_id"], store):  # its worker is alive: the launcher died before storing the handle
+            continue
+        if store.update_run(
+            row["run_id"],
+            {"status": RunStatus.INTERRUPTED, "error": "the run was never started"},
+            only_if_status=ACTIVE_STATUSES,
         ):
             changed.append(row["run_id"])
     return changed
+
+
+_ERROR_LINE = re.compile(
+    r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exhausted)\b.*|Killed\b.*|.*No space left on device.*)$"
+)
+_MEMORY = re.compile(r"MemoryError|ResourceExhausted|out of memory|OOM|^Killed", re.IGNORECASE)
+
+
+def last_error_line(run_dir: Path) -> str:
+    """The last line of a worker's log that states an error (a traceback's last line), or ""."""
+    try:
+        with (run_dir / "log.txt").open("rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 64_000))
+            lines = f.read().decode("utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    return next((ln.strip()[:500] for ln in reversed(lines) if _ERROR_LINE.match(ln.strip())), "")
+
+
+def _ending(job: dict[str, Any], code: int | None) -> dict[str, Any]:
+    """Status and reason for a worker that is gone without writing its result (`code`: its exit status
+    when this process started it): `failed` with its log's last error line (an import error, a full
+    disk, out of memory), else `interrupted`."""
+    line = last_error_line(Path(job["run_dir"]))
+    estimate = (job.get("spec") or {}).get("_memory_estimate")
+    if _MEMORY.search(line) or (code == -signal.SIGKILL and estimate):
+        note = f" (estimated need {estimate})" if estimate else ""
+        return {"status": RunStatus.FAILED, "error": f"out of memory: {line or 'the worker was killed'}{note}"}
+    if line:
+        return {"status": RunStatus.FAILED, "error": f"the worker failed: {line}"}
+    return {
+        "status": RunStatus.INTERRUPTED,
+        "error": "the worker process ended without a result (killed, out of memory, or the machine restarted)",
+    }
+
+
+def _adopt_orphan(run_id: str, store: Store) -> bool:
+    """Find a live worker of this run (its command line names the run folder) and store its handle."""
+    import psutil
+
+    run_dir = str(settings.runs_dir(store.path) / run_id)
+    for proc in psutil.process_iter(["pid", "cmdline", "create_time"]):
+        cmd = proc.info.get("cmdline") or []
+        if "engine.worker" in cmd and run_dir in cmd:
+            spec: dict[str, Any] = {}
+            with contextlib.suppress(OSError, ValueError):
+                spec = json.loads((Path(run_dir) / "spec.json").read_text())
+            deadline = proc.info["create_time"] + float(spec.get("timeout_s") or 3600)
+            store.set_job(run_id, proc.info["pid"], proc.info["create_time"], deadline, run_dir, spec)
+            return True
+    return False
 
 
 def _age_s(created_at: str) -> float:

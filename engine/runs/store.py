@@ -277,6 +277,29 @@ class Store:
                 [(run_id, kind, i, json.dumps(r)) for i, r in enumerate(rows)],
             )
 
+    def finish_run(
+        self,
+        run_id: str,
+        fields: Mapping[str, Any],
+        series: Mapping[str, list[dict[str, Any]]],
+        only_if_status: Iterable[str],
+    ) -> bool:
+        """A run's final columns and its timing series in ONE transaction: both are written, or (when its
+        status is no longer one of `only_if_status`, e.g. already `timeout`) neither. Returns whether written."""
+        statuses = list(only_if_status)
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        args = [self._to_sql(k, v) for k, v in fields.items()] + [run_id, *statuses]
+        sql = f"UPDATE runs SET {sets} WHERE run_id = ? AND status IN ({', '.join('?' * len(statuses))})"
+        with self._write() as conn:
+            if conn.execute(sql, args).rowcount == 0:
+                return False
+            for kind, rows in series.items():
+                conn.executemany(
+                    "INSERT INTO series VALUES (?, ?, ?, ?)",
+                    [(run_id, kind, i, json.dumps(r)) for i, r in enumerate(rows)],
+                )
+        return True
+
     def get_series(self, run_id: str, kind: str) -> list[dict[str, Any]]:
         with self._conn() as conn:
             rows = conn.execute(
