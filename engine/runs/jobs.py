@@ -26,6 +26,7 @@ from engine.runs import hardware
 from engine.runs.progress import read_progress
 from engine.runs.store import Store
 from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
+from engine.spec.memory import TF_RUNTIME_BYTES, estimate_bytes, fmt_bytes
 from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
 
 # A run row with no job handle yet is still being launched for at most this long.
@@ -52,9 +53,36 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
     problem = hardware.device_problem(spec.device, acc, getattr(spec, "tpu", ""))
     if problem:
         raise SpecError("--device", problem)
+    check_memory(spec, acc)
     if demo:
         check_one_at_a_time()
     return spec
+
+
+def check_memory(spec: Spec, acc: hardware.Accelerators | None = None) -> int:
+    """Refuse a run whose estimated need (engine.spec.memory) exceeds the host's available memory or
+    the GPU's; returns the estimate in bytes."""
+    import psutil
+
+    need = estimate_bytes(spec)
+    field = "--batch-size" if isinstance(spec, TrainSpec) or spec.bench == "conv2d" else "--m/--n/--k"
+    available = psutil.virtual_memory().available
+    if need > available:
+        raise SpecError(
+            field,
+            f"this run needs about {fmt_bytes(need)} of memory (estimate) but the machine has {fmt_bytes(available)} "
+            "available; use a smaller batch or shape",
+        )
+    gpus = acc.gpus if acc is not None else []
+    if spec.device == "gpu" and gpus:
+        limit_mb = getattr(spec, "memory_limit_mb", 0) or max(g.memory_mb for g in gpus)
+        if need - TF_RUNTIME_BYTES > limit_mb * 2**20:
+            raise SpecError(
+                field,
+                f"this run needs about {fmt_bytes(need - TF_RUNTIME_BYTES)} of GPU memory (estimate) but the GPU has "
+                f"{fmt_bytes(limit_mb * 2**20)}; use a smaller batch or shape",
+            )
+    return need
 
 
 def initial_row(spec: Spec, run_id: str) -> ResultRow:
@@ -125,6 +153,7 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> 
         "ACCELBENCH_DB": str(store.path),
         "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"),
         "PYTHONUNBUFFERED": "1",
+        "ACCELBENCH_MEMORY_ESTIMATE": fmt_bytes(estimate_bytes(spec)),  # named in an out-of-memory reason
     }
     try:
         with (run_dir / "log.txt").open("ab") as log:
@@ -141,7 +170,8 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> 
         store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"could not start the worker: {exc}"})
         raise
     _children[run_id] = proc
-    store.set_job(run_id, proc.pid, _create_time(proc.pid), time.time() + spec.timeout_s, str(run_dir), spec_dict)
+    handle = {**spec_dict, "_memory_estimate": env["ACCELBENCH_MEMORY_ESTIMATE"]}
+    store.set_job(run_id, proc.pid, _create_time(proc.pid), time.time() + spec.timeout_s, str(run_dir), handle)
     return run_id
 
 

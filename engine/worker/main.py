@@ -45,7 +45,9 @@ def explain(exc: BaseException) -> str:
     """One line a person can act on."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
     if isinstance(exc, (MemoryError, tf.errors.ResourceExhaustedError)):
-        return f"out of memory: {text[:300]} — try a smaller batch size or shape"
+        estimate = os.environ.get("ACCELBENCH_MEMORY_ESTIMATE")
+        note = f" (estimated need {estimate})" if estimate else ""
+        return f"out of memory: {text[:300]}{note} — try a smaller batch size or shape"
     if isinstance(exc, tfenv.PlacementError):
         return f"placement: {text}"
     return f"{exc.__class__.__name__}: {text[:500]}"
