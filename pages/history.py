@@ -55,7 +55,9 @@ with right:
     if demo:
         st.caption(f"Demo: files up to {DEMO_MAX_UPLOAD_MB} MB; they stay in this browser session and are never saved.")
 
-items = from_uploads(list(uploads or [])) + (from_folder() if use_folder else [])
+items = from_uploads(list(uploads or []), max_bytes=DEMO_MAX_UPLOAD_MB * 2**20 if demo else None) + (
+    from_folder() if use_folder else []
+)
 if use_store:
     items.append(from_store(store().list_runs()))
 
@@ -65,7 +67,7 @@ for item in items:
         st.error(f"**{plain(item.name)}** was not loaded — {plain(item.error)}", icon=":material/error:")
         continue
     if item.kind == "foreign":
-        with st.expander(f"**{item.name}** — another tool's table: map its columns", expanded=True):
+        with st.expander(f"**{plain(item.name)}** — another tool's table: map its columns", expanded=True):
             rows, error, notes = mapped(item, mapping_form(item))
         if error:
             st.error(f"**{plain(item.name)}** could not be mapped — {plain(error)}", icon=":material/error:")
