@@ -62,7 +62,9 @@ def main(run_dir: str) -> int:
         raw = json.loads((run_path / "spec.json").read_text())
         spec = spec_from_dict(raw, gpu_count=UNKNOWN_GPU_COUNT)  # the launcher checked device counts
     except (OSError, ValueError, SpecError) as exc:
-        store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"bad spec.json: {exc}"}, only_if_status=(RunStatus.QUEUED,))
+        store.update_run(
+            run_id, {"status": RunStatus.FAILED, "error": f"bad spec.json: {exc}"}, only_if_status=(RunStatus.QUEUED,)
+        )
         return 1
     if not store.update_run(run_id, {"status": RunStatus.RUNNING}, only_if_status=(RunStatus.QUEUED,)):
         return 1  # cancelled before it started

@@ -7,10 +7,10 @@ from datetime import date
 
 import pandas as pd
 import pytest
-from test_history_io import export, run_row
+from conftest import run_row
 
 from engine.results import history, history_files
-from engine.results.csvio import CsvError
+from engine.results.csvio import CsvError, rows_to_csv
 from engine.results.mapping import ColumnMapping, apply_mapping, guess_mapping, own_metric_for
 
 FOREIGN = (
@@ -23,7 +23,7 @@ FOREIGN = (
 
 
 def frame_from(rows) -> pd.DataFrame:
-    return history_files.load_export(export(rows).encode(), "runs.csv")
+    return history_files.load_export(rows_to_csv(rows).encode(), "runs.csv")
 
 
 def test_guess_mapping_picks_the_obvious_columns_and_our_throughput_name():
@@ -128,7 +128,9 @@ def test_time_series_picks_a_readable_bucket():
     df = frame_from([run_row(i) for i in range(28)])
     series, bucket = history.time_series(df, "gflops", "device_label")
     assert bucket == "day" and len(series) == 28 and series["rows"].sum() == 28
-    minutes = df.assign(date=pd.Timestamp("2026-01-01T12:00Z") + pd.to_timedelta(range(28), unit="s"))
+    seconds = df.assign(date=pd.Timestamp("2026-01-01T12:00Z") + pd.to_timedelta(range(28), unit="s"))
+    assert history.time_series(seconds, "gflops", None)[1] == "second"  # a telemetry log of a few minutes
+    minutes = df.assign(date=pd.Timestamp("2026-01-01T12:00Z") + pd.to_timedelta(range(28), unit="min"))
     assert history.time_series(minutes, "gflops", None)[1] == "minute"
 
 
