@@ -6,7 +6,6 @@ reconciles, so a run survives a closed tab or a restarted dashboard.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -20,14 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from engine import settings
+from engine.results.checks import RUN_ID
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
-from engine.runs import hardware
+from engine.runs import endings, hardware
 from engine.runs.progress import read_progress
+from engine.runs.rows import initial_row, micro_shape  # noqa: F401 (micro_shape: callers use jobs.micro_shape)
 from engine.runs.store import Store
 from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
-from engine.spec.memory import TF_RUNTIME_BYTES, estimate_bytes, fmt_bytes
-from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
+from engine.spec.memory import estimate_bytes, fmt_bytes, memory_problem
+from engine.spec.specs import Spec, SpecError, spec_from_dict, spec_to_dict
 
 # A run row with no job handle yet is still being launched for at most this long.
 _LAUNCH_GRACE_S = 30.0
@@ -62,66 +63,11 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
 def check_memory(spec: Spec, acc: hardware.Accelerators | None = None) -> int:
     """Refuse a run whose estimated need (engine.spec.memory) exceeds the host's available memory or
     the GPU's; returns the estimate in bytes."""
-    import psutil
-
-    need = estimate_bytes(spec)
-    field = "--batch-size" if isinstance(spec, TrainSpec) or spec.bench == "conv2d" else "--m/--n/--k"
-    available = psutil.virtual_memory().available
-    if need > available:
-        raise SpecError(
-            field,
-            f"this run needs about {fmt_bytes(need)} of memory (estimate) but the machine has {fmt_bytes(available)} "
-            "available; use a smaller batch or shape",
-        )
-    gpus = acc.gpus if acc is not None else []
-    if spec.device == "gpu" and gpus:
-        limit_mb = getattr(spec, "memory_limit_mb", 0) or max(g.memory_mb for g in gpus)
-        if need - TF_RUNTIME_BYTES > limit_mb * 2**20:
-            raise SpecError(
-                field,
-                f"this run needs about {fmt_bytes(need - TF_RUNTIME_BYTES)} of GPU memory (estimate) but the GPU has "
-                f"{fmt_bytes(limit_mb * 2**20)}; use a smaller batch or shape",
-            )
-    return need
-
-
-def initial_row(spec: Spec, run_id: str) -> ResultRow:
-    """What is known about a run before it starts (the worker fills in the rest)."""
-    row: ResultRow = {
-        "run_id": run_id,
-        "status": RunStatus.QUEUED,
-        "kind": spec.kind,
-        "device": spec.device,
-        "xla": spec.xla,
-        "price_per_hour_usd": spec.price_per_hour_usd or None,
-    }
-    if isinstance(spec, MicroSpec):
-        row["dtype"] = row["precision"] = spec.dtype
-        row["model"] = spec.bench
-        row["dataset"] = "synthetic"
-        row["shape"] = micro_shape(spec)
-        row["strategy"] = "none"
-        row["global_batch_size"] = spec.batch_size if spec.bench == "conv2d" else None
-    elif isinstance(spec, TrainSpec):
-        row.update(
-            {
-                "model": spec.model,
-                "dataset": spec.dataset,
-                "precision": spec.precision,
-                "dtype": spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32",
-                "strategy": spec.strategy,
-                "global_batch_size": spec.batch_size,
-                "epochs": spec.epochs,
-                "steps_per_epoch": spec.steps_per_epoch,
-            }
-        )
-    return row
-
-
-def micro_shape(spec: MicroSpec) -> str:
-    if spec.bench == "matmul":
-        return f"({spec.m}x{spec.k})@({spec.k}x{spec.n})"
-    return f"{spec.batch_size}x{spec.height}x{spec.width}x{spec.channels} * {spec.kernel_size}x{spec.kernel_size}x{spec.channels}x{spec.filters}"
+    gpu_mb = max((g.memory_mb for g in acc.gpus), default=0.0) if acc is not None else 0.0
+    problem = memory_problem(spec, _available_bytes(), gpu_mb)
+    if problem:
+        raise problem
+    return estimate_bytes(spec)
 
 
 def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> str:
@@ -170,9 +116,17 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> 
         store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"could not start the worker: {exc}"})
         raise
     _children[run_id] = proc
-    handle = {**spec_dict, "_memory_estimate": env["ACCELBENCH_MEMORY_ESTIMATE"]}
+    # a SIGKILL reads as out of memory only for a run whose estimate was over half the memory left
+    tight = estimate_bytes(spec) > 0.5 * _available_bytes()
+    handle = {**spec_dict, "_memory_estimate": env["ACCELBENCH_MEMORY_ESTIMATE"], "_memory_tight": tight}
     store.set_job(run_id, proc.pid, _create_time(proc.pid), time.time() + spec.timeout_s, str(run_dir), handle)
     return run_id
+
+
+def _available_bytes() -> float:
+    import psutil
+
+    return psutil.virtual_memory().available
 
 
 def _create_time(pid: int) -> float:
@@ -237,7 +191,7 @@ def refresh(store: Store | None = None) -> list[str]:
         code = proc.poll() if proc is not None else None
         _reap(run_id)
         if not _alive(job["pid"], job["pid_started"]):
-            if store.update_run(run_id, _ending(job, code), only_if_status=ACTIVE_STATUSES):
+            if store.update_run(run_id, endings.ending(job, code), only_if_status=ACTIVE_STATUSES):
                 changed.append(run_id)
         elif now > job["deadline"] + _DEADLINE_GRACE_S:
             timeout_s = job["spec"].get("timeout_s")
@@ -250,9 +204,11 @@ def refresh(store: Store | None = None) -> list[str]:
             _kill_group(job["pid"])
     # rows marked active that never got a job handle (a launcher that died mid-launch)
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
-        if store.get_job(row["run_id"]) is not None or _age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S:
+        if store.get_job(row["run_id"]) is not None or endings.age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S:
             continue
-        if _adopt_orphan(row["run_id"], store):  # its worker is alive: the launcher died before storing the handle
+        if endings.adopt_orphan(
+            row["run_id"], store
+        ):  # its worker is alive: the launcher died before storing the handle
             continue
         if store.update_run(
             row["run_id"],
@@ -261,66 +217,6 @@ def refresh(store: Store | None = None) -> list[str]:
         ):
             changed.append(row["run_id"])
     return changed
-
-
-_ERROR_LINE = re.compile(
-    r"^(?:[A-Za-z_][\w.]*(?:Error|Exception|Exhausted)\b.*|Killed\b.*|.*No space left on device.*)$"
-)
-_MEMORY = re.compile(r"MemoryError|ResourceExhausted|out of memory|OOM|^Killed", re.IGNORECASE)
-
-
-def last_error_line(run_dir: Path) -> str:
-    """The last line of a worker's log that states an error (a traceback's last line), or ""."""
-    try:
-        with (run_dir / "log.txt").open("rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - 64_000))
-            lines = f.read().decode("utf-8", errors="replace").splitlines()
-    except OSError:
-        return ""
-    return next((ln.strip()[:500] for ln in reversed(lines) if _ERROR_LINE.match(ln.strip())), "")
-
-
-def _ending(job: dict[str, Any], code: int | None) -> dict[str, Any]:
-    """Status and reason for a worker that is gone without writing its result (`code`: its exit status
-    when this process started it): `failed` with its log's last error line (an import error, a full
-    disk, out of memory), else `interrupted`."""
-    line = last_error_line(Path(job["run_dir"]))
-    estimate = (job.get("spec") or {}).get("_memory_estimate")
-    if _MEMORY.search(line) or (code == -signal.SIGKILL and estimate):
-        note = f" (estimated need {estimate})" if estimate else ""
-        return {"status": RunStatus.FAILED, "error": f"out of memory: {line or 'the worker was killed'}{note}"}
-    if line:
-        return {"status": RunStatus.FAILED, "error": f"the worker failed: {line}"}
-    return {
-        "status": RunStatus.INTERRUPTED,
-        "error": "the worker process ended without a result (killed, out of memory, or the machine restarted)",
-    }
-
-
-def _adopt_orphan(run_id: str, store: Store) -> bool:
-    """Find a live worker of this run (its command line names the run folder) and store its handle."""
-    import psutil
-
-    run_dir = str(settings.runs_dir(store.path) / run_id)
-    for proc in psutil.process_iter(["pid", "cmdline", "create_time"]):
-        cmd = proc.info.get("cmdline") or []
-        if "engine.worker" in cmd and run_dir in cmd:
-            spec: dict[str, Any] = {}
-            with contextlib.suppress(OSError, ValueError):
-                spec = json.loads((Path(run_dir) / "spec.json").read_text())
-            deadline = proc.info["create_time"] + float(spec.get("timeout_s") or 3600)
-            store.set_job(run_id, proc.info["pid"], proc.info["create_time"], deadline, run_dir, spec)
-            return True
-    return False
-
-
-def _age_s(created_at: str) -> float:
-    try:
-        t = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
-    except ValueError:
-        return float("inf")
-    return (datetime.now(UTC) - t).total_seconds()
 
 
 def cancel(run_id: str, store: Store | None = None) -> bool:
@@ -366,9 +262,6 @@ def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=
         time.sleep(poll_s)
 
 
-_RUN_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
-
-
 def run_dir_of(run_id: str, store: Store | None = None) -> Path:
     """The run's folder — always inside the runs folder. A run id that could name anything else (an
     imported id with a separator or "..") gets a path that cannot exist, so reading its log fails
@@ -378,7 +271,7 @@ def run_dir_of(run_id: str, store: Store | None = None) -> Path:
     job = store.get_job(run_id)
     path = Path(job["run_dir"]) if job else runs / run_id
     inside = path.resolve().parent == runs
-    if not inside or not _RUN_ID.fullmatch(run_id) or ".." in run_id:
+    if not inside or not re.fullmatch(RUN_ID, run_id) or ".." in run_id:
         return runs / "#not-a-run-id"  # '#' is never in a run id, so no folder of that name is made
     return path
 

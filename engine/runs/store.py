@@ -16,56 +16,17 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
-from urllib.request import pathname2url
 
 from engine import settings
 from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
+from engine.runs.sqlite_db import StoreError, connect, create_tables, explain_store_error
 
-_SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
+__all__ = ["Store", "StoreError", "explain_store_error", "utc_now", "wait_for"]
 
 
 def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-class StoreError(RuntimeError):
-    """A fault of the results database, as one line: what is wrong and what to do.
-
-    Every sqlite3/OS error of a Store becomes one of these (in `Store._conn`), so the CLI maps it to
-    one line and exit 2 (engine.cli.main) and the dashboard to one message (app.py) — never a traceback.
-    """
-
-
-def explain_store_error(path: Path, exc: BaseException) -> StoreError:
-    """The one place a database fault is put into words."""
-    text = str(exc).lower()
-    where = f"the results database {path}"
-    if "not a database" in text or "malformed" in text:
-        message = (
-            f"{where} is damaged (corrupt or truncated) — move it aside (e.g. rename it to {path.name}.broken) "
-            "and AccelBench starts an empty one, or point ACCELBENCH_DB at another file"
-        )
-    elif "readonly" in text or "read-only" in text:
-        message = (
-            f"{where} is read-only — listing and export still work; to run or import, make the file and its "
-            "folder writable or point ACCELBENCH_DB at a writable file"
-        )
-    elif "disk is full" in text or "no space" in text or getattr(exc, "errno", None) == 28:
-        message = f"the disk holding {where} is full — nothing was written; free some space and try again"
-    elif "locked" in text or "busy" in text:
-        message = f"{where} stayed locked by another process for over a minute — try again once it is done"
-    elif path.is_dir():
-        message = (
-            f"{path} is a folder, not a database file — point ACCELBENCH_DB at a file such as {path / 'accelbench.db'}"
-        )
-    elif any(p.exists() and not p.is_dir() for p in path.parents):
-        parent = next(p for p in path.parents if p.exists() and not p.is_dir())
-        message = f"cannot use {path}: {parent} is a file, not a folder — point ACCELBENCH_DB at a path inside a folder"
-    else:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        message = f"cannot open {where} ({reason}) — check that its folder exists and is writable"
-    return StoreError(message)
 
 
 class Store:
@@ -96,35 +57,12 @@ class Store:
 
     def _setup(self) -> None:
         with self._conn() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
-            cols = ", ".join(
-                f"{name} {_SQL_TYPES[typ]}" + (" PRIMARY KEY" if name == "run_id" else "")
-                for name, typ in COLUMN_TYPES.items()
-            )
-            conn.execute(f"CREATE TABLE IF NOT EXISTS runs ({cols})")
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS jobs (run_id TEXT PRIMARY KEY, pid INTEGER, pid_started REAL,"
-                " deadline REAL, run_dir TEXT, spec TEXT)"
-            )
-            conn.execute("CREATE TABLE IF NOT EXISTS series (run_id TEXT, kind TEXT, idx INTEGER, payload TEXT)")
-            conn.execute("CREATE INDEX IF NOT EXISTS series_run ON series (run_id, kind, idx)")
-            conn.execute("CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at)")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            create_tables(conn)
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
-        target = f"file:{pathname2url(str(self.path.resolve()))}?mode=ro" if self.read_only else str(self.path)
-        try:
-            conn = sqlite3.connect(target, timeout=60, isolation_level=None, uri=self.read_only)
-        except (sqlite3.Error, OSError) as exc:
-            raise explain_store_error(self.path, exc) from None
-        try:
-            conn.execute("PRAGMA busy_timeout=60000")
+        with connect(self.path, self.read_only) as conn:
             yield conn
-        except (sqlite3.Error, OSError) as exc:
-            raise explain_store_error(self.path, exc) from None
-        finally:
-            conn.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

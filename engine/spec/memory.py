@@ -8,7 +8,7 @@ stop a request that cannot fit, not to predict a peak.
 
 from __future__ import annotations
 
-from engine.spec.specs import MicroSpec, Spec, TrainSpec
+from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec
 
 DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
 TF_RUNTIME_BYTES = 512 * 2**20  # TensorFlow's own host footprint once imported
@@ -51,3 +51,24 @@ def estimate_bytes(spec: Spec) -> int:
 
 def fmt_bytes(n: float) -> str:
     return f"{n / 2**30:,.1f} GB" if n >= 2**30 else f"{n / 2**20:,.0f} MB"
+
+
+def memory_problem(spec: Spec, available_bytes: float, gpu_memory_mb: float = 0.0) -> SpecError | None:
+    """Why the run cannot fit (the estimate and the limit, named), or None: the host's available memory,
+    and for a GPU run the GPU's memory (or its --memory-limit-mb)."""
+    need = estimate_bytes(spec)
+    field = "--batch-size" if isinstance(spec, TrainSpec) or spec.bench == "conv2d" else "--m/--n/--k"
+    if need > available_bytes:
+        return SpecError(
+            field,
+            f"this run needs about {fmt_bytes(need)} of memory (estimate) but the machine has "
+            f"{fmt_bytes(available_bytes)} available; use a smaller batch or shape",
+        )
+    limit_mb = getattr(spec, "memory_limit_mb", 0) or gpu_memory_mb
+    if spec.device == "gpu" and limit_mb and need - TF_RUNTIME_BYTES > limit_mb * 2**20:
+        return SpecError(
+            field,
+            f"this run needs about {fmt_bytes(need - TF_RUNTIME_BYTES)} of GPU memory (estimate) but the GPU has "
+            f"{fmt_bytes(limit_mb * 2**20)}; use a smaller batch or shape",
+        )
+    return None

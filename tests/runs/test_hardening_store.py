@@ -7,12 +7,16 @@ import os
 import sqlite3
 
 import pytest
+from conftest import run_row
 from streamlit.testing.v1 import AppTest
-from test_store import full_row
 
 from engine.cli import main
 from engine.runs import store as store_mod
 from engine.runs.store import Store, StoreError
+
+
+def full_row(run_id: str, **over) -> dict:
+    return run_row(0, run_id=run_id, **over)
 
 
 def _cli(capsys, *args: str) -> tuple[int, str, str]:

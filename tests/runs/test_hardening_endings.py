@@ -77,3 +77,13 @@ def test_final_status_and_series_are_one_transaction(db):
     assert store.get_run("r2")["status"] == "running"
     assert store.finish_run("r2", {"status": "ok"}, {"repeat": [{"t": 1.0}]}, only_if_status=("running",))
     assert store.get_series("r2", "repeat") == [{"t": 1.0}] and store.get_run("r2")["status"] == "ok"
+
+
+@pytest.mark.parametrize("tight, status", [(True, "failed"), (False, "interrupted")])
+def test_a_sigkill_reads_as_out_of_memory_only_for_a_run_near_the_memory_limit(db, tight, status):
+    from engine.runs.endings import ending
+
+    job = {"run_dir": str(db.parent), "spec": {"_memory_estimate": "9.0 GB", "_memory_tight": tight}}
+    assert ending(job, -9)["status"] == status
+    if tight:
+        assert "out of memory" in ending(job, -9)["error"] and "9.0 GB" in ending(job, -9)["error"]

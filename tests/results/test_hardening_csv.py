@@ -7,7 +7,7 @@ import io
 
 import pandas as pd
 import pytest
-from test_store import full_row
+from conftest import run_row
 
 from engine.cli import main
 from engine.results.csvio import FORMULA_START, frame_to_csv, read_rows, rows_to_csv
@@ -26,12 +26,16 @@ NASTY = {
 }
 
 
+def full_row(run_id: str, **over) -> dict:
+    return run_row(0, run_id=run_id, **over)
+
+
 def _cells(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text, newline="")))
 
 
 def test_export_prefixes_a_quote_to_text_cells_that_a_spreadsheet_would_run():
-    row = full_row("r1", **NASTY)
+    row = full_row("r1", final_loss=-0.5, **NASTY)
     cells = _cells(rows_to_csv([row]))[0]
     for name in COLUMN_NAMES:
         if COLUMN_TYPES[name] is str and cells[name]:

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 
-ROOT_DIR = Path(__file__).resolve().parents[1]
+ROOT_DIR = Path(__file__).resolve().parents[2]
 
 
 def test_the_demo_config_caps_uploads_and_hides_tracebacks_and_otherwise_matches_the_dev_config():

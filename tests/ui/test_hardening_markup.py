@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pandas as pd
+from conftest import run_row
 from streamlit.testing.v1 import AppTest
-from test_store import full_row
 
 from engine.charts.compare import compare_bars
 from engine.runs.store import Store
@@ -12,6 +12,10 @@ from ui.common import plain
 
 LINK = "[click me](http://evil.example)"
 HTML = '<b>bold</b><a href="http://evil.example">x</a>'
+
+
+def full_row(run_id: str, **over) -> dict:
+    return run_row(0, run_id=run_id, **over)
 
 
 def test_plain_escapes_markdown_directives_latex_and_html():

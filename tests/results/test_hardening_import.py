@@ -6,13 +6,17 @@ import csv
 import io
 
 import pytest
+from conftest import run_row
 from streamlit.testing.v1 import AppTest
-from test_store import full_row
 
 from engine.results.csvio import CsvError, read_rows, rows_to_csv
 from engine.results.schema import COLUMN_NAMES
 from engine.runs import jobs
 from engine.runs.store import Store
+
+
+def full_row(run_id: str, **over) -> dict:
+    return run_row(0, run_id=run_id, **over)
 
 
 def _with_cell(column: str, value: str, extra: tuple[str, str] | None = None) -> str:
