@@ -15,15 +15,21 @@ import streamlit as st
 from engine import settings
 from engine.runs.store import Store
 
-_MARKUP = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&=])")
+# emphasis, code, links, HTML, directives, LaTeX, autolinks; `_` only where it can open or close emphasis
+# (CommonMark never reads an underscore inside a word, as in fashion_cnn, as emphasis)
+# and `:` only before a letter or `/` (`:red[`, `:material/…:`, `http://`), not in "column 'x': …"
+_INLINE = re.compile(r"([\\`*{}\[\]<>~$&|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|:(?=[A-Za-z/]))")
 
 
 def plain(value: Any) -> str:
     """User data (model names, notes, labels, file names, errors) as literal text inside st.markdown,
-    captions, warnings and errors: every Markdown, directive (`:red[…]`, `:material/…:`), LaTeX (`$`)
-    and HTML character is backslash-escaped, and line breaks become spaces (no headings or lists)."""
-    text = " ".join(str(value).splitlines())
-    return _MARKUP.sub(r"\\\1", text)
+    captions, warnings and errors: line breaks become spaces (no headings, lists or tables), and every
+    character that would start a link, emphasis, code, HTML, a `:red[…]`/`:material/…:` directive,
+    LaTeX (`$`) or an autolink (`http:`, `www.`) is backslash-escaped, as is a leading block marker."""
+    text = _INLINE.sub(r"\\\1", " ".join(str(value).splitlines()))
+    text = re.sub(r"(?i)\bwww\.", lambda m: m.group(0)[:-1] + "\\.", text)
+    text = re.sub(r"^(\s*)([#+\-=>!])", r"\1\\\2", text)
+    return re.sub(r"^(\s*\d+)([.)])", r"\1\\\2", text)
 
 
 def demo_mode() -> bool:

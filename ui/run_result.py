@@ -155,7 +155,8 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
                 f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else "—",
                 help="Price per hour × run time, when a price was given.",
             )
-        st.markdown(f"**Devices used** (where the ops actually ran): {plain(_devices_text(row))}")
+        devices = _devices_text(row).replace("`", "'")  # a code span shows anything literally but a backtick
+        st.markdown(f"**Devices used** (where the ops actually ran): `{devices}`")
         if peak_note and row.get("gflops"):
             st.caption(f"{pct}: {peak_note}.")
         if row.get("kind") == "train" and status == RunStatus.OK:

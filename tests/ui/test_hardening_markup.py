@@ -19,9 +19,11 @@ def full_row(run_id: str, **over) -> dict:
 
 
 def test_plain_escapes_markdown_directives_latex_and_html():
-    assert plain(f"{LINK} **b**\n# h") == "\\[click me\\]\\(http\\://evil\\.example\\) \\*\\*b\\*\\* \\# h"
+    assert plain(f"{LINK} **b**\n# h") == "\\[click me\\](http\\://evil.example) \\*\\*b\\*\\* # h"
     assert plain(":red[x] $x$ <b>&") == "\\:red\\[x\\] \\$x\\$ \\<b\\>\\&"
-    assert plain("fashion_cnn 1.5") == "fashion\\_cnn 1\\.5"
+    assert plain("# not a heading") == "\\# not a heading" and plain("1. not a list") == "1\\. not a list"
+    assert plain("see www.evil.example") == "see www\\.evil.example"
+    assert plain("fashion_cnn 1.5 _em_") == "fashion_cnn 1.5 \\_em\\_"
 
 
 def test_a_run_page_shows_imported_names_and_notes_as_text(db):
@@ -37,7 +39,7 @@ def test_a_run_page_shows_imported_names_and_notes_as_text(db):
     shown = [str(e.value) for e in (*at.markdown, *at.caption, *at.info, *at.error, *at.warning)]
     assert any("click me" in s for s in shown), shown
     for s in shown:
-        assert "[click me](" not in s and "<b>" not in s, s
+        assert "[click me]" not in s and "<b>" not in s, s
 
 
 def test_plotly_labels_and_hover_texts_are_escaped():
