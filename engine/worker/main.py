@@ -85,7 +85,10 @@ def main(run_dir: str) -> int:
             result["cost_usd"] = spec.price_per_hour_usd * (result.get("total_s") or wall_s) / 3600.0
         result = {k: v for k, v in result.items() if v is not None}
         ok = store.finish_run(  # status and series in one transaction
-            run_id, {**result, "status": RunStatus.OK, "error": None}, report.series, only_if_status=(RunStatus.RUNNING,)
+            run_id,
+            {**result, "status": RunStatus.OK, "error": None},
+            report.series,
+            only_if_status=(RunStatus.RUNNING,),
         )
         report.phase("done", status=RunStatus.OK if ok else "superseded")
         return 0 if ok else 1
