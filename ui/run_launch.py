@@ -10,6 +10,7 @@ from engine.runs import jobs
 from engine.runs.store import Store
 from engine.spec.micro_presets import op_flops
 from engine.spec.specs import MicroSpec, Spec, SpecError
+from ui.common import demo_mode, own_run
 from ui.run_form import plain_error
 
 _SHAPE_FIELDS = ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size")
@@ -40,6 +41,10 @@ def ready_text(spec: Spec) -> str:
 def launch(spec: Spec, db: Store) -> tuple[str | None, str | None]:
     """(run_id, None) once the worker has started, or (None, why it could not start)."""
     try:
-        return jobs.launch(spec, db), None
+        run_id = jobs.launch(spec, db, demo=demo_mode())
+    except SpecError as exc:  # demo mode: another run got in first (checked and inserted in one transaction)
+        return None, plain_error(exc)
     except OSError as exc:
         return None, f"The worker could not be started: {exc}"
+    own_run(run_id)
+    return run_id, None
