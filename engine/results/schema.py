@@ -62,6 +62,16 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("peak_host_memory_mb", float),
     ("peak_device_memory_mb", float),
     ("cost_usd", float),
+    # energy and cost per result (issue 12): measured over the steady window, or plainly absent
+    ("energy_source", str),  # nvml-counter, nvml-power-integral, rapl, or "not measurable here"
+    ("energy_j", float),
+    ("avg_power_w", float),
+    ("joules_per_example", float),
+    ("examples_per_joule", float),
+    ("gflops_per_watt", float),
+    ("energy_tdp_estimate_j", float),  # board TDP × steady seconds: an ESTIMATE, never a measurement
+    ("cost_usd_per_million_examples", float),
+    ("price_source", str),  # which price per hour applied: the user's or a named price-table row
     # where it ran
     ("devices_used", str),
     ("device_name", str),
@@ -85,6 +95,15 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "mfu_pct",
     "blas_gflops",
     "framework_version",
+    "energy_source",
+    "energy_j",
+    "avg_power_w",
+    "joules_per_example",
+    "examples_per_joule",
+    "gflops_per_watt",
+    "energy_tdp_estimate_j",
+    "cost_usd_per_million_examples",
+    "price_source",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -151,6 +170,15 @@ class ResultRow(TypedDict, total=False):
     peak_host_memory_mb: float | None
     peak_device_memory_mb: float | None
     cost_usd: float | None
+    energy_source: str | None
+    energy_j: float | None
+    avg_power_w: float | None
+    joules_per_example: float | None
+    examples_per_joule: float | None
+    gflops_per_watt: float | None
+    energy_tdp_estimate_j: float | None
+    cost_usd_per_million_examples: float | None
+    price_source: str | None
     devices_used: str | None
     device_name: str | None
     host_cores: int | None

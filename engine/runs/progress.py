@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal, TypedDict
 
 SeriesKind = Literal["step", "epoch", "repeat"]
+TELEMETRY = "telemetry"  # the sampler's series kind and event (engine.worker.telemetry)
 
 
 class PhaseEvent(TypedDict, total=False):
@@ -72,6 +73,13 @@ class EpochEvent(TypedDict, total=False):
     top5_accuracy: float | None
 
 
+class TelemetryEvent(TypedDict, total=False):
+    """One telemetry sample (keys in engine.runs.telemetry: cpu_pct, rss_mb, gpu0_power_w, …)."""
+
+    t: float
+    event: Literal["telemetry"]
+
+
 class MessageEvent(TypedDict):
     """A line of text for the log, e.g. which strategy and devices a training run uses."""
 
@@ -80,7 +88,7 @@ class MessageEvent(TypedDict):
     text: str
 
 
-Event = PhaseEvent | RepeatEvent | StepEvent | EpochEvent | MessageEvent
+Event = PhaseEvent | RepeatEvent | StepEvent | EpochEvent | TelemetryEvent | MessageEvent
 
 PROGRESS_FILE = "progress.jsonl"
 
@@ -91,6 +99,7 @@ class Reporter:
     def __init__(self, run_dir: str | Path | None):
         self.path = Path(run_dir) / PROGRESS_FILE if run_dir else None
         self.series: dict[str, list[dict[str, Any]]] = {}
+        self.times: dict[str, list[float]] = {}  # when each series record was reported (unix time)
 
     def event(self, event: str, **fields: Any) -> None:
         if self.path is None:
@@ -108,6 +117,7 @@ class Reporter:
     def record(self, kind: SeriesKind, **fields: Any) -> None:
         """A per-step/per-epoch/per-repeat record: stored with the run and sent as an event."""
         self.series.setdefault(kind, []).append(fields)
+        self.times.setdefault(kind, []).append(time.time())
         self.event(kind, **fields)
 
 

@@ -22,11 +22,13 @@ import traceback
 from pathlib import Path
 
 from engine.results.status import ACTIVE_STATUSES, RunStatus
-from engine.runs.progress import Reporter
+from engine.runs.progress import TELEMETRY, Reporter
 from engine.runs.store import Store
 from engine.spec.specs import UNKNOWN_GPU_COUNT, MicroSpec, Spec, SpecError, spec_from_dict
 from engine.worker import backends
+from engine.worker.energy import telemetry_columns
 from engine.worker.errors import PlacementError
+from engine.worker.telemetry import Sampler
 
 
 def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
@@ -110,16 +112,17 @@ def main(run_dir: str) -> int:
         return 1  # cancelled before it started
     _watchdog(store, run_id, spec.timeout_s)
     t0 = time.perf_counter()
+    sampler = Sampler(report).start()
     try:
         result = _run(spec, report)
         wall_s = time.perf_counter() - t0
-        if spec.price_per_hour_usd:
-            result["cost_usd"] = spec.price_per_hour_usd * (result.get("total_s") or wall_s) / 3600.0
+        sampler.stop()
+        result |= telemetry_columns(sampler, report, spec.device, spec.price_per_hour_usd, result, wall_s)
         result = {k: v for k, v in result.items() if v is not None}
         ok = store.finish_run(  # status and series in one transaction
             run_id,
             {**result, "status": RunStatus.OK, "error": None},
-            report.series,
+            {**report.series, TELEMETRY: sampler.samples},
             only_if_status=(RunStatus.RUNNING,),
         )
         report.phase("done", status=RunStatus.OK if ok else "superseded")
@@ -131,7 +134,7 @@ def main(run_dir: str) -> int:
             store.finish_run(
                 run_id,
                 {"status": RunStatus.FAILED, "error": message, "total_s": time.perf_counter() - t0},
-                report.series,
+                {**report.series, TELEMETRY: sampler.stop()},
                 only_if_status=(RunStatus.RUNNING,),
             )
         finally:

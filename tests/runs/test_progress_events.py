@@ -30,7 +30,7 @@ def test_a_half_written_last_line_is_skipped_and_a_missing_file_reads_as_no_even
 
 def test_every_event_kind_has_a_typed_shape():
     kinds = {typing.get_args(typing.get_type_hints(cls)["event"])[0] for cls in typing.get_args(Event)}
-    assert kinds == {"phase", "repeat", "step", "epoch", "message"}
+    assert kinds == {"phase", "repeat", "step", "epoch", "telemetry", "message"}
 
 
 def test_a_reporter_without_a_run_folder_writes_nothing_but_keeps_its_series():
