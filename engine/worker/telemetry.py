@@ -2,6 +2,7 @@
 a run goes, keeps the samples (stored as the run's "telemetry" series) and sends each one as a
 `telemetry` progress event so the Run page can draw it live. Sample keys: engine.runs.telemetry.
 
+ACCELBENCH_TELEMETRY=0 turns the sampler off (the run then says energy is not measurable).
 Every source is optional: no NVIDIA driver, no psutil, or RAPL unreadable (root-only since 2020 on
 most kernels) just leaves its keys out. A call that fails once is not tried again.
 """
@@ -20,6 +21,7 @@ from engine.runs.progress import Reporter
 
 POWERCAP = Path("/sys/class/powercap")
 DEFAULT_INTERVAL_S = 0.25
+OFF_SWITCH = "ACCELBENCH_TELEMETRY"  # "0" turns the sampler off
 
 
 def _read_int(path: Path) -> int | None:
@@ -171,6 +173,8 @@ class Sampler:
             self.report.event("telemetry", **s)
 
     def start(self) -> Sampler:
+        if os.environ.get(OFF_SWITCH) == "0":
+            return self  # switched off (bench/bench_telemetry.py's "off" rounds): no samples
         self._take()  # one reading before the work, so the run is bracketed
         self._thread = threading.Thread(target=self._loop, name="telemetry", daemon=True)
         self._thread.start()
