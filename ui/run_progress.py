@@ -16,6 +16,7 @@ from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
 from ui.common import fmt_num, fmt_seconds, owns_run, plain, store
+from ui.run_telemetry import live_telemetry
 
 POLL_S = 1.0
 
@@ -80,5 +81,6 @@ def live_panel(run_id: str) -> None:
                 st.plotly_chart(fig, key="run_live_chart", width="stretch")
             else:
                 st.caption("Times appear here once the warm-up is over; tracing and compiling are not timed.")
+            live_telemetry(run_id)  # issue 12: power, utilisation, memory under the step-time chart
 
     _panel()

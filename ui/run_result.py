@@ -16,6 +16,7 @@ from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
 from ui.common import fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
 from ui.run_progress import run_title
+from ui.run_telemetry import result_telemetry
 
 if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
@@ -187,6 +188,7 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
                 "Step time (the first step includes tracing and compiling)",
             )
             show_chart(fig, "run_step_chart", f"{run_id}_step_time")
+        result_telemetry(run_id, row)  # issue 12: telemetry under the step-time chart
         return
     reference_chart(run_id, row)
     reps = db.get_series(run_id, "repeat")
@@ -198,6 +200,7 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
             "Time per repeat (warm-up excluded)",
         )
         show_chart(fig, "run_repeat_chart", f"{run_id}_repeat_time")
+    result_telemetry(run_id, row)
 
 
 def reference_chart(run_id: str, row: dict[str, Any]) -> None:

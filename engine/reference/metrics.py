@@ -99,6 +99,14 @@ RESULT_METRICS: dict[str, Metric] = {
         _m("sync_overhead_pct", "Cost of syncing every step", "%", False),
         _m("mfu_pct", "MFU (of the dense peak)", "%", True),
         _m("blas_gflops", "NumPy BLAS on the same matmul", "GFLOP/s", True),
+        # energy and cost per result (issue 12): measured over the steady window (engine.runs.telemetry)
+        _m("energy_j", "Energy, steady window (measured)", "J", False),
+        _m("avg_power_w", "Average power (measured)", "W", False, "power_measured_w", "capacity"),
+        _m("joules_per_example", "Energy per example (measured)", "J/example", False),
+        _m("examples_per_joule", "Examples per joule (measured)", "examples/J", True),
+        _m("gflops_per_watt", "Compute per watt (measured)", "GFLOP/s per W", True),
+        _m("energy_tdp_estimate_j", "Energy, TDP ESTIMATE (not measured)", "J", False),
+        _m("cost_usd_per_million_examples", "Cost per million examples", "USD", False),
     )
 }
 

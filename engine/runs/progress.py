@@ -16,6 +16,7 @@ from typing import Any, Literal, TypedDict
 
 SeriesKind = Literal["step", "epoch", "repeat"]
 TELEMETRY = "telemetry"  # the sampler's series kind and event (engine.worker.telemetry)
+STEADY_WINDOW = "steady_window"  # one stored record {start, end}: the unix span the energy figures cover
 
 
 class PhaseEvent(TypedDict, total=False):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.runs.energy_row import applied_price, cost_columns, energy_columns
-from engine.runs.progress import Reporter
+from engine.runs.progress import STEADY_WINDOW, TELEMETRY, Reporter
 from engine.runs.telemetry import NOT_MEASURABLE, steady_window
 from engine.spec import hardware_table
 from engine.spec.prices import default_price
@@ -52,3 +52,13 @@ def _columns(
     own = result.get("notes")
     cols["notes"] = "; ".join([own, *notes] if own else notes)
     return cols
+
+
+def telemetry_series(sampler: Sampler, report: Reporter) -> dict[str, list[dict[str, Any]]]:
+    """What is stored beside the run's step/epoch/repeat series: the samples, and the steady window
+    (unix start/end) the energy covers, so the Run page can shade the warm-up on the same time axis."""
+    out: dict[str, list[dict[str, Any]]] = {TELEMETRY: sampler.stop()}
+    window = steady_window(report.series, report.times)
+    if window is not None:
+        out[STEADY_WINDOW] = [{"start": window[0], "end": window[1]}]
+    return out

@@ -22,11 +22,11 @@ import traceback
 from pathlib import Path
 
 from engine.results.status import ACTIVE_STATUSES, RunStatus
-from engine.runs.progress import TELEMETRY, Reporter
+from engine.runs.progress import Reporter
 from engine.runs.store import Store
 from engine.spec.specs import UNKNOWN_GPU_COUNT, MicroSpec, Spec, SpecError, spec_from_dict
 from engine.worker import backends
-from engine.worker.energy import telemetry_columns
+from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError
 from engine.worker.telemetry import Sampler
 
@@ -122,7 +122,7 @@ def main(run_dir: str) -> int:
         ok = store.finish_run(  # status and series in one transaction
             run_id,
             {**result, "status": RunStatus.OK, "error": None},
-            {**report.series, TELEMETRY: sampler.samples},
+            {**report.series, **telemetry_series(sampler, report)},
             only_if_status=(RunStatus.RUNNING,),
         )
         report.phase("done", status=RunStatus.OK if ok else "superseded")
@@ -134,7 +134,7 @@ def main(run_dir: str) -> int:
             store.finish_run(
                 run_id,
                 {"status": RunStatus.FAILED, "error": message, "total_s": time.perf_counter() - t0},
-                {**report.series, TELEMETRY: sampler.stop()},
+                {**report.series, **telemetry_series(sampler, report)},
                 only_if_status=(RunStatus.RUNNING,),
             )
         finally:
