@@ -32,6 +32,15 @@ RAPL = "rapl"
 
 Sample = Mapping[str, Any]
 
+# NVML clock-throttle reason bits (nvmlClocksThrottleReason*) that change the number a user gets.
+THROTTLE_REASONS = {
+    0x04: "software power cap",
+    0x08: "hardware slowdown",
+    0x20: "software thermal slowdown",
+    0x40: "hardware thermal slowdown",
+    0x80: "hardware power brake",
+}
+
 
 @dataclass(frozen=True)
 class Energy:
@@ -201,6 +210,12 @@ def thermal_notes(samples: Sequence[Sample], window: tuple[float, float] | None,
         temps = [float(s[f"{gpu}_temp_c"]) for s in inside if s.get(f"{gpu}_temp_c") is not None]
         if temps and max(temps) >= (slow - 5 if slow else 85):
             notes.append(f"{gpu} ran hot ({max(temps):.0f} °C) in the timed window")
+        reasons = 0
+        for smp in inside:
+            reasons |= int(smp.get(f"{gpu}_throttle") or 0)
+        named = [text for bit, text in THROTTLE_REASONS.items() if reasons & bit]
+        if named:
+            notes.append(f"{gpu} clocks were held down in the timed window ({', '.join(named)})")
     base = meta.get("cpu_base_mhz")
     mhz = [float(s["cpu_mhz"]) for s in inside if s.get("cpu_mhz")]
     if base and mhz and sorted(mhz)[len(mhz) // 2] < 0.95 * base:

@@ -115,6 +115,11 @@ def test_thermal_notes_power_limit_hot_gpu_and_slow_cpu():
     notes = " | ".join(thermal_notes(samples, (T0, T0 + 3), meta))
     assert "power limit" in notes and "ran hot" in notes and "below its base clock" in notes
     assert thermal_notes(gpu_samples(), (T0, T0 + 1.5), {"gpu_power_limit_w": {"gpu0": 400.0}}) == []
+    throttled = [{**s, "gpu0_throttle": 0x04 | 0x01} for s in gpu_samples()]
+    (note,) = thermal_notes(throttled, (T0, T0 + 1.5), {})
+    assert "software power cap" in note and "thermal" not in note
+    outside = thermal_notes(throttled, (T0 + 10, T0 + 11), {})  # only the timed window counts
+    assert outside == []
 
 
 def test_steady_window_follows_the_step_clock_rule():
