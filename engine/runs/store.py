@@ -59,7 +59,6 @@ class Store:
         with self._conn() as conn:
             create_tables(conn)
 
-
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
         with connect(self.path, self.read_only) as conn:
