@@ -107,6 +107,7 @@ RESULT_METRICS: dict[str, Metric] = {
         _m("gflops_per_watt", "Compute per watt (measured)", "GFLOP/s per W", True),
         _m("energy_tdp_estimate_j", "Energy, TDP ESTIMATE (not measured)", "J", False),
         _m("cost_usd_per_million_examples", "Cost per million examples", "USD", False),
+        _m("cost_usd_per_epoch", "Cost per epoch of the dataset", "USD", False),
     )
 }
 

@@ -71,6 +71,7 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("gflops_per_watt", float),
     ("energy_tdp_estimate_j", float),  # board TDP × steady seconds: an ESTIMATE, never a measurement
     ("cost_usd_per_million_examples", float),
+    ("cost_usd_per_epoch", float),  # one pass over the named dataset's real training split, at the steady rate
     ("price_source", str),  # which price per hour applied: the user's or a named price-table row
     # where it ran
     ("devices_used", str),
@@ -103,6 +104,7 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "gflops_per_watt",
     "energy_tdp_estimate_j",
     "cost_usd_per_million_examples",
+    "cost_usd_per_epoch",
     "price_source",
 )
 
@@ -178,6 +180,7 @@ class ResultRow(TypedDict, total=False):
     gflops_per_watt: float | None
     energy_tdp_estimate_j: float | None
     cost_usd_per_million_examples: float | None
+    cost_usd_per_epoch: float | None
     price_source: str | None
     devices_used: str | None
     device_name: str | None

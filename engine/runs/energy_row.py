@@ -70,8 +70,11 @@ def energy_columns(
     return cols, notes
 
 
-def cost_columns(row: Mapping[str, Any], price: AppliedPrice | None, wall_s: float) -> dict[str, Any]:
-    """cost_usd for the run, cost_usd_per_million_examples at its steady rate, and price_source."""
+def cost_columns(
+    row: Mapping[str, Any], price: AppliedPrice | None, wall_s: float, epoch_examples: int = 0
+) -> dict[str, Any]:
+    """cost_usd for the run, cost_usd_per_million_examples at its steady rate (and per epoch of a dataset
+    of `epoch_examples`, when given), and price_source."""
     if price is None:
         return {}
     seconds = _positive(row, "total_s") or wall_s
@@ -79,4 +82,6 @@ def cost_columns(row: Mapping[str, Any], price: AppliedPrice | None, wall_s: flo
     eps = _positive(row, "examples_per_sec")
     if eps:
         cols["cost_usd_per_million_examples"] = price.usd_per_hour / 3600.0 * 1e6 / eps
+        if epoch_examples > 0:
+            cols["cost_usd_per_epoch"] = price.usd_per_hour / 3600.0 * epoch_examples / eps
     return cols

@@ -10,6 +10,7 @@ from engine.runs.energy_row import applied_price, cost_columns, energy_columns
 from engine.runs.progress import STEADY_WINDOW, TELEMETRY, Reporter
 from engine.runs.telemetry import NOT_MEASURABLE, steady_window
 from engine.spec import hardware_table
+from engine.spec.catalog import DATASETS
 from engine.spec.prices import default_price
 from engine.worker.telemetry import Sampler
 
@@ -46,7 +47,8 @@ def _columns(
     cols, notes = energy_columns(sampler.samples, sampler.meta, window, result, device_type, tdp)
     table = default_price(key)
     price = applied_price(user_price, table.usd_per_hour if table else None, table.label() if table else "", units)
-    cols |= cost_columns(result, price, wall_s)
+    data = DATASETS.get(str(result.get("dataset") or ""))
+    cols |= cost_columns(result, price, wall_s, data.train_examples if data is not None else 0)
     if price is not None and table is not None and user_price:
         notes.append(f"user's price applied, not the table's {table.label()}")
     own = result.get("notes")

@@ -43,6 +43,7 @@ def full_row(run_id: str, **over) -> dict:
         "gflops_per_watt": 10.5,
         "energy_tdp_estimate_j": 3500.0,
         "cost_usd_per_million_examples": 0.75,
+        "cost_usd_per_epoch": 0.045,
         "price_source": "user: price per hour given with the run",
         "strategy": "mirrored",
         "replicas": 2,

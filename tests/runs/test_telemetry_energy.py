@@ -141,6 +141,8 @@ def test_cost_user_price_wins_and_is_named():
     assert cols["cost_usd"] == pytest.approx(0.02)
     assert cols["cost_usd_per_million_examples"] == pytest.approx(2.0 / 3600 * 1000)  # 1000 s per million
     assert cost_columns({}, None, 1.0) == {}
+    epoch = cost_columns({"examples_per_sec": 1000.0}, price, wall_s=1.0, epoch_examples=60_000)
+    assert epoch["cost_usd_per_epoch"] == pytest.approx(2.0 / 3600 * 60)  # 60 s per 60,000-example epoch
 
 
 def test_table_price_times_units_says_which_row():
