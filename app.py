@@ -23,5 +23,5 @@ mark_frame()
 navigation = st.navigation(PAGES)
 deeplink = take_deeplink()
 if deeplink:
-    st.switch_page(deeplink)
+    st.switch_page(deeplink[0], query_params=deeplink[1])
 navigation.run()
