@@ -13,6 +13,7 @@ import streamlit as st
 from engine.reference import answer as ans
 from engine.reference import likeforlike as lfl
 from engine.spec import hardware_table
+from ui.common import show_table
 
 GRADE_ICON = {"baseline": "◎ baseline", "same": "● same", "close": "◐ close", "different": "○ different"}
 
@@ -80,11 +81,10 @@ def grade_table(answer: ans.Answer) -> None:
         }
         for c in answer.rows
     ]
-    st.dataframe(
+    show_table(
         pd.DataFrame(rows),
         hide_index=True,
         key="cmp_grade_table",
-        placeholder="—",
         column_config={
             "Rate": st.column_config.NumberColumn(format="%.4g"),
             "× faster": st.column_config.NumberColumn(format="%.3g×", help="rate ÷ the baseline's rate"),

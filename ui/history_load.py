@@ -18,6 +18,7 @@ import streamlit as st
 from engine.results import history
 from engine.results.csvio import CsvError
 from engine.results.mapping import NONE, ColumnMapping, apply_mapping, guess_mapping
+from ui.common import show_table
 
 if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
@@ -130,7 +131,7 @@ def mapping_form(item: Loaded) -> ColumnMapping:
         "AccelBench runs; any other name makes a metric of its own.",
     )
     unit = c[1].text_input("Unit", value="", key=f"{k}_unit", help="e.g. images/s, ms, s — shown on the axis")
-    st.dataframe(raw.drop(columns="_row").head(5), hide_index=True, key=f"{k}_preview")
+    show_table(raw.drop(columns="_row").head(5), hide_index=True, key=f"{k}_preview")
     return ColumnMapping(
         device=device,
         model=model,

@@ -13,7 +13,7 @@ from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
-from ui.common import fmt_num, fmt_seconds, page_link, show_chart, store
+from ui.common import fmt_num, fmt_seconds, page_link, show_chart, show_table, store
 from ui.run_progress import run_title
 
 if TYPE_CHECKING:
@@ -253,11 +253,10 @@ def recent_runs(run_ids: list[str]) -> None:
         "gflops",
         "examples_per_sec",
     ]
-    st.dataframe(
+    show_table(
         df[cols],
         hide_index=True,
         key="run_recent_table",
-        placeholder="—",
         column_config={
             "created_at": st.column_config.DatetimeColumn("Started (UTC)", format="YYYY-MM-DD HH:mm:ss"),
             "run_id": st.column_config.TextColumn("Run"),
