@@ -201,3 +201,25 @@ def test_a_finished_training_run_says_how_many_times_faster_the_published_hardwa
     assert sentence and "a TPU v2-8 (published) trains up to about 75× faster than this CPU" in sentence[0]
     assert "K80 (1 die) (published) up to about 25×" in sentence[0] and "per example" in sentence[0]
     assert metric(at, "Times faster") == "75×"
+
+
+def test_an_out_of_range_value_blocks_launch_with_the_fields_message(db):
+    """The widget has no bounds of its own: the spec's range decides, and its message blocks Launch."""
+    from engine.spec.specs import MAX_DIM, TRAIN_BOUNDS, TrainSpec
+
+    at = run_page()
+    at.number_input(key="run_m").set_value(0).run()
+    errors = texts(at.error)
+    assert f"**M** — must be from 1 to {MAX_DIM}, got 0" in errors, errors
+    assert at.button(key="run_launch").disabled
+    at.number_input(key="run_m").set_value(512).run()
+    assert not at.error and not at.button(key="run_launch").disabled
+
+    at.radio(key="run_workload").set_value("Training").run()
+    assert at.number_input(key="run_epochs").value == TrainSpec().epochs  # the spec's default, not a retyped one
+    hi = int(TRAIN_BOUNDS["epochs"][1])
+    assert f"to {hi:,}" in at.number_input(key="run_epochs").help  # the range shown is the spec's
+    at.number_input(key="run_epochs").set_value(hi + 1).run()
+    assert f"**Epochs** — must be from 1 to {hi}, got {hi + 1}" in texts(at.error)
+    assert at.button(key="run_launch").disabled
+    assert Store(db).count_runs() == 0

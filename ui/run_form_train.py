@@ -11,6 +11,7 @@ import streamlit as st
 
 from engine.spec import catalog
 from engine.spec import specs as spec
+from ui.run_fields import spec_number
 
 if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
@@ -56,12 +57,11 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
         )
     with cols[1]:
         raw["logical_devices"] = int(
-            st.number_input(
+            spec_number(
                 "Logical devices",
-                1,
-                64,
-                step=1,
-                key="run_logical_devices",
+                "run_logical_devices",
+                spec.TRAIN_BOUNDS,
+                "logical_devices",
                 help="Split the CPU or the one GPU into K devices (article 002's way to try MirroredStrategy on one device).",
             )
         )
@@ -70,12 +70,11 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     cols = st.columns(3, vertical_alignment="bottom")
     with cols[0]:
         raw["batch_size"] = int(
-            st.number_input(
+            spec_number(
                 "Batch size (global)",
-                1,
-                1_048_576,
-                step=1,
-                key="run_batch_size",
+                "run_batch_size",
+                spec.TRAIN_BOUNDS,
+                "batch_size",
                 help="The GLOBAL batch: it is split evenly across the replicas.",
             )
         )
@@ -86,22 +85,25 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     cols = st.columns(3)
     with cols[0]:
         raw["epochs"] = int(
-            st.number_input(
-                "Epochs", 1, 10_000, step=1, key="run_epochs", help="The first epoch (with compile) is reported apart."
+            spec_number(
+                "Epochs",
+                "run_epochs",
+                spec.TRAIN_BOUNDS,
+                "epochs",
+                help="The first epoch (with compile) is reported apart.",
             )
         )
     with cols[1]:
         raw["steps_per_epoch"] = int(
-            st.number_input("Steps per epoch", 1, 1_000_000, step=1, key="run_steps_per_epoch")
+            spec_number("Steps per epoch", "run_steps_per_epoch", spec.TRAIN_BOUNDS, "steps_per_epoch")
         )
     with cols[2]:
         raw["validation_steps"] = int(
-            st.number_input(
+            spec_number(
                 "Validation steps",
-                0,
-                100_000,
-                step=1,
-                key="run_validation_steps",
+                "run_validation_steps",
+                spec.TRAIN_BOUNDS,
+                "validation_steps",
                 help="Validation batches at the end of each epoch (0 = none).",
             )
         )
@@ -119,12 +121,12 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
         )
         growth = st.checkbox("Memory growth (allocate as needed)", key="run_memory_growth", disabled=not gpu)
         limit = int(
-            st.number_input(
+            spec_number(
                 "Memory limit per logical GPU (MB, 0 = none)",
-                0,
-                10_000_000,
+                "run_memory_limit_mb",
+                spec.TRAIN_BOUNDS,
+                "memory_limit_mb",
                 step=256,
-                key="run_memory_limit_mb",
                 disabled=not gpu,
             )
         )

@@ -24,6 +24,29 @@ MAX_DIM = 1_000_000
 MAX_ELEMENTS = 4_000_000_000  # per operand/result tensor
 MAX_REPEATS = 10_000
 MAX_TIMEOUT_S = 7 * 24 * 3600
+MAX_PRICE_PER_HOUR_USD = 10_000
+
+# (lowest, highest) allowed value of each numeric field. Validation and the Run page's form both read
+# these, so a bound is written once; the defaults are the dataclasses' own.
+_COMMON_BOUNDS: dict[str, tuple[float, float]] = {
+    "price_per_hour_usd": (0, MAX_PRICE_PER_HOUR_USD),
+    "timeout_s": (1, MAX_TIMEOUT_S),
+}
+MICRO_BOUNDS: dict[str, tuple[float, float]] = {
+    **{f: (1, MAX_DIM) for f in ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size")},
+    "repeats": (1, MAX_REPEATS),
+    "warmup": (0, MAX_REPEATS),
+    **_COMMON_BOUNDS,
+}
+TRAIN_BOUNDS: dict[str, tuple[float, float]] = {
+    "batch_size": (1, 1_048_576),
+    "epochs": (1, 10_000),
+    "steps_per_epoch": (1, 1_000_000),
+    "validation_steps": (0, 100_000),
+    "logical_devices": (1, 64),
+    "memory_limit_mb": (0, 10_000_000),
+    **_COMMON_BOUNDS,
+}
 
 
 class SpecError(ValueError):
@@ -119,7 +142,8 @@ class TrainSpec:
 Spec = MicroSpec | TrainSpec
 
 
-def _int(d: dict, key: str, lo: int, hi: int) -> int:
+def _int(d: dict, key: str, bounds: dict[str, tuple[float, float]]) -> int:
+    lo, hi = (int(b) for b in bounds[key])
     v = d[key]
     if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
         raise SpecError(_flag(key), f"must be a whole number from {lo} to {hi}, got {v!r}")
@@ -132,7 +156,8 @@ def _int(d: dict, key: str, lo: int, hi: int) -> int:
     return iv
 
 
-def _float(d: dict, key: str, lo: float, hi: float) -> float:
+def _float(d: dict, key: str, bounds: dict[str, tuple[float, float]]) -> float:
+    lo, hi = bounds[key]
     v = d[key]
     try:
         fv = float(v)
@@ -182,14 +207,14 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
         "bench": _choice(d, "bench", BENCHES),
         "dtype": _choice(d, "dtype", DTYPES),
         "xla": _bool(d, "xla"),
-        "repeats": _int(d, "repeats", 1, MAX_REPEATS),
-        "warmup": _int(d, "warmup", 0, MAX_REPEATS),
+        "repeats": _int(d, "repeats", MICRO_BOUNDS),
+        "warmup": _int(d, "warmup", MICRO_BOUNDS),
         "device": _choice(d, "device", DEVICES),
-        "price_per_hour_usd": _float(d, "price_per_hour_usd", 0, 10_000),
-        "timeout_s": _float(d, "timeout_s", 1, MAX_TIMEOUT_S),
+        "price_per_hour_usd": _float(d, "price_per_hour_usd", MICRO_BOUNDS),
+        "timeout_s": _float(d, "timeout_s", MICRO_BOUNDS),
     }
     for key in ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size"):
-        out[key] = _int(d, key, 1, MAX_DIM)
+        out[key] = _int(d, key, MICRO_BOUNDS)
     if out["bench"] == "matmul":
         m, n, k = out["m"], out["n"], out["k"]
         for name, size in (("--m/--k", m * k), ("--k/--n", k * n), ("--m/--n", m * n)):
@@ -249,19 +274,19 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
     out: dict[str, Any] = {  # TrainSpec's fields, each checked
         "model": _choice(d, "model", catalog.MODEL_NAMES),
         "dataset": _choice(d, "dataset", catalog.DATASET_NAMES),
-        "batch_size": _int(d, "batch_size", 1, 1_048_576),
-        "epochs": _int(d, "epochs", 1, 10_000),
-        "steps_per_epoch": _int(d, "steps_per_epoch", 1, 1_000_000),
-        "validation_steps": _int(d, "validation_steps", 0, 100_000),
+        "batch_size": _int(d, "batch_size", TRAIN_BOUNDS),
+        "epochs": _int(d, "epochs", TRAIN_BOUNDS),
+        "steps_per_epoch": _int(d, "steps_per_epoch", TRAIN_BOUNDS),
+        "validation_steps": _int(d, "validation_steps", TRAIN_BOUNDS),
         "device": _choice(d, "device", DEVICES),
         "strategy": _choice(d, "strategy", STRATEGIES),
-        "logical_devices": _int(d, "logical_devices", 1, 64),
+        "logical_devices": _int(d, "logical_devices", TRAIN_BOUNDS),
         "precision": _choice(d, "precision", PRECISIONS),
         "xla": _bool(d, "xla"),
         "memory_growth": _bool(d, "memory_growth"),
-        "memory_limit_mb": _int(d, "memory_limit_mb", 0, 10_000_000),
-        "price_per_hour_usd": _float(d, "price_per_hour_usd", 0, 10_000),
-        "timeout_s": _float(d, "timeout_s", 1, MAX_TIMEOUT_S),
+        "memory_limit_mb": _int(d, "memory_limit_mb", TRAIN_BOUNDS),
+        "price_per_hour_usd": _float(d, "price_per_hour_usd", TRAIN_BOUNDS),
+        "timeout_s": _float(d, "timeout_s", TRAIN_BOUNDS),
     }
     for key in ("data_dir", "visible_devices", "tpu"):
         if not isinstance(d[key], str):
