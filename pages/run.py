@@ -22,7 +22,8 @@ from ui.common import demo_banner, demo_mode, store
 from ui.run_form import cli_command, run_form
 from ui.run_launch import check, launch, ready_text
 from ui.run_progress import live_panel
-from ui.run_result import recent_runs, result_card, result_charts
+from ui.run_recent import recent_runs
+from ui.run_result import result_card, result_charts
 
 st.title("Run a benchmark")
 demo_banner()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from conftest import ROOT, needs_no_gpu
@@ -223,3 +224,23 @@ def test_an_out_of_range_value_blocks_launch_with_the_fields_message(db):
     assert f"**Epochs** — must be from 1 to {hi}, got {hi + 1}" in texts(at.error)
     assert at.button(key="run_launch").disabled
     assert Store(db).count_runs() == 0
+
+
+def test_a_cancelled_run_shows_how_long_it_really_ran_and_no_error(db):
+    """No total of its own (the worker was killed): launch → its last progress event is the wall time."""
+    from engine import settings
+
+    run_id = stored_run(
+        db, "20260101-000004-eeeeee", status="cancelled", error="cancelled by the user", created_at="2026-01-01T00:00:04Z",
+        step_time_ms_median=None, gflops=None, total_s=None,
+    )  # fmt: skip
+    run_dir = settings.runs_dir(db) / run_id
+    run_dir.mkdir(parents=True)
+    start = datetime(2026, 1, 1, 0, 0, 4, tzinfo=UTC).timestamp()
+    events = [{"t": start + 6.0, "event": "phase", "name": "timing"}, {"t": start + 42.5, "event": "repeat"}]
+    (run_dir / "progress.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    at = run_page(query_run=run_id)
+    assert not at.error and not at.warning
+    assert "You cancelled this run** after 42.50 s (wall time" in texts(at.info)
+    assert metric(at, "Ran for") == "42.50 s"
+    assert metric(at, "Status") == "cancelled"

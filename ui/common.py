@@ -57,14 +57,14 @@ def edit_table(data: Any, **kwargs: Any) -> Any:
 def fmt_num(value: Any, digits: int = 1, unit: str = "") -> str:
     """1234.5 → '1,234.5 unit'; missing → '—'."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
+        return MISSING
     text = f"{value:,.{digits}f}"
     return f"{text} {unit}".strip()
 
 
 def fmt_seconds(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
+        return MISSING
     if value < 1:
         return f"{value * 1000:,.1f} ms"
     if value < 120:

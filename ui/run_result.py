@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,7 +14,7 @@ from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
 from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
-from ui.common import fmt_num, fmt_seconds, page_link, show_chart, show_table, store
+from ui.common import MISSING, fmt_num, fmt_seconds, page_link, show_chart, store
 from ui.run_progress import run_title
 
 if TYPE_CHECKING:
@@ -73,6 +74,42 @@ def _devices_text(row: dict[str, Any]) -> str:
     return ", ".join(short) or "—"
 
 
+def wall_time_s(run_id: str, row: dict[str, Any]) -> float | None:
+    """How long a run really ran: its recorded total, else launch → its last progress event (a run that
+    was cancelled or killed wrote no total of its own)."""
+    if row.get("total_s") is not None:
+        return float(row["total_s"])
+    events = read_progress(jobs.run_dir_of(run_id, store()))
+    last = max((ev["t"] for ev in events if isinstance(ev.get("t"), (int, float))), default=None)
+    try:
+        started = datetime.fromisoformat(str(row.get("created_at")).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        started = None
+    if last is not None and started is not None:
+        return max(0.0, last - started)
+    return charts_run.summarize_progress(events).elapsed_s or None
+
+
+def _outcome(run_id: str, row: dict[str, Any]) -> None:
+    """Why a run did not finish: a cancel the user asked for is a fact, not an error."""
+    status = row.get("status", "?")
+    if status == RunStatus.CANCELLED:
+        ran = wall_time_s(run_id, row)
+        st.info(
+            f"**You cancelled this run** after {fmt_seconds(ran)} (wall time, from launch to the cancel)."
+            if ran
+            else "**You cancelled this run.**",
+            icon=":material/cancel:",
+        )
+        return
+    box = st.warning if status == RunStatus.TIMEOUT else st.error
+    box(f"**{WHY.get(status, status)}.** {row.get('error') or 'No reason was recorded.'}", icon=":material/error:")
+    tail = _log_tail(run_id)
+    if tail and status in SHOW_LOG:
+        with st.expander("Last lines of the worker log"):
+            st.code(tail, language=None)
+
+
 def result_card(run_id: str, row: dict[str, Any]) -> None:
     """Status, timings, throughput, placement and notes of a finished run."""
     status = row.get("status", "?")
@@ -81,87 +118,90 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
         st.caption(" · ".join(p for p in (f"`{run_id}`", run_title(row), row.get("device_name")) if p))
         if status == RunStatus.OK:
             answer_line(row)
-        if status != RunStatus.OK:
-            st.error(
-                f"**{WHY.get(status, status)}.** {row.get('error') or 'No reason was recorded.'}",
-                icon=":material/error:",
-            )
-            tail = _log_tail(run_id)
-            if tail and status in SHOW_LOG:
-                with st.expander("Last lines of the worker log"):
-                    st.code(tail, language=None)
+        else:
+            _outcome(run_id, row)
         if row.get("step_time_ms_median") is None:
             # Nothing was measured (cancelled/failed before timing): a grid of dashes would only add noise.
             cols: tuple[DeltaGenerator, ...] = st.columns(4)  # rows below have other widths
             cols[0].metric("Status", status)
-            ran_s = row.get("total_s")
-            if ran_s is None:  # a cancelled/killed worker wrote no total; its progress events still say how long
-                ran_s = charts_run.summarize_progress(read_progress(jobs.run_dir_of(run_id, store()))).elapsed_s
-            cols[1].metric("Ran for", fmt_seconds(ran_s) if ran_s else "—")
+            ran_s = wall_time_s(run_id, row)
+            cols[1].metric("Ran for", fmt_seconds(ran_s), help="Wall time, from launch to the end.")
             page_link("pages/history.py", "See all runs in History", ":material/table_chart:")
             return
-        p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
-        spread = f"p10–p90 {p10:,.2f}–{p90:,.2f} ms" if p10 is not None and p90 is not None else None
-        step_word = "step" if row.get("kind") == "train" else "repeat"
-        cols = st.columns(4)
-        cols[0].metric("Status", status)
-        cols[1].metric(
-            f"Median time per {step_word}",
-            fmt_num(row.get("step_time_ms_median"), 2, "ms"),
-            delta=spread,
-            delta_color="off",
-            delta_arrow="off",
-            help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps.",
-        )
+        _time_metrics(row)
+        _rate_metrics(row)
+        _card_footer(run_id, row)
+
+
+def _time_metrics(row: dict[str, Any]) -> None:
+    p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
+    spread = f"p10–p90 {p10:,.2f}–{p90:,.2f} ms" if p10 is not None and p90 is not None else None
+    step_word = "step" if row.get("kind") == "train" else "repeat"
+    cols = st.columns(4)
+    cols[0].metric("Status", row.get("status", "?"))
+    cols[1].metric(
+        f"Median time per {step_word}",
+        fmt_num(row.get("step_time_ms_median"), 2, "ms"),
+        delta=spread,
+        delta_color="off",
+        delta_arrow="off",
+        help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps.",
+    )
+    cols[2].metric(
+        "Time to first step",
+        fmt_seconds(row.get("time_to_first_step_s")),
+        help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
+    )
+    cols[3].metric("Total time", fmt_seconds(row.get("total_s")))
+
+
+def _rate_metrics(row: dict[str, Any]) -> None:
+    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
+    cols = st.columns(4)
+    cols[0].metric(
+        "Achieved GFLOP/s",
+        fmt_num(row.get("gflops"), 1),
+        delta=pct if pct != MISSING else None,
+        delta_color="off",
+        delta_arrow="off",
+        help=peak_note or "No theoretical peak is known for this device.",
+    )
+    cols[1].metric(
+        "Examples/s",
+        fmt_num(row.get("examples_per_sec"), 1),
+        help="Steady-state throughput, global batch ÷ median step time.",
+    )
+    if row.get("kind") == "train":
+        per = row.get("per_replica_batch_size")
         cols[2].metric(
-            "Time to first step",
-            fmt_seconds(row.get("time_to_first_step_s")),
-            help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
-        )
-        cols[3].metric("Total time", fmt_seconds(row.get("total_s")))
-        pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
-        cols = st.columns(4)
-        cols[0].metric(
-            "Achieved GFLOP/s",
-            fmt_num(row.get("gflops"), 1),
-            delta=pct if pct != "—" else None,
+            "Replicas",
+            fmt_num(row.get("replicas"), 0),
+            delta=f"{per} per replica" if per else None,
             delta_color="off",
             delta_arrow="off",
-            help=peak_note or "No theoretical peak is known for this device.",
         )
-        cols[1].metric(
-            "Examples/s",
-            fmt_num(row.get("examples_per_sec"), 1),
-            help="Steady-state throughput, global batch ÷ median step time.",
+        cols[3].metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
+    else:
+        cols[2].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
+        cols[3].metric(
+            "Cost",
+            f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else MISSING,
+            help="Price per hour × run time, when a price was given.",
         )
-        if row.get("kind") == "train":
-            per = row.get("per_replica_batch_size")
-            cols[2].metric(
-                "Replicas",
-                fmt_num(row.get("replicas"), 0),
-                delta=f"{per} per replica" if per else None,
-                delta_color="off",
-                delta_arrow="off",
-            )
-            cols[3].metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
-        else:
-            cols[2].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
-            cols[3].metric(
-                "Cost",
-                f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else "—",
-                help="Price per hour × run time, when a price was given.",
-            )
-        st.markdown(f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`")
-        if peak_note and row.get("gflops"):
-            st.caption(f"{pct}: {peak_note}.")
-        if row.get("kind") == "train" and status == RunStatus.OK:
-            cols = st.columns(3)
-            cols[0].metric("Final loss", fmt_num(row.get("final_loss"), 4))
-            cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
-            cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
-        if row.get("notes"):
-            st.info(f"**Note:** {row['notes']}", icon=":material/info:")
-        page_link("pages/compare.py", "Compare this run with others", ":material/bar_chart:", {"run": run_id})
+    if peak_note and row.get("gflops"):
+        st.caption(f"{pct}: {peak_note}.")
+
+
+def _card_footer(run_id: str, row: dict[str, Any]) -> None:
+    st.markdown(f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`")
+    if row.get("kind") == "train" and row.get("status") == RunStatus.OK:
+        cols = st.columns(3)
+        cols[0].metric("Final loss", fmt_num(row.get("final_loss"), 4))
+        cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
+        cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
+    if row.get("notes"):
+        st.info(f"**Note:** {row['notes']}", icon=":material/info:")
+    page_link("pages/compare.py", "Compare this run with others", ":material/bar_chart:", {"run": run_id})
 
 
 def result_charts(run_id: str, row: dict[str, Any]) -> None:
@@ -226,64 +266,3 @@ def reference_chart(run_id: str, row: dict[str, Any]) -> None:
         notes.append(f"{r['hardware']}: {r['doubt_reason']}.")
     if notes:
         st.caption("\n".join(f"- {n}" for n in notes))
-
-
-def recent_runs(run_ids: list[str]) -> None:
-    """This session's runs, newest first; pick one to show it above."""
-    db = store()
-    rows = [r for r in (db.get_run(rid) for rid in reversed(run_ids)) if r]
-    st.subheader("Runs in this session")
-    if not rows:
-        st.caption("Runs you launch here are listed for this browser session; all runs are under History.")
-        return
-    df = pd.DataFrame(rows)
-    df["created_at"] = pd.to_datetime(df["created_at"], utc=True, errors="coerce")
-    for col in ("step_time_ms_median", "gflops", "examples_per_sec"):
-        df[col] = pd.to_numeric(df[col], errors="coerce")  # a running run's None must show empty, not "None"
-    df["what"] = [r["model"] if r["kind"] == "train" else f"{r['kind']} {r.get('shape') or ''}" for r in rows]
-    cols = [
-        "created_at",
-        "run_id",
-        "status",
-        "what",
-        "device",
-        "dtype",
-        "xla",
-        "step_time_ms_median",
-        "gflops",
-        "examples_per_sec",
-    ]
-    show_table(
-        df[cols],
-        hide_index=True,
-        key="run_recent_table",
-        column_config={
-            "created_at": st.column_config.DatetimeColumn("Started (UTC)", format="YYYY-MM-DD HH:mm:ss"),
-            "run_id": st.column_config.TextColumn("Run"),
-            "status": st.column_config.TextColumn("Status"),
-            "what": st.column_config.TextColumn("Workload"),
-            "device": st.column_config.TextColumn("Device"),
-            "dtype": st.column_config.TextColumn("Data type"),
-            "xla": st.column_config.CheckboxColumn("XLA"),
-            "step_time_ms_median": st.column_config.NumberColumn("Median time (ms)", format="%.2f"),
-            "gflops": st.column_config.NumberColumn("GFLOP/s", format="%.1f"),
-            "examples_per_sec": st.column_config.NumberColumn("Examples/s", format="%.1f"),
-        },
-    )
-    if len(rows) > 1:
-        st.selectbox(
-            "Show a run from this session",
-            [r["run_id"] for r in rows],
-            index=None,
-            placeholder="pick a run to show its result above",
-            key="run_show_pick",
-            on_change=_show_picked,
-        )
-
-
-def _show_picked() -> None:
-    picked = st.session_state.get("run_show_pick")
-    if picked:
-        st.session_state["run_id"] = picked
-        st.query_params["run"] = picked
-        st.session_state["run_show_pick"] = None

@@ -228,8 +228,12 @@ def _age_s(created_at: str) -> float:
 def cancel(run_id: str, store: Store | None = None) -> bool:
     """Stop a queued/running run and record it `cancelled`. False when it had already ended."""
     store = store or Store()
+    row = store.get_run(run_id) or {}
+    wall_s = _age_s(row["created_at"]) if row.get("created_at") else None  # how long it really ran
     changed = store.update_run(
-        run_id, {"status": RunStatus.CANCELLED, "error": "cancelled by the user"}, only_if_status=ACTIVE_STATUSES
+        run_id,
+        {"status": RunStatus.CANCELLED, "error": "cancelled by the user", "total_s": wall_s},
+        only_if_status=ACTIVE_STATUSES,
     )
     job = store.get_job(run_id)
     if changed and job and _alive(job["pid"], job["pid_started"]):
