@@ -20,7 +20,7 @@ ensure_frame(__file__)  # a bare deep link (/run?run=… on a fresh server) is r
 from engine.runs import jobs
 from ui.common import demo_banner, demo_mode, store
 from ui.run_form import cli_command, run_form
-from ui.run_launch import check, launch, ready_text
+from ui.run_launch import check, launch, ready_box
 from ui.run_progress import live_panel
 from ui.run_recent import recent_runs
 from ui.run_result import result_card, result_charts
@@ -53,7 +53,7 @@ with launch_col:
     if spec is None:
         st.error(f"{problem}\n\nNothing has been launched; change the setting above.", icon=":material/block:")
     else:
-        st.success(ready_text(spec), icon=":material/check:")
+        ready_box(spec, db)
     if active:
         st.caption(
             "A run from this page is still going; launch another once it ends (or cancel it) so they do not share the CPU."

@@ -244,3 +244,17 @@ def test_a_cancelled_run_shows_how_long_it_really_ran_and_no_error(db):
     assert "You cancelled this run** after 42.50 s (wall time" in texts(at.info)
     assert metric(at, "Ran for") == "42.50 s"
     assert metric(at, "Status") == "cancelled"
+
+
+def test_the_ready_box_estimates_and_warns_past_the_timeout(db):
+    """A 30000³ matmul is valid, but at this host's measured speed it cannot finish within the timeout."""
+    stored_run(db, "20260101-000005-ffffff", gflops=40.0)  # this host's measured speed for a float32 matmul
+    at = run_page()
+    ready = texts(at.success)
+    assert "Estimate: about" in ready and "median 40.0 GFLOP/s of the last 1 matmul run(s) on this CPU" in ready
+    assert "Longer than the timeout" not in texts(at.warning)
+    for f in ("m", "n", "k"):
+        at.number_input(key=f"run_{f}").set_value(30_000).run()
+    warnings = texts(at.warning)
+    assert "**Longer than the timeout.**" in warnings and "10.0 min timeout" in warnings, warnings
+    assert "about **8.3 h** and **10.8 GB** of CPU memory" in texts(at.success)

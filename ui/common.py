@@ -69,7 +69,9 @@ def fmt_seconds(value: Any) -> str:
         return f"{value * 1000:,.1f} ms"
     if value < 120:
         return f"{value:,.2f} s"
-    return f"{value / 60:,.1f} min"
+    if value < 2 * 3600:
+        return f"{value / 60:,.1f} min"
+    return f"{value / 3600:,.1f} h"
 
 
 def demo_banner() -> None:
