@@ -65,8 +65,8 @@ def fmt_num(value: Any, digits: int = 1, unit: str = "") -> str:
 def fmt_seconds(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return MISSING
-    if value < 1:
-        return f"{value * 1000:,.1f} ms"
+    if value < 1:  # milliseconds below a second, seconds above: the unit follows the magnitude
+        return f"{value * 1000:.3g} ms"
     if value < 120:
         return f"{value:,.2f} s"
     if value < 2 * 3600:

@@ -128,72 +128,79 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             cols[1].metric("Ran for", fmt_seconds(ran_s), help="Wall time, from launch to the end.")
             page_link("pages/history.py", "See all runs in History", ":material/table_chart:")
             return
-        _time_metrics(row)
-        _rate_metrics(row)
+        _headline_metrics(row)
+        _detail_metrics(row)
         _card_footer(run_id, row)
 
 
-def _time_metrics(row: dict[str, Any]) -> None:
+def _ms_text(ms: Any) -> str:
+    return fmt_seconds(ms / 1000) if isinstance(ms, (int, float)) else MISSING
+
+
+def _headline_metrics(row: dict[str, Any]) -> None:
+    """First row, in view right after a run: its time per step/repeat, rate of work and totals."""
     p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
-    spread = f"p10–p90 {p10:,.2f}–{p90:,.2f} ms" if p10 is not None and p90 is not None else None
+    spread = f"p10–p90 {_ms_text(p10)} – {_ms_text(p90)}" if p10 is not None and p90 is not None else None
     step_word = "step" if row.get("kind") == "train" else "repeat"
+    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
     cols = st.columns(4)
-    cols[0].metric("Status", row.get("status", "?"))
-    cols[1].metric(
+    cols[0].metric(
         f"Median time per {step_word}",
-        fmt_num(row.get("step_time_ms_median"), 2, "ms"),
+        _ms_text(row.get("step_time_ms_median")),
         delta=spread,
         delta_color="off",
         delta_arrow="off",
         help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps.",
     )
-    cols[2].metric(
-        "Time to first step",
-        fmt_seconds(row.get("time_to_first_step_s")),
-        help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
-    )
-    cols[3].metric("Total time", fmt_seconds(row.get("total_s")))
-
-
-def _rate_metrics(row: dict[str, Any]) -> None:
-    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
-    cols = st.columns(4)
-    cols[0].metric(
+    cols[1].metric(
         "Achieved GFLOP/s",
         fmt_num(row.get("gflops"), 1),
         delta=pct if pct != MISSING else None,
         delta_color="off",
         delta_arrow="off",
-        help=peak_note or "No theoretical peak is known for this device.",
+        help=f"{pct}: {peak_note}." if peak_note else "No theoretical peak is known for this device.",
     )
-    cols[1].metric(
-        "Examples/s",
-        fmt_num(row.get("examples_per_sec"), 1),
-        help="Steady-state throughput, global batch ÷ median step time.",
+    if row.get("kind") == "matmul":
+        cols[2].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
+    else:
+        cols[2].metric(
+            "Examples/s",
+            fmt_num(row.get("examples_per_sec"), 1),
+            help="Steady-state throughput, global batch ÷ median step time.",
+        )
+    cols[3].metric("Total time", fmt_seconds(row.get("total_s")))
+
+
+def _detail_metrics(row: dict[str, Any]) -> None:
+    cols = st.columns(4)
+    cols[0].metric(
+        "Time to first step",
+        fmt_seconds(row.get("time_to_first_step_s")),
+        help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
     )
     if row.get("kind") == "train":
         per = row.get("per_replica_batch_size")
-        cols[2].metric(
+        cols[1].metric(
             "Replicas",
             fmt_num(row.get("replicas"), 0),
             delta=f"{per} per replica" if per else None,
             delta_color="off",
             delta_arrow="off",
         )
-        cols[3].metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
-    else:
-        cols[2].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
-        cols[3].metric(
-            "Cost",
-            f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else MISSING,
-            help="Price per hour × run time, when a price was given.",
-        )
-    if peak_note and row.get("gflops"):
-        st.caption(f"{pct}: {peak_note}.")
+        cols[2].metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
+    elif row.get("kind") != "matmul":
+        cols[1].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
+    cols[3].metric(
+        "Cost",
+        f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else MISSING,
+        help="Price per hour × run time, when a price was given.",
+    )
+    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
+    ran_on = f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`"
+    st.markdown(ran_on + (f" · {pct}: {peak_note}." if peak_note and row.get("gflops") else ""))
 
 
 def _card_footer(run_id: str, row: dict[str, Any]) -> None:
-    st.markdown(f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`")
     if row.get("kind") == "train" and row.get("status") == RunStatus.OK:
         cols = st.columns(3)
         cols[0].metric("Final loss", fmt_num(row.get("final_loss"), 4))
