@@ -120,10 +120,10 @@ def test_small_matmul_runs_for_real_and_shows_the_result_card(db, monkeypatch):
     assert "finished" in texts(at.markdown)  # the card's heading says how it ended; no "Status: ok" metric
     assert metric(at, "Median time per repeat").endswith("ms")
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    reference = next(s for s in specs if "published times" in s["layout"]["title"]["text"])
+    reference = next(s for s in specs if "as rates of work" in s["layout"]["title"]["text"])
     names = {t["name"] for t in reference["data"]}
     assert "This run" in names and "CPU (published)" in names
-    assert reference["layout"]["xaxis"]["title"]["text"].startswith("Op time (s")
+    assert reference["layout"]["xaxis"]["title"]["text"] == "Rate of work (GFLOP/s) — higher is better"
     assert run_id in list(at.dataframe[0].value["run_id"])  # this session's runs table
 
     # A fresh session with only ?run=… (a reload) reattaches to the same result.

@@ -106,6 +106,8 @@ def rate_rows(answer: ans.Answer) -> pd.DataFrame:
             "value_canonical": [c.rate.value for c in answer.rows],
             "doubtful": [c.rate.doubtful for c in answer.rows],
             "derived": [c.rate.derivation != "measured" for c in answer.rows],
+            "device_type": [c.rate.device_type for c in answer.rows],
+            "id": [c.rate.id for c in answer.rows],
             "speedup": [c.speedup for c in answer.rows],
             "basis": "rate",
             "unit": answer.baseline.unit,

@@ -13,7 +13,6 @@ from engine.charts import run as charts_run
 from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
-from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
 from ui.common import MISSING, fmt_num, fmt_seconds, page_link, show_chart, store
 from ui.run_progress import run_title
 
@@ -21,17 +20,6 @@ if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
 
 from ui.status import RESULT_TEXT, SHOW_LOG, WHY
-
-
-@st.cache_data(ttl="10m", max_entries=4, show_spinner=False)
-def reference_rows(op: str) -> pd.DataFrame:
-    """The seed articles' published op times for one operation ('' columns when the CSV is unavailable)."""
-    try:
-        from engine.reference.data import load_reference
-
-        return charts_run.reference_op_rows(load_reference(), op)
-    except (ImportError, OSError, ValueError):
-        return pd.DataFrame()
 
 
 @st.cache_data(ttl="10m", max_entries=2, show_spinner=False)
@@ -241,35 +229,26 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
 
 
 def reference_chart(run_id: str, row: dict[str, Any]) -> None:
+    """The run's GFLOP/s next to the seed articles' (derived from their published time and shape)."""
+    from engine.reference.answer import auto_references
+    from engine.reference.likeforlike import rate_of_run
+
     op: str = row.get("kind") or ""
-    refs = reference_rows(op)
-    if refs.empty:
-        st.caption(f"No published {op} times are available to compare with.")
-        return
-    median_ms = row.get("step_time_ms_median")
-    run_s = median_ms / 1000 if median_ms and row.get("status") == RunStatus.OK else None
-    if run_s is None:
+    run = rate_of_run(row) if row.get("status") == RunStatus.OK else None
+    if run is None:
         return  # "this run vs the articles" with no run in it says nothing; the References page has the rest
-    job = store().get_job(run_id)
-    shape = charts_run.shape_of(row, job["spec"] if job else None)
-    scaled_s = None
-    same = same_shape_as_reference(op, shape)
-    if run_s and shape and not same:
-        scaled_s = run_s * op_flops(op, **REFERENCE_SHAPES[op]) / op_flops(op, **shape)
+    refs = auto_references(run, _reference_frame())
+    if not refs:
+        st.caption(f"No published {op} figures are available to compare with.")
+        return
     label = f"This run ({(row.get('device') or '').upper()}, {row.get('dtype')})"
-    ref_shape = refs["shape"].iloc[0] if "shape" in refs and refs["shape"].iloc[0] else ""
-    fig = charts_run.reference_figure(op, refs, run_s, label, scaled_s, ref_shape)
-    show_chart(fig, "run_reference_chart", f"{run_id}_vs_articles")
-    notes = []
-    if scaled_s:
-        notes.append(
-            "This run's shape differs from the article's, so its time is also shown scaled by FLOPs to the article's "
-            "shape (hatched) — an estimate; pick the article preset to measure it."
-        )
+    show_chart(charts_run.rate_figure(run, refs, label), "run_reference_chart", f"{run_id}_vs_articles")
+    notes = [
+        "The articles published times of their own shapes; their GFLOP/s is that shape's FLOPs ÷ the time "
+        "(hatched: derived, not measured). Rates of different shapes still differ in efficiency — pick an "
+        "article preset to run the same shape."
+    ]
     if op == "conv2d":
         notes.append("The article did not state the images' channel count; the preset assumes 3 (RGB).")
-    doubtful = refs[refs["doubtful"]] if "doubtful" in refs else refs.iloc[0:0]
-    for _, r in doubtful.iterrows():
-        notes.append(f"{r['hardware']}: {r['doubt_reason']}.")
-    if notes:
-        st.caption("\n".join(f"- {n}" for n in notes))
+    notes += [f"{r.label}: {r.doubt_reason}." for r in refs if r.doubtful and r.doubt_reason]
+    st.caption("\n".join(f"- {n}" for n in notes))

@@ -58,6 +58,26 @@ def speedup_ticks(values) -> tuple[list[float], list[str]]:
     return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
 
 
+def time_unit(values_ms) -> tuple[float, str]:
+    """(divisor, unit) for times held in milliseconds: seconds once the typical value reaches a second.
+
+    The one rule for "seconds or milliseconds by magnitude" on every chart (values ÷ divisor are in unit).
+    """
+    vals = sorted(float(v) for v in values_ms if v is not None and not pd.isna(v) and float(v) > 0)
+    typical = vals[len(vals) // 2] if vals else 0.0
+    return (1000.0, "s") if typical >= 1000 else (1.0, "ms")
+
+
+def count_axis(values) -> dict:
+    """Axis settings for counts (repeats, steps, epochs, replicas): whole-number ticks only, 1-2-5 spaced."""
+    vals = [float(v) for v in values if v is not None and not pd.isna(v)]
+    span = (max(vals) - min(vals)) if vals else 1.0
+    raw = max(1.0, span / 8)  # at most about 8 ticks
+    mag = 10 ** math.floor(math.log10(raw))
+    step = int(next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw))
+    return {"tick0": 0, "dtick": step, "tickformat": ",d"}
+
+
 def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
     """How many rows a horizontal legend needs (roughly), so it gets its own band under the title."""
     names = [t.name for t in fig.data if t.name and t.showlegend is not False]

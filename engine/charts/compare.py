@@ -13,6 +13,8 @@ import plotly.graph_objects as go
 
 from engine.charts.base import (
     BAD,
+    DEVICE_COLOURS,
+    DEVICE_NAMES,
     GOOD,
     NEUTRAL,
     ORIGIN_COLOURS,
@@ -30,38 +32,67 @@ from engine.charts.base import (
 )
 
 
+def _colour_key(origin: str, device_type) -> str:
+    """This machine's runs in their own colour; everything else by device type (cpu/gpu/tpu)."""
+    if origin == "this machine":
+        return "local"
+    dev = str(device_type).lower() if isinstance(device_type, str) else ""
+    return dev if dev in DEVICE_COLOURS else origin
+
+
+def _bar_name(key: str, origin: str) -> str:
+    if key == "local":
+        return "This machine"
+    return f"{DEVICE_NAMES.get(key, key)} ({origin})" if key in DEVICE_NAMES else origin
+
+
 def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go.Figure:
-    """One horizontal bar per row (label), coloured by origin, best at the top, on a linear axis (bars compare
-    lengths); doubtful or derived figures hatched, which the legend says."""
+    """One horizontal bar per row (label), coloured by device type (this machine's runs in their own colour),
+    best at the top, on a linear axis (bars compare lengths); doubtful or derived figures hatched, which the
+    legend says. Hover shows the row's id (run or reference) next to its label."""
     if rows.empty:
         return empty_figure("Nothing to compare for this metric yet.")
     df = rows.sort_values("value_canonical", ascending=higher_is_better, kind="stable")  # plotly draws bottom-up
+    devices = df["device_type"] if "device_type" in df.columns else pd.Series("", index=df.index)
+    df = df.assign(
+        _key=[_colour_key(str(o), d) for o, d in zip(df["origin"], devices, strict=True)],
+        _id=_row_ids(df),
+    )
     fig = go.Figure()
-    for origin, g in df.groupby("origin", sort=False):
-        doubtful = hatched(g)
+    for (key, origin), g in df.groupby(["_key", "origin"], sort=False):
         fig.add_trace(
             go.Bar(
                 y=g["label"],
                 x=g["value_canonical"],
                 orientation="h",
-                name=str(origin),
+                name=_bar_name(str(key), str(origin)),
                 marker={
-                    "color": ORIGIN_COLOURS.get(str(origin), NEUTRAL),
-                    "pattern": {"shape": ["/" if d else "" for d in doubtful]},
+                    "color": DEVICE_COLOURS.get(str(key), ORIGIN_COLOURS.get(str(origin), NEUTRAL)),
+                    "pattern": {"shape": ["/" if d else "" for d in hatched(g)]},
                 },
                 text=[_num(v) for v in g["value_canonical"]],
                 textposition="outside",
                 cliponaxis=False,
-                hovertemplate="%{y}<br>%{x:,.4g}<extra>%{fullData.name}</extra>",
+                customdata=g["_id"],
+                hovertemplate="%{y}<br>%{x:,.4g}<br>id: %{customdata}<extra>%{fullData.name}</extra>",
             )
         )
     if hatched(df).any():
         fig.add_trace(hatch_legend())
-    fig.update_layout(barmode="group")
+    fig.update_layout(barmode="overlay")
     fig.update_yaxes(categoryorder="array", categoryarray=list(df["label"]))
     fig.update_xaxes(type="linear", rangemode="tozero")
     direction = "higher is better" if higher_is_better else "lower is better"
     return _finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
+
+
+def _row_ids(df: pd.DataFrame) -> list[str]:
+    """The internal id of each row for the hover: its run_id, ref_id or rate id ('—' when none)."""
+    out = []
+    for rec in df.to_dict("records"):
+        found = next((rec[c] for c in ("id", "run_id", "ref_id") if isinstance(rec.get(c), str) and rec[c]), "—")
+        out.append(str(found))
+    return out
 
 
 def speedup_text(s: float) -> str:

@@ -60,7 +60,9 @@ def main(run_dir: str) -> int:
         raw = json.loads((run_path / "spec.json").read_text())
         spec = spec_from_dict(raw, gpu_count=UNKNOWN_GPU_COUNT)  # the launcher checked device counts
     except (OSError, ValueError, SpecError) as exc:
-        store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"bad spec.json: {exc}"}, only_if_status=(RunStatus.QUEUED,))
+        store.update_run(
+            run_id, {"status": RunStatus.FAILED, "error": f"bad spec.json: {exc}"}, only_if_status=(RunStatus.QUEUED,)
+        )
         return 1
     if not store.update_run(run_id, {"status": RunStatus.RUNNING}, only_if_status=(RunStatus.QUEUED,)):
         return 1  # cancelled before it started
@@ -82,7 +84,9 @@ def main(run_dir: str) -> int:
         for kind, rows in report.series.items():
             store.add_series(run_id, kind, rows)
         result = {k: v for k, v in result.items() if v is not None}
-        ok = store.update_run(run_id, {**result, "status": RunStatus.OK, "error": None}, only_if_status=(RunStatus.RUNNING,))
+        ok = store.update_run(
+            run_id, {**result, "status": RunStatus.OK, "error": None}, only_if_status=(RunStatus.RUNNING,)
+        )
         report.phase("done", status=RunStatus.OK if ok else "superseded")
         return 0 if ok else 1
     except BaseException as exc:  # noqa: BLE001 — every failure must end as a stored reason
