@@ -58,7 +58,7 @@ def answer_box(all_rates: list[lfl.Rate]) -> ans.Answer | None:
         if answer.headline:
             left, right = st.columns([4, 1])
             left.markdown(f"**{answer.headline}**")
-            if answer.number:
+            if answer.number and answer.low is not None and answer.high is not None:
                 right.metric("Times faster", ans.times_range(answer.low, answer.high), help="rate ÷ baseline rate")
         elif len(answer.rows) < 2:
             st.caption("Add a reference row (or another run) in the same unit to see how many times faster it is.")

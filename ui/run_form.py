@@ -69,8 +69,8 @@ DEVICE_DEFAULTS = {
     "gpu_memory_limit_mb": "run_memory_limit_mb",
     "logical_devices": "run_logical_devices",
 }
-_TRAIN_FIELDS = ("batch_size", "strategy", "precision", "epochs", "steps_per_epoch", "validation_steps", "tpu")
-_TRAIN_FIELDS += ("logical_devices", "visible_devices", "memory_growth", "memory_limit_mb")
+_TRAIN_FIELDS: tuple[str, ...] = ("batch_size", "strategy", "precision", "epochs", "steps_per_epoch", "tpu")
+_TRAIN_FIELDS += ("validation_steps", "logical_devices", "visible_devices", "memory_growth", "memory_limit_mb")
 _DEFAULTS: dict[str, Any] = {
     "run_workload": "Microbenchmark",
     "run_preset": "matmul_512",

@@ -6,6 +6,9 @@ otherwise), and asks for one full rerun when the run ends so the page swaps in t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
 from engine.charts.run import summarize_progress, time_series_figure
@@ -17,7 +20,7 @@ from ui.common import fmt_num, fmt_seconds, store
 POLL_S = 1.0
 
 
-def run_title(row: dict) -> str:
+def run_title(row: Mapping[str, Any]) -> str:
     """'matmul (512x512)@(512x512) · float32 · CPU' or 'fashion_cnn on synthetic · batch 256 · CPU'."""
     device = (row.get("device") or "?").upper()
     if row.get("kind") == "train":

@@ -43,7 +43,7 @@ def answer_line(row: dict[str, Any]) -> None:
         left, right = st.columns([4, 1])
         left.markdown(f"**{found.headline}**")
         left.caption("Compared as rates of work; the grade of each reference and every difference are on Compare.")
-        if found.number:
+        if found.number and found.low is not None and found.high is not None:
             right.metric("Times faster", times_range(found.low, found.high), help="published rate ÷ this run's rate")
 
 

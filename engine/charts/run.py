@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,7 +75,7 @@ class ProgressView:
     x: list[int] = field(default_factory=list)
     time_ms: list[float] = field(default_factory=list)
     x_title: str = "Repeat"
-    epoch: dict[str, Any] | None = None
+    epoch: Mapping[str, Any] | None = None
 
     @property
     def fraction(self) -> float:
@@ -86,7 +87,7 @@ def _recent_median(values: list[float]) -> float | None:
     return statistics.median(tail) if tail else None
 
 
-def summarize_progress(events: list[dict[str, Any]]) -> ProgressView:
+def summarize_progress(events: Sequence[Mapping[str, Any]]) -> ProgressView:
     """Fold a run's events (oldest first) into what the live panel shows."""
     view = ProgressView()
     if not events:

@@ -80,11 +80,14 @@ def add_per_unit(df: pd.DataFrame, target_unit: str) -> pd.DataFrame:
 
 def global_batch(row: Mapping[str, Any]) -> int | None:
     """The global batch of a reference-like row, or None when it cannot be established."""
-    b, scope = row.get("batch_size"), row.get("batch_scope")
+    b: Any = row.get("batch_size")  # Any: a CSV cell (number, text or NaN), checked by is_missing below
+    scope = row.get("batch_scope")
     if is_missing(b):
         return None
     if scope == "per_replica":
-        n, unit, key = row.get("hardware_count"), row.get("count_unit"), row.get("hardware_key", "")
+        n: Any = row.get("hardware_count")
+        unit: Any = row.get("count_unit")
+        key: Any = row.get("hardware_key", "")
         replica_unit = "core" if HARDWARE.get(key) and HARDWARE[key].device_type == "tpu" else unit
         per = units_between(key, unit, replica_unit) if not is_missing(n) else None
         return int(b) * int(float(n) * per) if per else None
@@ -175,7 +178,7 @@ def local_result_rows(result: Mapping[str, Any]) -> pd.DataFrame:
     base = local_settings(result)
 
     def num(key: str) -> float | None:
-        v = result.get(key)
+        v: Any = result.get(key)
         return None if is_missing(v) or float(v) <= 0 else float(v)
 
     metrics: list[tuple[str, float | None, str]] = []
@@ -186,7 +189,8 @@ def local_result_rows(result: Mapping[str, Any]) -> pd.DataFrame:
         metrics.append(("examples_per_s", num("examples_per_sec"), "steady state, after warm-up"))
         metrics.append(("train_time_s", num("total_s"), "whole run incl. compile and first epoch"))
         metrics.append(("first_epoch_s", num("first_epoch_s"), "includes tracing/compile"))
-        epochs, total, first = result.get("epochs"), num("total_s"), num("first_epoch_s")
+        epochs: Any = result.get("epochs")
+        total, first = num("total_s"), num("first_epoch_s")
         if total and first and not is_missing(epochs) and int(epochs) > 1 and total > first:
             metrics.append(("epoch_time_s", (total - first) / (int(epochs) - 1), "mean of epochs after the first"))
     metrics.append(("step_time_ms", num("step_time_ms_median"), "median step"))

@@ -228,8 +228,8 @@ def _age_s(created_at: str) -> float:
 def cancel(run_id: str, store: Store | None = None) -> bool:
     """Stop a queued/running run and record it `cancelled`. False when it had already ended."""
     store = store or Store()
-    row = store.get_run(run_id) or {}
-    wall_s = _age_s(row["created_at"]) if row.get("created_at") else None  # how long it really ran
+    created = (store.get_run(run_id) or {}).get("created_at")
+    wall_s = _age_s(created) if created else None  # how long it really ran
     changed = store.update_run(
         run_id,
         {"status": RunStatus.CANCELLED, "error": "cancelled by the user", "total_s": wall_s},
