@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
@@ -14,7 +15,7 @@ def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
     sys.exit(code)
 
 
-def row_line(row: dict[str, Any]) -> str:
+def row_line(row: Mapping[str, Any]) -> str:
     """One stored run as one line: id, status, kind, what, device, median, GFLOP/s, examples/s."""
 
     def f(v: Any, fmt: str) -> str:

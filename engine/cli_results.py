@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from engine.cli_common import EXIT_OK, fail, row_line
 from engine.results.errors import CsvError
+from engine.results.schema import ResultRow
 from engine.runs import jobs
 from engine.runs.store import Store
 
@@ -65,7 +65,7 @@ def _import(store: Store, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def find_run(store: Store, run_id: str) -> dict[str, Any]:
+def find_run(store: Store, run_id: str) -> ResultRow:
     """The run with this id, or the one run whose id starts with it; exits 2 when none or several match."""
     row = store.get_run(run_id)
     if not row:

@@ -18,7 +18,7 @@ from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine.results import history
+from engine.results import history_files
 from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
@@ -44,7 +44,7 @@ with left:
         help="Drop several at once. A file with a problem is reported on its own; the others still load.",
     )
 with right:
-    folder_files = history.folder_files()
+    folder_files = history_files.folder_files()
     use_folder = st.toggle(
         f"Include data/history/ ({len(folder_files)} file{'s' if len(folder_files) != 1 else ''})",
         key="hist_folder",
@@ -105,7 +105,7 @@ if not frames:
         show_chart(preview, "hist_chart_preview", "history_sample_preview")
     st.stop()
 
-df = history.combine(frames)
+df = history_files.combine(frames)
 st.subheader(f"Explore {len(df):,} rows")
 filtered = explore.filters(df)
 picked = explore.controls(filtered)

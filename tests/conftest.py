@@ -141,3 +141,41 @@ def write_flowers(folder: Path, counts: tuple[int, ...], ext: str = "tfrec") -> 
                 written.append((cls, colours[cls]))
                 k += 1
     return written
+
+
+def run_row(i: int, **extra) -> dict:
+    """A finished result row as the store holds it (matmul on the CPU)."""
+    from engine.results.schema import COLUMN_NAMES
+
+    row: dict[str, Any] = {name: None for name in COLUMN_NAMES}
+    row.update(
+        schema_version=1,
+        run_id=f"20260101-1200{i % 60:02d}-{i:06x}",
+        created_at=f"2026-01-{1 + i % 28:02d}T12:00:{i % 60:02d}Z",
+        status="ok",
+        source="local",
+        kind="matmul",
+        model="matmul",
+        dataset="synthetic",
+        shape="(512x512)@(512x512)",
+        dtype="float32",
+        precision="float32",
+        xla=False,
+        device="cpu",
+        strategy="none",
+        replicas=1,
+        time_to_first_step_s=0.09,
+        step_time_ms_median=2.33 + i % 7,
+        step_time_ms_p10=2.1,
+        step_time_ms_p90=3.0,
+        total_s=0.12,
+        gflops=115.2 - i % 5,
+        peak_gflops=166.2,
+        devices_used="/job:localhost/replica:0/task:0/device:CPU:0",
+        device_name="AMD EPYC",
+        host_cores=2,
+        host_memory_gb=23.5,
+        tf_version="2.21.0",
+    )
+    row.update(extra)
+    return row

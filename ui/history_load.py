@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from engine.results import history
+from engine.results import history, history_files
 from engine.results.csvio import CsvError
 from engine.results.mapping import NONE, ColumnMapping, apply_mapping, guess_mapping
 from ui.common import show_table
@@ -53,9 +53,9 @@ class Loaded:
 def parse(name: str, data: bytes, key: str) -> Loaded:
     """Decide export vs foreign table and load it; a bad file becomes kind "error" with its message."""
     try:
-        if history.looks_foreign(data):
-            return Loaded(name, "foreign", key, raw=history.load_foreign_raw(data))
-        return Loaded(name, "export", key, frame=history.load_export(data, name), data=data)
+        if history_files.looks_foreign(data):
+            return Loaded(name, "foreign", key, raw=history_files.load_foreign_raw(data))
+        return Loaded(name, "export", key, frame=history_files.load_export(data, name), data=data)
     except CsvError as exc:
         return Loaded(name, "error", key, error=str(exc))
 
@@ -82,11 +82,11 @@ def _folder_file(path: str, mtime: float, size: int) -> Loaded:
 
 
 def from_folder() -> list[Loaded]:
-    return [_folder_file(str(p), p.stat().st_mtime, p.stat().st_size) for p in history.folder_files()]
+    return [_folder_file(str(p), p.stat().st_mtime, p.stat().st_size) for p in history_files.folder_files()]
 
 
 def from_store(rows: list[dict]) -> Loaded:
-    return Loaded(history.THIS_MACHINE, "store", "store", frame=history.store_rows(rows))
+    return Loaded(history_files.THIS_MACHINE, "store", "store", frame=history_files.store_rows(rows))
 
 
 def mapping_form(item: Loaded) -> ColumnMapping:
@@ -165,7 +165,7 @@ def mapped(item: Loaded, mapping: ColumnMapping) -> tuple[pd.DataFrame | None, s
 def _preview(path: str, mtime: float):
     from engine.charts import history as charts
 
-    df = history.load_export(Path(path).read_bytes(), Path(path).name)
+    df = history_files.load_export(Path(path).read_bytes(), Path(path).name)
     metric = history.metric_columns(df)[0]
     return charts.history_bars(history.aggregate(df, ["workload"], metric), metric, "workload", None, "median")
 
@@ -174,9 +174,9 @@ def sample_preview():
     """A chart of the first sample export in data/history, or None. Shown on the empty page: it says what
     the page makes of a file, and it loads the browser's chart code while the user picks one, so their
     own chart appears as soon as the file is read."""
-    for p in history.folder_files():
+    for p in history_files.folder_files():
         try:
-            if not history.looks_foreign(p.read_bytes()):
+            if not history_files.looks_foreign(p.read_bytes()):
                 return _preview(str(p), p.stat().st_mtime)
         except CsvError:
             continue

@@ -1,7 +1,7 @@
 """The shared chart base (axis titles, the log rule and × ticks, colours per device type, hatching, number
 formats, empty figures) plus HTML/PNG export. No streamlit here.
 
-Every figure gets axis titles with units (`_finish` refuses to build one without), leaves colours
+Every figure gets axis titles with units (`finish` refuses to build one without), leaves colours
 of text and grid to the Streamlit theme (light and dark both readable), and never draws one trace
 per data point: History charts are built from aggregated frames, and raw points use WebGL.
 """
@@ -43,7 +43,7 @@ def _log_ticks(values) -> dict:
     return {"type": "log", "dtick": "D2"}  # within a decade: 2 and 5 only
 
 
-def _value_axis(values, log: bool) -> dict:
+def value_axis(values, log: bool) -> dict:
     return _log_ticks(values) if log else {"type": "linear"}
 
 
@@ -90,7 +90,7 @@ def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
 TITLE_PX, LEGEND_ROW_PX = 40, 22
 
 
-def _finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
+def finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
     if not x_title.strip() or not y_title.strip():
         raise ChartError("every chart needs both axis titles")
     rows = _legend_rows(fig)
@@ -136,7 +136,7 @@ def empty_figure(message: str, x_title: str = "—", y_title: str = "—") -> go
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     fig.update_layout(meta={"empty": message})
-    return _finish(fig, x_title, y_title, height=240)
+    return finish(fig, x_title, y_title, height=240)
 
 
 def is_empty(fig: go.Figure) -> str:
@@ -165,12 +165,12 @@ def hatch_legend() -> go.Bar:
     )
 
 
-def _bar_height(n: int) -> int:
+def bar_height(n: int) -> int:
     """Horizontal bars: enough room per category that long labels stay on one line."""
     return int(min(1400, 150 + 36 * max(n, 2)))
 
 
-def _num(v: float) -> str:
+def short_number(v: float) -> str:
     """Compact numbers for bar labels: 2,580 · 45.2 · 1.33 · 0.00233."""
     if v is None or pd.isna(v):
         return ""

@@ -20,14 +20,14 @@ from engine.charts.base import (
     ORIGIN_COLOURS,
     PALETTE,
     ChartError,
-    _bar_height,
-    _finish,
-    _num,
-    _value_axis,
+    bar_height,
     empty_figure,
+    finish,
     hatch_legend,
     hatched,
+    short_number,
     speedup_ticks,
+    value_axis,
     wants_log,
 )
 
@@ -70,7 +70,7 @@ def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go
                     "color": DEVICE_COLOURS.get(str(key), ORIGIN_COLOURS.get(str(origin), NEUTRAL)),
                     "pattern": {"shape": ["/" if d else "" for d in hatched(g)]},
                 },
-                text=[_num(v) for v in g["value_canonical"]],
+                text=[short_number(v) for v in g["value_canonical"]],
                 textposition="outside",
                 cliponaxis=False,
                 customdata=g["_id"],
@@ -83,7 +83,7 @@ def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go
     fig.update_yaxes(categoryorder="array", categoryarray=list(df["label"]))
     fig.update_xaxes(type="linear", rangemode="tozero")
     direction = "higher is better" if higher_is_better else "lower is better"
-    return _finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
+    return finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", bar_height(len(df)))
 
 
 def _row_ids(df: pd.DataFrame) -> list[str]:
@@ -96,7 +96,7 @@ def _row_ids(df: pd.DataFrame) -> list[str]:
 
 
 def speedup_text(s: float) -> str:
-    return f"{_num(s)}×"
+    return f"{short_number(s)}×"
 
 
 def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
@@ -131,12 +131,12 @@ def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
     tickvals, ticktext = speedup_ticks(list(data["speedup"]))
     fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
     fig.update_yaxes(categoryorder="array", categoryarray=list(data["label"]))
-    return _finish(
+    return finish(
         fig,
         "Times faster than the baseline (×, log scale; dotted line = 1×)",
         "Run or reference",
         f"Times faster than {baseline_label} (green = faster, red = slower)",
-        _bar_height(len(data)),
+        bar_height(len(data)),
     )
 
 
@@ -159,8 +159,8 @@ def batch_chart(sweep: pd.DataFrame) -> go.Figure:
         )
     batches = sorted(set(sweep["batch_size"].astype(int)))
     fig.update_xaxes(type="log", tickvals=batches, ticktext=[f"{b:,}" for b in batches])
-    fig.update_yaxes(**_value_axis(sweep["value_canonical"], wants_log(sweep["value_canonical"])))
-    return _finish(
+    fig.update_yaxes(**value_axis(sweep["value_canonical"], wants_log(sweep["value_canonical"])))
+    return finish(
         fig, "Global batch size (examples per step, log scale)", "Throughput (examples/s)", "Throughput vs batch size"
     )
 
@@ -200,7 +200,7 @@ def scaling_chart(table: pd.DataFrame) -> go.Figure:
         )
     counts = sorted(set(table["replicas"].astype(float)))
     fig.update_xaxes(tickvals=counts, ticktext=[f"{c:g}" for c in counts])
-    return _finish(
+    return finish(
         fig,
         "Replicas (devices in sync)",
         "Throughput (examples/s)",
@@ -218,8 +218,8 @@ def step_box(samples: pd.DataFrame) -> go.Figure:
         fig.add_trace(
             go.Box(x=g["step_time_ms"], name=str(label), orientation="h", boxpoints="outliers", showlegend=False)
         )
-    fig.update_xaxes(**_value_axis(samples["step_time_ms"], wants_log(samples["step_time_ms"])))
-    return _finish(fig, "Step time (ms)", "Run", "Step-time distribution (steady state)", _bar_height(len(labels) * 2))
+    fig.update_xaxes(**value_axis(samples["step_time_ms"], wants_log(samples["step_time_ms"])))
+    return finish(fig, "Step time (ms)", "Run", "Step-time distribution (steady state)", bar_height(len(labels) * 2))
 
 
 def epoch_chart(epochs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
@@ -231,7 +231,7 @@ def epoch_chart(epochs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
     for label, g in data.groupby("label", sort=False):
         fig.add_trace(go.Scatter(x=g["epoch"], y=g[column], mode="lines+markers", name=str(label)))
     fig.update_xaxes(dtick=1)
-    return _finish(fig, "Epoch", y_title, y_title + " per epoch")
+    return finish(fig, "Epoch", y_title, y_title + " per epoch")
 
 
 def cost_chart(costs: pd.DataFrame, column: str, x_title: str) -> go.Figure:
@@ -244,11 +244,11 @@ def cost_chart(costs: pd.DataFrame, column: str, x_title: str) -> go.Figure:
             x=data[column],
             orientation="h",
             marker_color=ORIGIN_COLOURS["reference"],
-            text=[f"${_num(v)}" for v in data[column]],
+            text=[f"${short_number(v)}" for v in data[column]],
             textposition="outside",
             cliponaxis=False,
             hovertemplate="%{y}<br>$%{x:,.4g}<extra></extra>",
         )
     )
-    fig.update_xaxes(**_value_axis(data[column], wants_log(data[column])))
-    return _finish(fig, x_title, "Run or reference", x_title + " (lower is better)", _bar_height(len(data)))
+    fig.update_xaxes(**value_axis(data[column], wants_log(data[column])))
+    return finish(fig, x_title, "Run or reference", x_title + " (lower is better)", bar_height(len(data)))

@@ -21,11 +21,11 @@ from engine.charts.base import (
     DEVICE_COLOURS,
     DEVICE_NAMES,
     NEUTRAL,
-    _bar_height,
-    _finish,
-    _num,
+    bar_height,
     count_axis,
+    finish,
     hatch_legend,
+    short_number,
     time_unit,
 )
 from engine.reference.likeforlike import Rate
@@ -116,7 +116,7 @@ def summarize_progress(events: Sequence[Mapping[str, Any]]) -> ProgressView:
             view.time_ms.append(float(ev["step_time_ms"]))
             rates.append(float(ev.get("examples_per_sec") or math.nan))
         elif kind == "epoch":
-            view.epoch = ev
+            view.epoch = dict(ev)
     view.rate = _recent_median(rates)
     pace_ms = _recent_median(view.time_ms)
     if pace_ms is not None and view.total:
@@ -211,7 +211,7 @@ def _rate_bar(r: Rate, label: str, local: bool) -> dict[str, Any]:
         "value": r.value,
         "key": "local" if local else r.device_type,
         "hatched": not local and (r.derivation != "measured" or r.doubtful),
-        "text": BOUND_MARK.get(r.bound, "") + _num(r.value),
+        "text": BOUND_MARK.get(r.bound, "") + short_number(r.value),
         "hover": f"<b>{label}</b><br>{r.bound + ' ' if r.bound else ''}{r.value:,.4g} {r.unit}<br>{r.how}"
         f"<br>id: {r.id} · source: {r.source_id}{caveat}",
     }
@@ -254,7 +254,7 @@ def rate_figure(run: Rate, refs: list[Rate], run_label: str) -> go.Figure:
     fig.update_xaxes(type="linear", range=[0, max(b["value"] for b in bars) * 1.2])
     fig.update_yaxes(categoryorder="array", categoryarray=[b["label"] for b in reversed(bars)])
     title = f"{run.workload}: this run vs the seed articles, as rates of work"
-    return _finish(fig, f"Rate of work ({run.unit}) — higher is better", "Hardware", title, _bar_height(len(bars)))
+    return finish(fig, f"Rate of work ({run.unit}) — higher is better", "Hardware", title, bar_height(len(bars)))
 
 
 def peak_text(gflops: float | None, peak_gflops: float | None, device: str | None) -> tuple[str, str]:

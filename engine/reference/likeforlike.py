@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.reference.normalize import is_missing, local_settings
+from engine.reference.normalize import is_missing, is_present, local_settings
 from engine.reference.units import HARDWARE, THROUGHPUT_METRICS, units_between
 from engine.spec import hardware_table
 from engine.spec.micro_presets import REFERENCE_SHAPES, SHAPE_FIELDS, op_flops
@@ -123,29 +123,29 @@ def rate_of_run(run: Mapping[str, Any], origin: str | None = None) -> Rate | Non
     median_ms = run.get("step_time_ms_median")
     if kind == "train":
         eps, batch = run.get("examples_per_sec"), run.get("global_batch_size")
-        if is_missing(eps) or not float(eps) > 0:
+        if not is_present(eps) or not float(eps) > 0:
             return None
         work = _train_work(run.get("epochs"), run.get("steps_per_epoch"), batch)
         how = f"measured: global batch {batch} ÷ median step {_n(float(median_ms or 0))} ms (steady state)"
         t = run.get("total_s")
         return Rate(
             **base, task="training", workload=str(run.get("model") or ""), value=float(eps), unit="examples/s",
-            derivation="measured", how=how, work=work, time_s=None if is_missing(t) else float(t),
+            derivation="measured", how=how, work=work, time_s=float(t) if is_present(t) else None,
         )  # fmt: skip
     gflops = run.get("gflops")
-    if kind not in MICRO_OPS or is_missing(gflops) or not float(gflops) > 0:
+    if kind not in MICRO_OPS or not is_present(gflops) or not float(gflops) > 0:
         return None
     shape = parse_shape(kind, str(run.get("shape") or ""))
     work = op_flops(kind, **shape) if shape else None
     how = f"measured: {_n(work / 1e9) if work else '?'} GFLOP ÷ median {_n(float(median_ms or 0))} ms"
     return Rate(
         **base, task="micro", workload=kind, value=float(gflops), unit="GFLOP/s", derivation="measured", how=how,
-        work=work, time_s=float(median_ms) / 1000 if not is_missing(median_ms) else None,
+        work=work, time_s=float(median_ms) / 1000 if is_present(median_ms) else None,
     )  # fmt: skip
 
 
 def _train_work(epochs: Any, steps: Any, batch: Any) -> float | None:
-    if any(is_missing(x) for x in (epochs, steps, batch)):
+    if not (is_present(epochs) and is_present(steps) and is_present(batch)):
         return None
     return float(epochs) * float(steps) * float(batch)
 
@@ -183,7 +183,7 @@ def _training_rate(row: Mapping[str, Any]) -> tuple[float, str, float | None, fl
     if metric == "epoch_time_s" and (work := _train_work(1, steps, batch)):
         how = f"derived: {_n(work)} examples per epoch (batch {batch}{scope} × {steps} steps) ÷ {value:g} s"
         return work / value, how, work, value, bound
-    if metric == "step_time_ms" and not is_missing(batch):
+    if metric == "step_time_ms" and is_present(batch):
         how = f"derived: batch {batch}{scope} ÷ {value:g} ms per step"
         return float(batch) / (value / 1000), how, float(batch), value / 1000, bound
     return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard, TypeVar
 
 import pandas as pd
 
@@ -33,8 +33,16 @@ class PerUnit:
     note: str
 
 
+_T = TypeVar("_T")
+
+
 def is_missing(v: Any) -> bool:
     return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) or v == ""
+
+
+def is_present(v: _T | None) -> TypeGuard[_T]:
+    """`not is_missing(v)`, telling the type checker that `v` is not None past the check."""
+    return not is_missing(v)
 
 
 def per_unit(
@@ -80,16 +88,15 @@ def add_per_unit(df: pd.DataFrame, target_unit: str) -> pd.DataFrame:
 
 def global_batch(row: Mapping[str, Any]) -> int | None:
     """The global batch of a reference-like row, or None when it cannot be established."""
-    b: Any = row.get("batch_size")  # Any: a CSV cell (number, text or NaN), checked by is_missing below
-    scope = row.get("batch_scope")
-    if is_missing(b):
+    b, scope = row.get("batch_size"), row.get("batch_scope")
+    if not is_present(b):
         return None
     if scope == "per_replica":
-        n: Any = row.get("hardware_count")
-        unit: Any = row.get("count_unit")
-        key: Any = row.get("hardware_key", "")
+        n, unit, key = row.get("hardware_count"), row.get("count_unit", ""), row.get("hardware_key", "")
         replica_unit = "core" if HARDWARE.get(key) and HARDWARE[key].device_type == "tpu" else unit
-        per = units_between(key, unit, replica_unit) if not is_missing(n) else None
+        if not is_present(n):
+            return None
+        per = units_between(key, unit, replica_unit)
         return int(b) * int(float(n) * per) if per else None
     if scope == "unknown":
         return None
@@ -178,8 +185,8 @@ def local_result_rows(result: Mapping[str, Any]) -> pd.DataFrame:
     base = local_settings(result)
 
     def num(key: str) -> float | None:
-        v: Any = result.get(key)
-        return None if is_missing(v) or float(v) <= 0 else float(v)
+        v = result.get(key)
+        return float(v) if is_present(v) and float(v) > 0 else None
 
     metrics: list[tuple[str, float | None, str]] = []
     if base["task"] == "micro":
@@ -189,9 +196,8 @@ def local_result_rows(result: Mapping[str, Any]) -> pd.DataFrame:
         metrics.append(("examples_per_s", num("examples_per_sec"), "steady state, after warm-up"))
         metrics.append(("train_time_s", num("total_s"), "whole run incl. compile and first epoch"))
         metrics.append(("first_epoch_s", num("first_epoch_s"), "includes tracing/compile"))
-        epochs: Any = result.get("epochs")
-        total, first = num("total_s"), num("first_epoch_s")
-        if total and first and not is_missing(epochs) and int(epochs) > 1 and total > first:
+        epochs, total, first = result.get("epochs"), num("total_s"), num("first_epoch_s")
+        if total and first and is_present(epochs) and int(epochs) > 1 and total > first:
             metrics.append(("epoch_time_s", (total - first) / (int(epochs) - 1), "mean of epochs after the first"))
     metrics.append(("step_time_ms", num("step_time_ms_median"), "median step"))
     rows = [

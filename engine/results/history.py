@@ -3,26 +3,19 @@ deltas and "which settings differ". Pure pandas and vectorised, so 100,000 rows 
 
 Every loaded row carries the same dimension columns (`DIMENSIONS`), whichever file it came from;
 AccelBench exports keep all their result columns too, foreign tables add one column per metric.
-Loading lives in engine.results.csvio (exports), engine.results.history_io and engine.results.mapping (foreign tables).
+Loading lives in engine.results.history_files (one file or the store → History rows).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from engine import settings
 from engine.reference.metrics import RESULT_METRICS
-from engine.results.csvio import CsvError, decode, read_export, read_header, typed_frame
-from engine.results.history_io import looks_like_export, read_table
 from engine.results.schema import COLUMN_NAMES
-
-HISTORY_DIR = settings.DATA_DIR / "history"
-THIS_MACHINE = "(this machine's runs)"
 
 # Columns every History row has, whatever file it came from.
 DIMENSIONS = (
@@ -83,64 +76,6 @@ def higher_is_better(metric: str) -> bool | None:
     if any(w in low for w in ("time", "latency", "(s)", "(ms)", "cost", "loss", "memory")):
         return False
     return None
-
-
-# --- loading ------------------------------------------------------------------------------------
-
-
-def from_export(df: pd.DataFrame, file_name: str) -> pd.DataFrame:
-    """Typed result rows (engine.results.csvio.read_export or the store) with the History dimensions added."""
-    out = df.copy()
-    out["file"] = file_name
-    out["date"] = pd.to_datetime(out["created_at"], utc=True, format="ISO8601", errors="coerce")
-    device = out["device"].astype("str").str.upper().where(out["device"].notna(), "?")
-    name = out["device_name"]
-    out["device_label"] = (device + " · " + name.astype("str")).where(name.notna(), device)
-    micro = out["kind"].isin(["matmul", "conv2d"]) & out["shape"].notna()
-    out["workload"] = (out["kind"].astype("str") + " " + out["shape"].astype("str")).where(micro, out["model"])
-    return out
-
-
-def looks_foreign(data: bytes | str) -> bool:
-    """True when the file is another tool's table (needs a column mapping), not an AccelBench export."""
-    text = decode(data)
-    if not text.strip():
-        return False
-    try:
-        return not looks_like_export(read_header(text))
-    except CsvError:
-        return False
-
-
-def load_export(data: bytes | str, file_name: str) -> pd.DataFrame:
-    """An AccelBench export as History rows. Raises CsvError (row and column named)."""
-    return from_export(read_export(data), file_name)
-
-
-def load_foreign_raw(data: bytes | str) -> pd.DataFrame:
-    """Another tool's table as text cells, ready for a column mapping. Raises CsvError."""
-    return read_table(data)
-
-
-def store_rows(rows: Sequence[dict]) -> pd.DataFrame:
-    """Runs from the results store (Store.list_runs) as History rows."""
-    frame = pd.DataFrame(list(rows), columns=list(COLUMN_NAMES))
-    return from_export(typed_frame(frame), THIS_MACHINE)  # typed like a loaded export
-
-
-def folder_files(folder: Path = HISTORY_DIR) -> list[Path]:
-    """CSV files in the history folder, by name."""
-    return sorted(p for p in folder.glob("*.csv") if p.is_file()) if folder.is_dir() else []
-
-
-def combine(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
-    """One frame of every loaded file's rows (columns a file lacks are empty for its rows)."""
-    frames = [f for f in frames if f is not None and len(f)]
-    if not frames:
-        return pd.DataFrame(columns=list(DIMENSIONS))
-    out = pd.concat(frames, ignore_index=True, sort=False)
-    out["date"] = pd.to_datetime(out["date"], utc=True)
-    return out
 
 
 # --- exploring ----------------------------------------------------------------------------------

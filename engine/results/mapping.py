@@ -9,7 +9,7 @@ Pure pandas; no streamlit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -155,12 +155,7 @@ def _first_bad(raw: pd.DataFrame, mask: pd.Series, column: str, reason: str) -> 
     return CsvError(reason.format(raw=repr(text)), int(raw["_row"].iloc[pos]), column)
 
 
-def apply_mapping(raw: pd.DataFrame, mapping: ColumnMapping, file_name: str) -> tuple[pd.DataFrame, list[str]]:
-    """History rows from a foreign table (see engine.results.history.DIMENSIONS) and notes about skipped rows.
-
-    Raises:
-      CsvError: a mapped column is missing, or a cell cannot be read (row and column named).
-    """
+def _check_mapping(raw: pd.DataFrame, mapping: ColumnMapping) -> None:
     for role, col in mapping.columns().items():
         if col not in raw.columns:
             raise CsvError(f"the {role} column {col!r} is not in this file", 1, col)
@@ -169,29 +164,73 @@ def apply_mapping(raw: pd.DataFrame, mapping: ColumnMapping, file_name: str) -> 
             raise CsvError(f"choose the column that holds the {role}")
     if not mapping.metric and not mapping.metric_name.strip():
         raise CsvError("say what the value column measures (a metric name), or choose a metric column")
-    notes: list[str] = []
-    value_text = raw[mapping.value].str.replace(",", "", regex=False).str.replace("_", "", regex=False)
+
+
+def _values(raw: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series]:
+    """The value column as numbers, and which rows have no value (blank, n/a, OOM …)."""
+    value_text = raw[column].str.replace(",", "", regex=False).str.replace("_", "", regex=False)
     missing = value_text.str.lower().isin(MISSING_MARKERS)
     values = pd.to_numeric(value_text.where(~missing), errors="coerce")
     bad = ~missing & (values.isna() | ~np.isfinite(values.fillna(0)))
     if bad.any():
-        raise _first_bad(
-            raw,
-            bad,
-            mapping.value,
-            "expected a number, got {raw} — keep only the number in the cell; the unit goes in the mapping",
-        )
-    keep = ~missing
+        reason = "expected a number, got {raw} — keep only the number in the cell; the unit goes in the mapping"
+        raise _first_bad(raw, bad, column, reason)
+    return values, missing
+
+
+def _batch(rows: pd.DataFrame, column: str) -> pd.Series | pd.api.extensions.ExtensionArray:
+    if not column:
+        return pd.array([pd.NA] * len(rows), dtype="Int64")
+    text = rows[column]
+    batch = pd.to_numeric(text.where(text != ""), errors="coerce")
+    bad = (text != "") & (batch.isna() | (batch % 1 != 0) | (batch <= 0))
+    if bad.any():
+        raise _first_bad(rows, bad, column, "expected a whole batch size, got {raw}")
+    return batch.astype("Int64")
+
+
+def _dates(rows: pd.DataFrame, column: str) -> pd.Series:
+    if not column:
+        return pd.Series(pd.NaT, index=rows.index, dtype="datetime64[ns, UTC]")
+    text = rows[column]
+    dates = pd.to_datetime(text.where(text != ""), errors="coerce", utc=True, format="mixed")
+    bad = (text != "") & dates.isna()
+    if bad.any():
+        raise _first_bad(rows, bad, column, "expected a date like 2026-01-31 or 2026-01-31T12:00:00Z, got {raw}")
+    return dates
+
+
+def _add_metrics(out: pd.DataFrame, rows: pd.DataFrame, vals: pd.Series, mapping: ColumnMapping) -> None:
+    """One column per metric: named by the metric column's cells, or by the mapping's metric name."""
+    if not mapping.metric:
+        out[metric_column_name(mapping.metric_name, mapping.unit)] = vals
+        return
+    names = rows[mapping.metric]
+    if (names == "").any():
+        raise _first_bad(rows, names == "", mapping.metric, "the metric name is empty (got {raw})")
+    for name in pd.unique(names):
+        out[metric_column_name(name, mapping.unit)] = vals.where(names == name)
+
+
+def apply_mapping(raw: pd.DataFrame, mapping: ColumnMapping, file_name: str) -> tuple[pd.DataFrame, list[str]]:
+    """History rows from a foreign table (see engine.results.history.DIMENSIONS) and notes about skipped rows.
+
+    Raises:
+      CsvError: a mapped column is missing, or a cell cannot be read (row and column named).
+    """
+    _check_mapping(raw, mapping)
+    values, missing = _values(raw, mapping.value)
+    notes: list[str] = []
     if missing.any():
         notes.append(f"{int(missing.sum()):,} rows with no value (blank, n/a, OOM …) were skipped")
-    rows = raw[keep]
+    rows = raw[~missing]
     out = pd.DataFrame(index=rows.index)
     out["file"] = file_name
     out["run_id"] = file_name + ":" + rows["_row"].astype(str)
     out["source"] = "file:" + file_name
     out["status"] = RunStatus.OK.value
     for role in ("device", "model"):
-        col = rows[mapping.__getattribute__(role)]
+        col = rows[getattr(mapping, role)]
         if (col == "").any():
             raise _first_bad(rows, col == "", getattr(mapping, role), f"the {role} is empty" + " (got {raw})")
     out["device_label"] = rows[mapping.device]
@@ -199,41 +238,10 @@ def apply_mapping(raw: pd.DataFrame, mapping: ColumnMapping, file_name: str) -> 
     out["kind"] = "external"
     out["workload"] = rows[mapping.workload] if mapping.workload else rows[mapping.model]
     out["precision"] = rows[mapping.precision].replace("", None) if mapping.precision else None
-    if mapping.batch:
-        text = rows[mapping.batch]
-        batch = pd.to_numeric(text.where(text != ""), errors="coerce")
-        bad = (text != "") & (batch.isna() | (batch % 1 != 0) | (batch <= 0))
-        if bad.any():
-            raise _first_bad(rows, bad, mapping.batch, "expected a whole batch size, got {raw}")
-        out["global_batch_size"] = batch.astype("Int64")
-    else:
-        out["global_batch_size"] = pd.array([pd.NA] * len(rows), dtype="Int64")
-    if mapping.date:
-        text = rows[mapping.date]
-        dates = pd.to_datetime(text.where(text != ""), errors="coerce", utc=True, format="mixed")
-        bad = (text != "") & dates.isna()
-        if bad.any():
-            raise _first_bad(
-                rows, bad, mapping.date, "expected a date like 2026-01-31 or 2026-01-31T12:00:00Z, got {raw}"
-            )
-        out["date"] = dates
-    else:
-        out["date"] = pd.Series(pd.NaT, index=rows.index, dtype="datetime64[ns, UTC]")
-    vals = values[keep]
-    if mapping.metric:
-        names = rows[mapping.metric]
-        if (names == "").any():
-            raise _first_bad(rows, names == "", mapping.metric, "the metric name is empty (got {raw})")
-        for name in pd.unique(names):
-            out[metric_column_name(name, mapping.unit)] = vals.where(names == name)
-    else:
-        out[metric_column_name(mapping.metric_name, mapping.unit)] = vals
+    out["global_batch_size"] = _batch(rows, mapping.batch)
+    out["date"] = _dates(rows, mapping.date)
+    _add_metrics(out, rows, values[~missing], mapping)
     return out.reset_index(drop=True), notes
-
-
-def mapping_from_dict(d: dict[str, str]) -> ColumnMapping:
-    names = {f.name for f in fields(ColumnMapping)}
-    return ColumnMapping(**{k: v for k, v in d.items() if k in names})
 
 
 def safe_name(text: str) -> str:

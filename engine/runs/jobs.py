@@ -72,14 +72,16 @@ def initial_row(spec: Spec, run_id: str) -> ResultRow:
         row["global_batch_size"] = spec.batch_size if spec.bench == "conv2d" else None
     elif isinstance(spec, TrainSpec):
         row.update(
-            model=spec.model,
-            dataset=spec.dataset,
-            precision=spec.precision,
-            dtype=spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32",
-            strategy=spec.strategy,
-            global_batch_size=spec.batch_size,
-            epochs=spec.epochs,
-            steps_per_epoch=spec.steps_per_epoch,
+            {
+                "model": spec.model,
+                "dataset": spec.dataset,
+                "precision": spec.precision,
+                "dtype": spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32",
+                "strategy": spec.strategy,
+                "global_batch_size": spec.batch_size,
+                "epochs": spec.epochs,
+                "steps_per_epoch": spec.steps_per_epoch,
+            }
         )
     return row
 
@@ -206,7 +208,7 @@ def refresh(store: Store | None = None) -> list[str]:
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
         if (
             store.get_job(row["run_id"]) is None
-            and _age_s(row["created_at"]) > _LAUNCH_GRACE_S
+            and _age_s(row["created_at"] or "") > _LAUNCH_GRACE_S
             and store.update_run(
                 row["run_id"],
                 {"status": RunStatus.INTERRUPTED, "error": "the run was never started"},

@@ -10,6 +10,7 @@ a K80 board 2 dies. Sources: vendor datasheets (see data/reference for the sourc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -32,7 +33,7 @@ class Device:
     key: str
     device_type: str
     short: str
-    unit_sizes: dict[str, float]
+    unit_sizes: Mapping[str, float]
     aliases: tuple[str, ...] = ()
     peak_unit: str = "gpu"
     peak_tflops: dict[str, float] = field(default_factory=dict)

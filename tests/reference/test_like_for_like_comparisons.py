@@ -15,7 +15,6 @@ from engine.cli import main
 from engine.reference import answer as ans
 from engine.reference import compare as cmp
 from engine.reference import likeforlike as lfl
-from engine.reference.data import load_reference
 from engine.reference.grade import differing, grade
 from engine.reference.normalize import local_settings
 from engine.results.schema import SCHEMA_VERSION
@@ -36,11 +35,6 @@ MATMUL = BASE | {
     "shape": "(2048x2048)@(2048x2048)", "step_time_ms_median": 250.0, "gflops": 2 * 2048**3 / 0.25 / 1e9,
     "total_s": 4.0,
 }  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def ref():
-    return load_reference()
 
 
 @pytest.fixture

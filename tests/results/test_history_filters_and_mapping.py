@@ -7,10 +7,10 @@ from datetime import date
 
 import pandas as pd
 import pytest
-from test_history_io import export, run_row
+from conftest import run_row
 
-from engine.results import history
-from engine.results.csvio import CsvError
+from engine.results import history, history_files
+from engine.results.csvio import CsvError, rows_to_csv
 from engine.results.mapping import ColumnMapping, apply_mapping, guess_mapping, own_metric_for
 
 FOREIGN = (
@@ -23,11 +23,11 @@ FOREIGN = (
 
 
 def frame_from(rows) -> pd.DataFrame:
-    return history.load_export(export(rows).encode(), "runs.csv")
+    return history_files.load_export(rows_to_csv(rows).encode(), "runs.csv")
 
 
 def test_guess_mapping_picks_the_obvious_columns_and_our_throughput_name():
-    raw = history.load_foreign_raw(FOREIGN)
+    raw = history_files.load_foreign_raw(FOREIGN)
     m = guess_mapping(raw)
     assert (m.device, m.model, m.value, m.batch, m.date) == (
         "Platform",
@@ -41,7 +41,7 @@ def test_guess_mapping_picks_the_obvious_columns_and_our_throughput_name():
 
 
 def test_apply_mapping_builds_history_rows_and_skips_missing_values():
-    raw = history.load_foreign_raw(FOREIGN)
+    raw = history_files.load_foreign_raw(FOREIGN)
     rows, notes = apply_mapping(raw, guess_mapping(raw), "tf.csv")
     assert len(rows) == 3 and "1 rows with no value" in notes[0]
     assert set(history.DIMENSIONS) <= set(rows.columns)
@@ -53,7 +53,7 @@ def test_apply_mapping_builds_history_rows_and_skips_missing_values():
 
 def test_a_metric_column_spreads_values_over_one_column_per_metric():
     text = "hw,net,what,v\nV100,bert,latency (ms),12\nV100,bert,qps,800\n"
-    raw = history.load_foreign_raw(text)
+    raw = history_files.load_foreign_raw(text)
     rows, _ = apply_mapping(raw, ColumnMapping(device="hw", model="net", value="v", metric="what", unit="x"), "m.csv")
     assert rows["latency (ms) (x)"].tolist()[0] == 12 and pd.isna(rows["latency (ms) (x)"].iloc[1])
     assert rows["qps (x)"].iloc[1] == 800
@@ -70,7 +70,7 @@ def test_a_metric_column_spreads_values_over_one_column_per_metric():
     ],
 )
 def test_mapping_problems_name_the_row_and_column(text, mapping, where):
-    raw = history.load_foreign_raw(text)
+    raw = history_files.load_foreign_raw(text)
     with pytest.raises(CsvError) as exc:
         apply_mapping(raw, ColumnMapping(device="hw", model="net", metric_name="t", **mapping), "f.csv")
     assert (exc.value.row, exc.value.column) == where
@@ -86,9 +86,9 @@ def test_export_rows_get_device_and_workload_labels():
 
 def test_filter_by_dates_and_values_keeps_undated_rows_on_request():
     own = frame_from([run_row(i) for i in range(10)])  # days 1..10 of January 2026
-    raw = history.load_foreign_raw("hw,net,v\nT4,bert,5\n")
+    raw = history_files.load_foreign_raw("hw,net,v\nT4,bert,5\n")
     foreign, _ = apply_mapping(raw, ColumnMapping(device="hw", model="net", value="v", metric_name="gflops"), "f.csv")
-    df = history.combine([own, foreign])
+    df = history_files.combine([own, foreign])
     week = history.filter_frame(df, date_range=(date(2026, 1, 2), date(2026, 1, 4)))
     assert len(week) == 3 + 1
     assert len(history.filter_frame(df, date_range=(date(2026, 1, 2), date(2026, 1, 4)), include_undated=False)) == 3
@@ -133,17 +133,17 @@ def test_time_series_picks_a_readable_bucket():
 
 
 def test_store_rows_and_metric_titles():
-    df = history.store_rows([run_row(0)])
-    assert df["file"].iloc[0] == history.THIS_MACHINE
+    df = history_files.store_rows([run_row(0)])
+    assert df["file"].iloc[0] == history_files.THIS_MACHINE
     assert history.metric_title("examples_per_sec") == "Throughput (examples/s)"
     assert history.metric_title("images/sec") == "images/sec"
     assert history.higher_is_better("Images/sec") is True and history.higher_is_better("latency (ms)") is False
 
 
 def test_the_shipped_sample_files_load():
-    files = {p.name: p for p in history.folder_files()}
-    own = history.load_export(files["sample_accelbench_export.csv"].read_bytes(), "sample")
+    files = {p.name: p for p in history_files.folder_files()}
+    own = history_files.load_export(files["sample_accelbench_export.csv"].read_bytes(), "sample")
     assert len(own) >= 10 and set(own["status"]) == {"ok"}
-    raw = history.load_foreign_raw(files["sample_tf_benchmarks_2017.csv"].read_bytes())
+    raw = history_files.load_foreign_raw(files["sample_tf_benchmarks_2017.csv"].read_bytes())
     rows, _ = apply_mapping(raw, guess_mapping(raw), "tf")
     assert len(rows) == 19 and rows["examples_per_sec"].max() == 2744.0

@@ -1,56 +1,15 @@
 """engine.results.csvio.read_export, the one reader of AccelBench exports (for `results import` and the
-History page): a bad file is refused with the first bad row and column, 100,000 rows load fast, odd
+History page): a bad file is refused with the first bad row and column, 100,000 rows load, odd
 shapes (quoted newlines, blank lines, bare CR, a BOM) read right; and foreign tables read as text."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from conftest import run_row
 
 from engine.results.csvio import CsvError, read_export, read_rows, rows_to_csv
 from engine.results.history_io import read_table
 from engine.results.schema import COLUMN_NAMES
-
-
-def run_row(i: int, **extra) -> dict:
-    """A finished result row as the store holds it (matmul on the CPU)."""
-    row = {name: None for name in COLUMN_NAMES}
-    row.update(
-        schema_version=1,
-        run_id=f"20260101-1200{i % 60:02d}-{i:06x}",
-        created_at=f"2026-01-{1 + i % 28:02d}T12:00:{i % 60:02d}Z",
-        status="ok",
-        source="local",
-        kind="matmul",
-        model="matmul",
-        dataset="synthetic",
-        shape="(512x512)@(512x512)",
-        dtype="float32",
-        precision="float32",
-        xla=False,
-        device="cpu",
-        strategy="none",
-        replicas=1,
-        time_to_first_step_s=0.09,
-        step_time_ms_median=2.33 + i % 7,
-        step_time_ms_p10=2.1,
-        step_time_ms_p90=3.0,
-        total_s=0.12,
-        gflops=115.2 - i % 5,
-        peak_gflops=166.2,
-        devices_used="/job:localhost/replica:0/task:0/device:CPU:0",
-        device_name="AMD EPYC",
-        host_cores=2,
-        host_memory_gb=23.5,
-        tf_version="2.21.0",
-    )
-    row.update(extra)
-    return row
-
-
-def export(rows: list[dict]) -> str:
-    return rows_to_csv(rows)
 
 
 def verdict(fn, data):
@@ -70,7 +29,7 @@ def _replace_cell(text: str, line: int, column: str, value: str) -> str:
     return "\n".join(lines)
 
 
-GOOD = export([run_row(i) for i in range(6)])
+GOOD = rows_to_csv([run_row(i) for i in range(6)])
 
 BAD_FILES = {
     "float column": _replace_cell(GOOD, 3, "gflops", "fast"),
@@ -162,7 +121,7 @@ def test_blank_lines_and_comma_rows_still_count_as_rows():
 
 def test_quoted_cells_with_commas_and_newlines_load_and_rows_count_records_not_lines():
     rows = [run_row(i, error='failed, with "quotes"\nand a second line' if i == 2 else None) for i in range(5)]
-    text = export(rows)
+    text = rows_to_csv(rows)
     frame = read_export(text.encode())
     assert list(frame["run_id"]) == [r["run_id"] for r in rows]
     assert frame.loc[2, "error"] == 'failed, with "quotes"\nand a second line'
@@ -172,9 +131,9 @@ def test_quoted_cells_with_commas_and_newlines_load_and_rows_count_records_not_l
 
 def test_valid_export_reads_back_the_values_written():
     rows = [run_row(i, xla=i % 2 == 0, cost_usd=0.001 * i) for i in range(8)]
-    frame = read_export(export(rows).encode("utf-8"))
+    frame = read_export(rows_to_csv(rows).encode("utf-8"))
     assert list(frame.columns) == list(COLUMN_NAMES)
-    assert read_rows(export(rows)) == rows
+    assert read_rows(rows_to_csv(rows)) == rows
 
 
 def test_not_utf8_is_refused_with_the_offset():
@@ -188,7 +147,7 @@ def test_not_utf8_is_refused_with_the_offset():
 
 def test_bare_cr_line_ends_and_a_bom_read_like_newlines():
     rows = [run_row(i) for i in range(4)]
-    text = export(rows)
+    text = rows_to_csv(rows)
     assert read_rows(text.replace("\n", "\r")) == rows
     assert read_rows(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode()) == rows
     bad = _replace_cell(text, 3, "gflops", "fast").replace("\n", "\r")
@@ -202,13 +161,11 @@ def test_an_unterminated_quote_is_refused_at_its_row():
     assert message.startswith("row ") and "not a readable CSV" in message and row >= 4 and column == ""
 
 
-def test_100k_rows_load_in_well_under_three_seconds():
-    text = export([run_row(i) for i in range(100_000)]).encode()
-    t0 = time.perf_counter()
+def test_a_100k_row_export_loads_every_row():
+    # how fast (within 3 s) is measured by bench/bench_limits.py
+    text = rows_to_csv([run_row(i) for i in range(100_000)]).encode()
     frame = read_export(text)
-    elapsed = time.perf_counter() - t0
-    assert len(frame) == 100_000
-    assert elapsed < 3.0, f"{elapsed:.2f} s"  # ~0.6 s on the 2-core dev machine
+    assert len(frame) == 100_000 and frame["run_id"].is_unique
 
 
 def test_foreign_table_sniffs_the_delimiter_and_numbers_rows():

@@ -9,13 +9,14 @@ import functools
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
-from test_history_io import export, run_row
+from conftest import run_row
 
 from engine.charts import base as charts
 from engine.charts import compare as ccharts
 from engine.charts import history as hcharts
 from engine.reference import compare as cmp
-from engine.results import history
+from engine.results import history, history_files
+from engine.results.csvio import rows_to_csv
 
 
 def train_run(i: int, batch: int, replicas: int = 1, eps: float = 1000.0, **extra) -> dict:
@@ -114,7 +115,7 @@ def _every_figure() -> dict[str, go.Figure]:
     runs = [train_run(1, 32), train_run(2, 64, eps=1500), train_run(3, 64, replicas=2, eps=2500)]
     long = cmp.long_rows(runs, None)
     rows = cmp.for_family(long, "throughput")
-    df = history.load_export(export([run_row(i) for i in range(20)]).encode(), "x.csv")
+    df = history_files.load_export(rows_to_csv([run_row(i) for i in range(20)]).encode(), "x.csv")
     agg = history.aggregate(df, ["device_label", "workload"], "gflops")
     series, bucket = history.time_series(df, "gflops", "device_label")
     epochs = cmp.epoch_frame(
@@ -169,8 +170,8 @@ def test_speedup_axis_is_log_with_a_parity_line_and_readable_ticks():
 
 
 def test_history_bars_draw_one_trace_per_colour_group_even_for_100k_rows():
-    df = history.load_export(
-        export([run_row(i, device_name=f"cpu{i % 3}") for i in range(100_000)]).encode(), "big.csv"
+    df = history_files.load_export(
+        rows_to_csv([run_row(i, device_name=f"cpu{i % 3}") for i in range(100_000)]).encode(), "big.csv"
     )
     agg = history.aggregate(df, ["workload", "device_label"], "gflops")
     fig = hcharts.history_bars(agg, "gflops", "workload", "device_label", "median")
