@@ -49,6 +49,7 @@ def bars_tab(rows: pd.DataFrame, family: str) -> None:
         key="cmp_speedup_table",
         column_config={
             "label": "Run or reference",
+            "origin": "Origin",
             "value_canonical": st.column_config.NumberColumn(label, format="%.4g"),
             "speedup": st.column_config.NumberColumn("Times faster (×)", format="%.3g×"),
             "basis": "Compared as",

@@ -160,25 +160,25 @@ def _headline_metrics(row: dict[str, Any]) -> None:
 
 
 def _detail_metrics(row: dict[str, Any]) -> None:
-    cols = st.columns(4)
-    cols[0].metric(
+    cols = iter(st.columns(4))  # filled left to right, so no gap where a metric does not apply
+    next(cols).metric(
         "Time to first step",
         fmt_seconds(row.get("time_to_first_step_s")),
         help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
     )
     if row.get("kind") == "train":
         per = row.get("per_replica_batch_size")
-        cols[1].metric(
+        next(cols).metric(
             "Replicas",
             fmt_num(row.get("replicas"), 0),
             delta=f"{per} per replica" if per else None,
             delta_color="off",
             delta_arrow="off",
         )
-        cols[2].metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
+        next(cols).metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
     elif row.get("kind") != "matmul":
-        cols[1].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
-    cols[3].metric(
+        next(cols).metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
+    next(cols).metric(
         "Cost",
         f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else MISSING,
         help="Price per hour × run time, when a price was given.",

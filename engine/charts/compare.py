@@ -96,7 +96,8 @@ def _row_ids(df: pd.DataFrame) -> list[str]:
 
 
 def speedup_text(s: float) -> str:
-    return f"{short_number(s)}×"
+    """'711×', '21.9×', '3.64×': whole numbers from 100× up (a tenth of 711× says nothing)."""
+    return f"{s:,.0f}×" if s >= 100 else f"{short_number(s)}×"
 
 
 def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
