@@ -2,7 +2,7 @@
 
 Real `streamlit run app.py`, real worker subprocesses, Debian's chromium. Screenshots go to
 artifacts/screenshots/run_*.png (light theme, and dark via a second server started with
-STREAMLIT_THEME_BASE=dark, since .streamlit/config.toml pins the light theme).
+STREAMLIT_THEME_BASE=dark; users get dark from their system preference or the menu's Settings).
 """
 
 from __future__ import annotations
