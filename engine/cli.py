@@ -90,8 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
     re_ = rsub.add_parser("export")
     re_.add_argument("--format", choices=("csv", "json"), default="csv")
     re_.add_argument("--out")
-    ri = rsub.add_parser("import")
+    ri = rsub.add_parser("import", help="import an AccelBench export, or map another tool's file with --mapping")
     ri.add_argument("file")
+    ri.add_argument("--mapping", help="a mapping saved on the History page (JSON): read FILE as another tool's results")
+    ri.add_argument("--sidecar", help="with --mapping: a JSON/YAML file of settings joined to every row")
+    ri.add_argument("--out", help="with --mapping: write the mapped rows here as a long CSV (default: stdout)")
 
     c = sub.add_parser("cancel", help="cancel a queued or running run")
     c.add_argument("run_id")

@@ -57,6 +57,10 @@ def _import(store: Store, args: argparse.Namespace) -> int:
         data = path.read_bytes()
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}")
+    if getattr(args, "mapping", None):
+        from engine.cli_import import import_mapped
+
+        return import_mapped(path, data, args)
     try:
         added, skipped = store.import_csv(data, path.name)
     except CsvError as exc:

@@ -1,5 +1,5 @@
-"""History: explore results CSVs in the browser — AccelBench exports from any machine and other tools'
-benchmark tables (through a column mapping). Each file is checked on its own; filter, group, pivot,
+"""History: explore results files in the browser — AccelBench exports from any machine and other tools'
+results (wide or long tables, JSON, time series, telemetry logs, with metadata sidecars) through a mapping. Each file is checked on its own; filter, group, pivot,
 chart, pin a baseline, see which settings differ, and export.
 """
 
@@ -23,12 +23,15 @@ from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
 from ui.common import demo_banner, demo_mode, show_chart, store
-from ui.history_load import from_folder, from_store, from_uploads, mapped, mapping_form, sample_preview
+from ui.history_import import import_step
+from ui.history_load import from_folder, from_store, from_uploads, sample_preview, sidecars
+from ui.history_views import extra_tabs
 
 st.title("History")
 st.caption(
-    "Load results CSVs — AccelBench exports (`python -m engine results export --out runs.csv` on any machine) "
-    "or another tool's benchmark table — then filter, group, chart and export them."
+    "Load results files — AccelBench exports (`python -m engine results export --out runs.csv` on any machine) "
+    "or another tool's results: a vendor's table, an MLPerf or DAWNBench file, JSON, a training or telemetry log "
+    "— then filter, group, chart and export them."
 )
 demo = demo_mode()
 demo_banner()
@@ -36,8 +39,8 @@ demo_banner()
 left, right = st.columns([3, 2])
 with left:
     uploads = st.file_uploader(
-        "Results CSV files",
-        type=["csv"],
+        "Results files (CSV, TSV, JSON, logs; a JSON/YAML sidecar with the same name adds its settings)",
+        type=list(history_files.FILE_TYPES),
         accept_multiple_files=True,
         key="hist_upload",
         max_upload_size=DEMO_MAX_UPLOAD_MB if demo else None,
@@ -60,17 +63,23 @@ if use_store:
     items.append(from_store(store().list_runs()))
 
 frames = []
+paired = sidecars(items)
+used_sidecars = {s for s, _ in paired.values()}
 for item in items:
+    if item.kind == "sidecar":
+        if item.name not in used_sidecars:
+            st.warning(f"**{item.name}** looks like settings for a table, but no table named like it is loaded.")
+        continue
     if item.kind == "error":
         st.error(f"**{item.name}** was not loaded — {item.error}", icon=":material/error:")
         continue
     if item.kind == "foreign":
-        with st.expander(f"**{item.name}** — another tool's table: map its columns", expanded=True):
-            rows, error, notes = mapped(item, mapping_form(item))
+        assert item.raw is not None
+        rows, error, notes = import_step(item.name, item.key, item.raw, paired.get(item.name))
         if error:
             st.error(f"**{item.name}** could not be mapped — {error}", icon=":material/error:")
             continue
-        st.success(f"**{item.name}**: {len(rows):,} rows mapped. " + " ".join(notes), icon=":material/check_circle:")
+        st.success(f"**{item.name}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
         frames.append(rows)
         continue
     frames.append(item.frame)
@@ -113,9 +122,12 @@ if picked is None:
     st.stop()
 metric, how, by = picked
 # Only the open tab is computed and drawn (tab state is tracked): a 100,000-row file stays quick to explore.
-tabs = st.tabs(["Chart", "Over time", "Pivot", "Baseline", "Rows & settings"], key="hist_tab", on_change="rerun")
+extra = extra_tabs(filtered, metric)  # scaling, noise, time to accuracy: where imported rows support them
+names = ["Chart", *[n for n, _ in extra], "Over time", "Pivot", "Baseline", "Rows & settings"]
+tabs = st.tabs(names, key="hist_tab", on_change="rerun")
 views = (
     lambda: explore.chart_tab(filtered, metric, how, by),
+    *[v for _, v in extra],
     lambda: explore.time_tab(filtered, metric, how, by),
     lambda: explore.pivot_tab(filtered, metric, how, by),
     lambda: explore.baseline_tab(filtered, metric, how, by),

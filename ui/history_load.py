@@ -10,18 +10,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
 
 from engine.results import history, history_files
 from engine.results.csvio import CsvError
-from engine.results.mapping import NONE, ColumnMapping, apply_mapping, guess_mapping
-from ui.common import show_table
-
-if TYPE_CHECKING:
-    from streamlit.delta_generator import DeltaGenerator
+from engine.results.foreign_json import is_sidecar, read_sidecar, sidecar_for
+from engine.results.importer import Raw, read_raw
 
 _CACHE = "hist_parsed"  # session key: upload id → Loaded
 
@@ -32,9 +28,11 @@ class Loaded:
 
     Attributes:
       name: the file name (or the store's label).
-      kind: "export" (AccelBench), "foreign" (needs a mapping), "store", or "error".
+      kind: "export" (AccelBench), "foreign" (needs a mapping), "sidecar" (settings for a table), "store",
+        or "error".
       frame: History rows (exports and the store); None for a foreign table until mapped.
-      raw: a foreign table's text cells, for the mapping form.
+      raw: a foreign file's text cells and first mapping, for the mapping step.
+      settings: a sidecar's settings (dotted keys → text).
       error: why the file was refused (row and column named).
       data: the file's bytes (exports only, for "save to the results store").
       notes: anything skipped on the way.
@@ -44,7 +42,8 @@ class Loaded:
     kind: str
     key: str
     frame: pd.DataFrame | None = None
-    raw: pd.DataFrame | None = None
+    raw: Raw | None = None
+    settings: dict[str, str] = field(default_factory=dict)
     error: str = ""
     data: bytes | None = None
     notes: list[str] = field(default_factory=list)
@@ -53,9 +52,11 @@ class Loaded:
 def parse(name: str, data: bytes, key: str) -> Loaded:
     """Decide export vs foreign table and load it; a bad file becomes kind "error" with its message."""
     try:
-        if history_files.looks_foreign(data):
-            return Loaded(name, "foreign", key, raw=history_files.load_foreign_raw(data))
-        return Loaded(name, "export", key, frame=history_files.load_export(data, name), data=data)
+        if is_sidecar(data, name):
+            return Loaded(name, "sidecar", key, settings=read_sidecar(data, name))
+        if history_files.is_export(data, name):
+            return Loaded(name, "export", key, frame=history_files.load_export(data, name), data=data)
+        return Loaded(name, "foreign", key, raw=read_raw(data, name))
     except CsvError as exc:
         return Loaded(name, "error", key, error=str(exc))
 
@@ -89,78 +90,6 @@ def from_store(rows: list[dict]) -> Loaded:
     return Loaded(history_files.THIS_MACHINE, "store", "store", frame=history_files.store_rows(rows))
 
 
-def mapping_form(item: Loaded) -> ColumnMapping:
-    """Pickers for which column is what; starts from a guess, remembered per file for the session."""
-    raw = item.raw
-    assert raw is not None
-    cols = [c for c in raw.columns if c != "_row"]
-    guess = guess_mapping(raw)
-    k = f"hist_map_{item.key}"
-
-    def pick(role: str, label: str, optional: bool, help_text: str, where) -> str:
-        options = ([NONE] if optional else []) + cols
-        default = getattr(guess, role)
-        index = options.index(default) if default in options else 0
-        return where.selectbox(
-            label,
-            options,
-            index=index,
-            key=f"{k}_{role}",
-            format_func=lambda c: "— none —" if c == NONE else c,
-            help=help_text,
-        )
-
-    st.caption("Which column holds what? The first rows are shown below the pickers.")
-    c: tuple[DeltaGenerator, ...] = st.columns(4)  # the last row has two
-    device = pick("device", "Device column", False, "The hardware each row ran on (e.g. 'V100', 'TPU v3-8')", c[0])
-    model = pick("model", "Model column", False, "The model or workload name", c[1])
-    value = pick("value", "Value column", False, "The measured number (digits only; the unit goes below)", c[2])
-    metric = pick("metric", "Metric column (optional)", True, "A column naming what each value measures", c[3])
-    c = st.columns(4)
-    batch = pick("batch", "Batch size column", True, "Optional: the (global) batch size", c[0])
-    precision = pick("precision", "Precision column", True, "Optional: fp32, fp16, bf16 …", c[1])
-    date = pick("date", "Date column", True, "Optional: when it ran (ISO dates read best)", c[2])
-    workload = pick("workload", "Workload column", True, "Optional: a finer label than the model", c[3])
-    c = st.columns(2)
-    metric_name = c[0].text_input(
-        "What the value measures" if not metric else "What the value measures (unused: a metric column is chosen)",
-        value=guess.metric_name or value,
-        key=f"{k}_metric_name",
-        disabled=bool(metric),
-        help="Type examples_per_sec, step_time_ms_median or gflops to put these rows on the same axis as "
-        "AccelBench runs; any other name makes a metric of its own.",
-    )
-    unit = c[1].text_input("Unit", value="", key=f"{k}_unit", help="e.g. images/s, ms, s — shown on the axis")
-    show_table(raw.drop(columns="_row").head(5), hide_index=True, key=f"{k}_preview")
-    return ColumnMapping(
-        device=device,
-        model=model,
-        value=value,
-        metric=metric,
-        metric_name=metric_name,
-        unit=unit,
-        batch=batch,
-        precision=precision,
-        date=date,
-        workload=workload,
-    )
-
-
-def mapped(item: Loaded, mapping: ColumnMapping) -> tuple[pd.DataFrame | None, str, list[str]]:
-    """(rows, error, notes) for a foreign table under `mapping`, remembered per file and mapping."""
-    cache: dict = st.session_state.setdefault("hist_mapped", {})
-    key = (item.key, mapping)
-    if key not in cache:
-        try:
-            frame, notes = apply_mapping(item.raw, mapping, item.name)
-            cache[key] = (frame, "", notes)
-        except CsvError as exc:
-            cache[key] = (None, str(exc), [])
-        for old in [k for k in cache if k[0] == item.key and k != key]:
-            del cache[old]  # only the current mapping of a file is worth keeping
-    return cache[key]
-
-
 @st.cache_data(max_entries=4, show_spinner=False)
 def _preview(path: str, mtime: float):
     from engine.charts import history as charts
@@ -176,8 +105,19 @@ def sample_preview():
     own chart appears as soon as the file is read."""
     for p in history_files.folder_files():
         try:
-            if not history_files.looks_foreign(p.read_bytes()):
+            if history_files.is_export(p.read_bytes(), p.name):
                 return _preview(str(p), p.stat().st_mtime)
         except CsvError:
             continue
     return None
+
+
+def sidecars(items: list[Loaded]) -> dict[str, tuple[str, dict[str, str]]]:
+    """Table name → (sidecar name, its settings), pairing files by stem (log.tsv ↔ log.json / log.yaml)."""
+    side = {i.name: i.settings for i in items if i.kind == "sidecar"}
+    out = {}
+    for item in items:
+        found = sidecar_for(item.name, list(side)) if item.kind == "foreign" else None
+        if found:
+            out[item.name] = (found, side[found])
+    return out

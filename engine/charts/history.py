@@ -119,7 +119,7 @@ def history_time_chart(series: pd.DataFrame, metric: str, colour: str | None, bu
         )
     if series["date"].nunique() == 1:  # one bucket: give the axis a width, or plotly zooms to a millisecond
         only = pd.Timestamp(series["date"].iloc[0])
-        step = {"minute": "1min", "hour": "1h", "day": "1D", "week": "7D"}[bucket]
+        step = {"second": "1s", "minute": "1min", "hour": "1h", "day": "1D", "week": "7D"}[bucket]
         fig.update_xaxes(range=[only - pd.Timedelta(step) * 3, only + pd.Timedelta(step) * 3])
     return finish(
         fig,

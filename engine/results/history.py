@@ -26,6 +26,12 @@ DIMENSIONS = (
 GROUPABLE = (
     "device_label", "workload", "model", "kind", "status", "precision", "global_batch_size", "file",
     "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
+    "device_count", "variant", "framework",
+)  # fmt: skip
+# Context an imported row (engine.results.importer) carries besides DIMENSIONS: numbers that are not metrics.
+IMPORT_CONTEXT = (
+    "device_count", "hardware_key", "variant", "system", "framework", "elapsed_s", "step", "price_usd_per_h",
+    "power_w", "note",
 )  # fmt: skip
 
 # AccelBench's own metric columns: (label, unit, higher is better), from the one metric registry.
@@ -70,6 +76,11 @@ def higher_is_better(metric: str) -> bool | None:
     """Direction of a metric; None when unknown (a foreign metric)."""
     if metric in METRIC_LABELS:
         return METRIC_LABELS[metric][2]
+    from engine.results.import_mapping import direction_of
+
+    stated = direction_of(metric)  # an imported metric's unit or the user's "lower is better"
+    if stated is not None:
+        return stated
     low = metric.lower()
     if any(w in low for w in ("/s", "per_s", "per sec", "/sec", "throughput", "gflop", "accuracy")):
         return True
@@ -84,7 +95,7 @@ def higher_is_better(metric: str) -> bool | None:
 def metric_columns(df: pd.DataFrame) -> list[str]:
     """Numeric columns worth charting: AccelBench metrics first, then foreign metrics, each with data."""
     own = [m for m in METRIC_LABELS if m in df.columns and df[m].notna().any()]
-    skip = set(COLUMN_NAMES) | set(DIMENSIONS)
+    skip = set(COLUMN_NAMES) | set(DIMENSIONS) | set(IMPORT_CONTEXT)
     foreign = [c for c in df.columns if c not in skip and pd.api.types.is_numeric_dtype(df[c]) and df[c].notna().any()]
     return own + sorted(foreign)
 
@@ -219,6 +230,7 @@ def time_series(df: pd.DataFrame, metric: str, color: str | None, how: str = "me
     span = data["date"].max() - data["date"].min()
     # aim for tens to a few hundred buckets whatever the span, so the line is neither one dot nor noise
     buckets = (
+        (pd.Timedelta(minutes=10), "s", "second"),  # a telemetry log of a few minutes
         (pd.Timedelta(hours=3), "min", "minute"),
         (pd.Timedelta(days=5), "h", "hour"),
         (pd.Timedelta(days=400), "D", "day"),

@@ -14,6 +14,7 @@ import pandas as pd
 
 from engine import settings
 from engine.results.csvio import CsvError, decode, read_export, read_header, typed_frame
+from engine.results.foreign_text import decode_any
 from engine.results.history import DIMENSIONS
 from engine.results.history_io import looks_like_export, read_table
 from engine.results.schema import COLUMN_NAMES
@@ -46,6 +47,20 @@ def looks_foreign(data: bytes | str) -> bool:
         return False
 
 
+def is_export(data: bytes | str, name: str = "") -> bool:
+    """An AccelBench export (maybe a broken one, to be refused with its row and column) rather than another
+    tool's file: a comma-separated header sharing half the export's columns. Any encoding is looked at."""
+    if name.lower().endswith((".json", ".jsonl", ".yaml", ".yml")):
+        return False
+    text = decode_any(data)[0]
+    if not text.strip():
+        return True  # the export reader says "the file is empty"
+    try:
+        return looks_like_export(read_header(text))
+    except CsvError:
+        return False
+
+
 def load_export(data: bytes | str, file_name: str) -> pd.DataFrame:
     """An AccelBench export as History rows. Raises CsvError (row and column named)."""
     return from_export(read_export(data), file_name)
@@ -62,9 +77,14 @@ def store_rows(rows: Sequence[dict]) -> pd.DataFrame:
     return from_export(typed_frame(frame), THIS_MACHINE)  # typed like a loaded export
 
 
+FILE_TYPES = ("csv", "tsv", "txt", "log", "json", "jsonl", "yaml", "yml")  # what History reads
+
+
 def folder_files(folder: Path = HISTORY_DIR) -> list[Path]:
-    """CSV files in the history folder, by name."""
-    return sorted(p for p in folder.glob("*.csv") if p.is_file()) if folder.is_dir() else []
+    """Results files (and their sidecars) in the history folder, by name."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower().lstrip(".") in FILE_TYPES)
 
 
 def combine(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:

@@ -149,7 +149,7 @@ def metric_column_name(name: str, unit: str) -> str:
     return f"{name} ({unit.strip()})"
 
 
-def _first_bad(raw: pd.DataFrame, mask: pd.Series, column: str, reason: str) -> CsvError:
+def first_bad(raw: pd.DataFrame, mask: pd.Series, column: str, reason: str) -> CsvError:
     pos = int(np.flatnonzero(mask.to_numpy())[0])
     text = raw[column].iloc[pos]
     return CsvError(reason.format(raw=repr(text)), int(raw["_row"].iloc[pos]), column)
@@ -174,7 +174,7 @@ def _values(raw: pd.DataFrame, column: str) -> tuple[pd.Series, pd.Series]:
     bad = ~missing & (values.isna() | ~np.isfinite(values.fillna(0)))
     if bad.any():
         reason = "expected a number, got {raw} — keep only the number in the cell; the unit goes in the mapping"
-        raise _first_bad(raw, bad, column, reason)
+        raise first_bad(raw, bad, column, reason)
     return values, missing
 
 
@@ -185,18 +185,18 @@ def _batch(rows: pd.DataFrame, column: str) -> pd.Series | pd.api.extensions.Ext
     batch = pd.to_numeric(text.where(text != ""), errors="coerce")
     bad = (text != "") & (batch.isna() | (batch % 1 != 0) | (batch <= 0))
     if bad.any():
-        raise _first_bad(rows, bad, column, "expected a whole batch size, got {raw}")
+        raise first_bad(rows, bad, column, "expected a whole batch size, got {raw}")
     return batch.astype("Int64")
 
 
-def _dates(rows: pd.DataFrame, column: str) -> pd.Series:
+def parse_dates(rows: pd.DataFrame, column: str) -> pd.Series:
     if not column:
         return pd.Series(pd.NaT, index=rows.index, dtype="datetime64[ns, UTC]")
     text = rows[column]
     dates = pd.to_datetime(text.where(text != ""), errors="coerce", utc=True, format="mixed")
     bad = (text != "") & dates.isna()
     if bad.any():
-        raise _first_bad(rows, bad, column, "expected a date like 2026-01-31 or 2026-01-31T12:00:00Z, got {raw}")
+        raise first_bad(rows, bad, column, "expected a date like 2026-01-31 or 2026-01-31T12:00:00Z, got {raw}")
     return dates
 
 
@@ -207,7 +207,7 @@ def _add_metrics(out: pd.DataFrame, rows: pd.DataFrame, vals: pd.Series, mapping
         return
     names = rows[mapping.metric]
     if (names == "").any():
-        raise _first_bad(rows, names == "", mapping.metric, "the metric name is empty (got {raw})")
+        raise first_bad(rows, names == "", mapping.metric, "the metric name is empty (got {raw})")
     for name in pd.unique(names):
         out[metric_column_name(name, mapping.unit)] = vals.where(names == name)
 
@@ -232,14 +232,14 @@ def apply_mapping(raw: pd.DataFrame, mapping: ColumnMapping, file_name: str) -> 
     for role in ("device", "model"):
         col = rows[getattr(mapping, role)]
         if (col == "").any():
-            raise _first_bad(rows, col == "", getattr(mapping, role), f"the {role} is empty" + " (got {raw})")
+            raise first_bad(rows, col == "", getattr(mapping, role), f"the {role} is empty" + " (got {raw})")
     out["device_label"] = rows[mapping.device]
     out["model"] = rows[mapping.model]
     out["kind"] = "external"
     out["workload"] = rows[mapping.workload] if mapping.workload else rows[mapping.model]
     out["precision"] = rows[mapping.precision].replace("", None) if mapping.precision else None
     out["global_batch_size"] = _batch(rows, mapping.batch)
-    out["date"] = _dates(rows, mapping.date)
+    out["date"] = parse_dates(rows, mapping.date)
     _add_metrics(out, rows, values[~missing], mapping)
     return out.reset_index(drop=True), notes
 

@@ -128,7 +128,9 @@ def test_time_series_picks_a_readable_bucket():
     df = frame_from([run_row(i) for i in range(28)])
     series, bucket = history.time_series(df, "gflops", "device_label")
     assert bucket == "day" and len(series) == 28 and series["rows"].sum() == 28
-    minutes = df.assign(date=pd.Timestamp("2026-01-01T12:00Z") + pd.to_timedelta(range(28), unit="s"))
+    seconds = df.assign(date=pd.Timestamp("2026-01-01T12:00Z") + pd.to_timedelta(range(28), unit="s"))
+    assert history.time_series(seconds, "gflops", None)[1] == "second"  # a telemetry log of a few minutes
+    minutes = df.assign(date=pd.Timestamp("2026-01-01T12:00Z") + pd.to_timedelta(range(28), unit="min"))
     assert history.time_series(minutes, "gflops", None)[1] == "minute"
 
 

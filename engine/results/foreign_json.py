@@ -1,0 +1,155 @@
+"""JSON results and metadata sidecars.
+
+- Results: an array of records (one object per run), a document holding such an array (`{"results": […]}`),
+  one nested document per run (config, environment and report in sub-objects), or JSON lines — flattened
+  with `pandas.json_normalize` into dotted columns (`config.batch_size`) of text cells, one row per record,
+  `_row` = the record's number (1-based), so the same mapping step reads them as a table.
+- Sidecars: a JSON or simple YAML file of `key: value` pairs (hardware, framework, batch size, price per
+  hour) describing a table next to it; flattened to dotted keys and joined to every row of that table.
+
+Pure pandas; no streamlit. YAML is read without a YAML library: flat and indented `key: value` maps only.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engine.results.errors import CsvError
+from engine.results.foreign_text import decode_any
+
+JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+def _parse(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        lines = [ln for ln in text.split("\n") if ln.strip()]
+        if len(lines) > 1 and all(ln.lstrip().startswith("{") for ln in lines):  # JSON lines
+            out = []
+            for i, ln in enumerate(lines):
+                try:
+                    out.append(json.loads(ln))
+                except json.JSONDecodeError as e:
+                    raise CsvError(f"not valid JSON ({e.msg}, character {e.colno})", i + 1) from None
+            return out
+        raise CsvError(f"not valid JSON ({exc.msg}, line {exc.lineno} character {exc.colno})", exc.lineno) from None
+
+
+def _records(doc: Any) -> list[dict]:
+    """The list of run records inside a document: the document itself, or its longest list of objects."""
+    if isinstance(doc, list):
+        return doc
+    if isinstance(doc, dict):
+        lists = [v for v in doc.values() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+        if lists:
+            return max(lists, key=len)
+        return [doc]  # one nested document = one run
+    raise CsvError("the JSON holds no objects (expected an array of records or a document)")
+
+
+def _text(v: Any) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, dict)):
+        return json.dumps(v)
+    return str(v)
+
+
+def read_json_table(data: bytes | str) -> pd.DataFrame:
+    """JSON results as a table of text cells with dotted columns plus `_row` (the record's number)."""
+    text, _ = decode_any(data)
+    if not text.strip():
+        raise CsvError("the file is empty")
+    records = _records(_parse(text))
+    bad = next((i for i, r in enumerate(records) if not isinstance(r, dict)), None)
+    if bad is not None:
+        raise CsvError(f"record {bad + 1} is not an object (got {_text(records[bad])[:40]!r})", bad + 1)
+    if not records:
+        raise CsvError("the JSON array is empty")
+    flat = pd.json_normalize(records, sep=".")
+    frame = flat.apply(lambda col: col.map(_text)).astype(object)
+    frame.columns = [str(c) for c in frame.columns]
+    frame["_row"] = np.arange(1, len(frame) + 1)
+    return frame.reset_index(drop=True)
+
+
+def is_sidecar(data: bytes | str, name: str) -> bool:
+    """A JSON/YAML file of settings (one flat-ish object, no list of records) rather than results."""
+    low = name.lower()
+    if low.endswith(YAML_SUFFIXES):
+        return True
+    if not low.endswith(".json"):
+        return False
+    try:
+        doc = _parse(decode_any(data)[0])
+    except CsvError:
+        return False
+    return isinstance(doc, dict) and not any(isinstance(v, list) and v and isinstance(v[0], dict) for v in doc.values())
+
+
+def _yaml_scalar(text: str) -> str:
+    text = re.sub(r"\s+#.*$", "", text.strip())
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" else text
+
+
+def _read_yaml(text: str) -> dict[str, str]:
+    """`key: value` lines, nested by indentation (two or more spaces), as dotted keys. Lists are kept as text."""
+    out: dict[str, str] = {}
+    stack: list[tuple[int, str]] = []
+    for i, line in enumerate(text.split("\n"), start=1):
+        if not line.strip() or line.lstrip().startswith(("#", "---")):
+            continue
+        m = re.match(r"^(\s*)([^:#][^:]*?)\s*:(?:\s+(.*))?$", line)
+        if not m:
+            if line.lstrip().startswith("- ") and stack:  # a list item: kept as text on its key
+                key = stack[-1][1]
+                out[key] = (out.get(key, "") + ", " if out.get(key) else "") + _yaml_scalar(line.lstrip()[2:])
+                continue
+            raise CsvError(f"not a 'key: value' line: {line.strip()[:40]!r}", i)
+        indent, key, value = len(m.group(1)), _yaml_scalar(m.group(2)), m.group(3)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        full = ".".join([k for _, k in stack] + [key])
+        if value is None or not value.strip():
+            stack.append((indent, key))
+        else:
+            out[full] = _yaml_scalar(value)
+    return out
+
+
+def read_sidecar(data: bytes | str, name: str = "meta.json") -> dict[str, str]:
+    """A sidecar's settings as dotted keys → text ({'hardware': '8x V100', 'train.batch_size': '256'})."""
+    text, _ = decode_any(data)
+    if name.lower().endswith(YAML_SUFFIXES):
+        return _read_yaml(text)
+    doc = _parse(text)
+    if not isinstance(doc, dict):
+        raise CsvError("a metadata sidecar must be one JSON object of settings")
+    flat = pd.json_normalize(doc, sep=".").iloc[0].to_dict()
+    return {str(k): _text(v) for k, v in flat.items() if _text(v) != ""}
+
+
+def sidecar_for(table_name: str, names: list[str]) -> str | None:
+    """The sidecar among `names` that belongs to `table_name`: same stem (`log.tsv` ↔ `log.json`,
+    `log.meta.yaml`, `log.tsv.json`)."""
+    stem = table_name.rsplit(".", 1)[0].lower()
+    for n in names:
+        low = n.lower()
+        base = low.rsplit(".", 1)[0]
+        if (
+            n != table_name
+            and low.endswith((".json", *YAML_SUFFIXES))
+            and base in (stem, f"{stem}.meta", table_name.lower())
+        ):
+            return n
+    return None

@@ -1,0 +1,170 @@
+"""The import mapping: how another tool's results file is read — one role per column, and for each value
+column what it measures, in which unit, about which model, and which way is better. Small, JSON-saved,
+reusable (the History page's download/upload and `python -m engine results import FILE --mapping MAP`).
+
+Pure Python; no pandas, no streamlit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.results.errors import CsvError
+from engine.results.systems import DEFAULT_RULES
+
+MAPPING_VERSION = 1
+# Per-column roles, in the order the page lists them.
+ROLES: dict[str, str] = {
+    "value": "a measured number (one metric; wide tables have several)",
+    "system": "a system name carrying count × device model, variant (parsed by the system rules)",
+    "device": "the device model (normalised by the hardware table)",
+    "count": "how many devices",
+    "model": "the model or benchmark",
+    "metric": "names what the row's value measures (long tables)",
+    "unit": "the unit of the row's value (long tables)",
+    "time": "elapsed time of a time series (unit: the mapping's time unit)",
+    "step": "step or epoch of a time series",
+    "batch": "batch size",
+    "precision": "fp32, fp16, bf16 …",
+    "framework": "framework or software version",
+    "date": "when it ran",
+    "price": "price per hour (USD/h)",
+    "power": "power draw (W)",
+    "label": "kept as text, not charted",
+    "ignore": "dropped",
+}
+SHAPES = {
+    "long": "long table (one value column per row)",
+    "wide": "wide table (one column per model or metric)",
+    "json": "JSON records",
+    "timeseries": "time series (time or step vs accuracy/loss)",
+    "telemetry": "telemetry log (no header, units in cells)",
+}
+TIME_UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0, "ms": 1e-3}
+DIRECTIONS = ("", "higher", "lower")
+
+# Units whose better direction is plain; anything per second is a rate (higher is better).
+_LOWER_UNITS = {
+    "ms", "s", "sec", "seconds", "min", "minutes", "h", "hours", "us", "µs", "ns", "w", "kw", "usd", "$", "c",
+    "°c", "usd/h", "j", "kj",
+}  # fmt: skip
+_HIGHER_UNITS = {"x", "×", "mhz", "ghz", "tflops", "gflops", "gflop/s", "tflop/s"}
+# Throughput units that land on AccelBench's own axis (examples_per_sec), as the older mapping did.
+OWN_THROUGHPUT_UNITS = {"images/s", "img/s", "examples/s", "samples/s", "images/sec", "examples/sec", "samples/sec"}
+LOWER_MARK, HIGHER_MARK = " · lower is better", " · higher is better"
+
+
+def unit_direction(unit: str) -> bool | None:
+    """True when more is better in this unit (a rate), False for times, power, prices; None when unclear."""
+    low = unit.strip().lower()
+    if low in _LOWER_UNITS:
+        return False
+    if low in _HIGHER_UNITS or low.endswith(("/s", "/sec", "per second")):
+        return True
+    return None
+
+
+@dataclass
+class ValueSpec:
+    """One value column. `metric` "" = named by the metric column; `unit` "" = the unit column or the cells';
+    `model` "" = the model column's; `direction` "" = from the unit ("higher" / "lower" to say it)."""
+
+    metric: str = ""
+    unit: str = ""
+    model: str = ""
+    direction: str = ""
+
+
+@dataclass
+class ImportMapping:
+    """How one file is read. `roles` maps every kept column to a role (ROLES); `values` holds a ValueSpec per
+    value column; `constants` give a role a value for every row (from a sidecar or typed by the user)."""
+
+    shape: str = "long"
+    fmt: str = ""
+    roles: dict[str, str] = field(default_factory=dict)
+    values: dict[str, ValueSpec] = field(default_factory=dict)
+    system_rules: list[str] = field(default_factory=lambda: list(DEFAULT_RULES))
+    time_unit: str = "s"
+    accuracy: str = "auto"  # "fraction", "percent" or "auto" (≤ 1 everywhere = fraction)
+    constants: dict[str, str] = field(default_factory=dict)
+
+    def columns(self, role: str) -> list[str]:
+        return [c for c, r in self.roles.items() if r == role]
+
+    def column(self, role: str) -> str:
+        """The one column with `role`, or ""."""
+        cols = self.columns(role)
+        return cols[0] if cols else ""
+
+    def to_json(self) -> str:
+        doc = {"accelbench_mapping": MAPPING_VERSION, **asdict(self)}
+        return json.dumps(doc, indent=1, ensure_ascii=False)
+
+    def key(self) -> str:
+        """A stable text form, for caching per mapping."""
+        return json.dumps(asdict(self), sort_keys=True)
+
+
+def _check(doc: Any) -> dict[str, Any]:
+    if not isinstance(doc, dict) or "roles" not in doc:
+        raise CsvError("mapping file: not an AccelBench mapping (no 'roles')")
+    if doc.get("accelbench_mapping", MAPPING_VERSION) > MAPPING_VERSION:
+        raise CsvError("mapping file: made by a newer AccelBench; upgrade first")
+    bad_role = next(((c, r) for c, r in doc["roles"].items() if r not in ROLES), None)
+    if bad_role:
+        raise CsvError(f"mapping file: column {bad_role[0]!r} has unknown role {bad_role[1]!r}", 0, bad_role[0])
+    if doc.get("shape", "long") not in SHAPES:
+        raise CsvError(f"mapping file: unknown shape {doc.get('shape')!r} (one of {', '.join(SHAPES)})")
+    if doc.get("time_unit", "s") not in TIME_UNITS:
+        raise CsvError(f"mapping file: time_unit must be one of {', '.join(TIME_UNITS)}")
+    for c, v in (doc.get("values") or {}).items():
+        if not isinstance(v, dict) or v.get("direction", "") not in DIRECTIONS:
+            raise CsvError(f"mapping file: values for {c!r} need metric/unit/model/direction", 0, c)
+    return doc
+
+
+def mapping_from_json(text: str | bytes) -> ImportMapping:
+    """A saved mapping; CsvError saying what is wrong with it."""
+    try:
+        doc = _check(json.loads(text))
+    except json.JSONDecodeError as exc:
+        raise CsvError(f"mapping file: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    rules = doc.get("system_rules")
+    return ImportMapping(
+        shape=doc.get("shape", "long"),
+        fmt=doc.get("fmt", ""),
+        roles=dict(doc["roles"]),
+        values={c: ValueSpec(**{k: str(v.get(k, "")) for k in ("metric", "unit", "model", "direction")})
+                for c, v in (doc.get("values") or {}).items()},
+        system_rules=list(rules) if rules is not None else list(DEFAULT_RULES),
+        time_unit=doc.get("time_unit", "s"),
+        accuracy=doc.get("accuracy", "auto"),
+        constants={str(k): str(v) for k, v in (doc.get("constants") or {}).items()},
+    )  # fmt: skip
+
+
+def metric_column(metric: str, unit: str, direction: str = "") -> str:
+    """The History column a value lands in: 'examples_per_sec' for images/s-style throughput (AccelBench's
+    own axis), otherwise 'Metric (unit)', marked when the user's direction overrides the unit's."""
+    unit, metric = unit.strip(), metric.strip() or "value"
+    if unit.lower() in OWN_THROUGHPUT_UNITS and not direction:
+        return "examples_per_sec"
+    name = f"{metric} ({unit})" if unit and f"({unit})" not in metric else metric
+    default = unit_direction(unit)
+    if direction and (default is None or default != (direction == "higher")):
+        name += HIGHER_MARK if direction == "higher" else LOWER_MARK
+    return name
+
+
+def direction_of(column: str) -> bool | None:
+    """Higher-is-better for a column `metric_column` named: its mark, else its unit; None when unknown."""
+    if column.endswith(LOWER_MARK):
+        return False
+    if column.endswith(HIGHER_MARK):
+        return True
+    m = re.search(r"\(([^()]+)\)\s*$", column)
+    return unit_direction(m.group(1)) if m else None

@@ -1,0 +1,118 @@
+"""What people want from other tools' results, computed on History rows: the long CSV the headless import
+writes, the spread of repeated rows of one configuration (noise band), scaling from 1 to N devices against
+the ideal line, and time (and cost) to reach a target accuracy. Pure pandas; no streamlit.
+
+Every speedup is "how many times faster": value ÷ baseline for a rate, baseline ÷ value for a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from engine.results.history import group_label, higher_is_better, metric_columns
+
+LONG_ID = (
+    "device_label", "device_count", "variant", "hardware_key", "system", "model", "precision", "global_batch_size",
+    "framework", "date", "elapsed_s", "step", "price_usd_per_h", "power_w", "note",
+)  # fmt: skip
+# What makes two rows the same configuration (their spread is noise, not a difference).
+CONFIG = ("device_label", "device_count", "variant", "model", "precision", "global_batch_size", "framework")
+
+
+def to_long(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per (row, metric) with a value: the context columns, `metric` and `value`."""
+    ids = [c for c in LONG_ID if c in frame.columns]
+    metrics = metric_columns(frame)
+    out = frame[[*ids, *metrics]].melt(id_vars=ids, value_vars=metrics, var_name="metric", value_name="value")
+    return out.dropna(subset=["value"]).reset_index(drop=True)
+
+
+def _config(df: pd.DataFrame, extra: Sequence[str] = ()) -> list[str]:
+    return [c for c in (*CONFIG, *extra) if c in df.columns and df[c].notna().any()]
+
+
+def noise(df: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Per configuration with two or more rows: median, min, max, coefficient of variation (%) and rows."""
+    by = _config(df)
+    data = df.dropna(subset=[metric])
+    if data.empty or not by:
+        return pd.DataFrame(columns=["group", "median", "min", "max", "cv_pct", "rows"])
+    col = data.groupby(by, dropna=False, sort=True)[metric]
+    out = pd.DataFrame(
+        {
+            "median": col.median(),
+            "min": col.min(),
+            "max": col.max(),
+            "cv_pct": col.std() / col.mean() * 100,
+            "rows": col.size(),
+        }
+    ).reset_index()
+    out = out[out["rows"] >= 2].reset_index(drop=True)
+    out.insert(0, "group", group_label(out, [c for c in by if out[c].nunique(dropna=False) > 1] or by[:1]).to_numpy())
+    return out
+
+
+def within_noise(a: float, b: float, band: pd.Series) -> bool:
+    """True when two values differ by less than the configuration's own spread (max − min of its repeats)."""
+    return abs(a - b) <= float(band.max()) if len(band) else False
+
+
+def scaling(df: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Per device × configuration with two or more device counts: the median at each count, the ideal
+    (linear from the smallest count), efficiency (actual ÷ ideal, 1 = perfect) and × faster than the smallest."""
+    if "device_count" not in df.columns:
+        return pd.DataFrame()
+    by = [c for c in _config(df) if c not in ("device_count", "global_batch_size")]
+    data = df.dropna(subset=[metric, "device_count"])
+    if data.empty:
+        return pd.DataFrame()
+    med = data.groupby([*by, "device_count"], dropna=False, sort=True)[metric].median().reset_index()
+    higher = higher_is_better(metric) is not False
+    parts = []
+    for _, g in med.groupby(by, dropna=False, sort=True):
+        if g["device_count"].nunique() < 2:
+            continue
+        g = g.sort_values("device_count")
+        n0, v0 = float(g["device_count"].iloc[0]), float(g[metric].iloc[0])
+        n = g["device_count"].astype(float)
+        g = g.assign(
+            ideal=v0 * n / n0 if higher else v0 * n0 / n,
+            speedup=g[metric] / v0 if higher else v0 / g[metric],
+        )
+        g["efficiency"] = g["speedup"] / (n / n0)
+        parts.append(g)
+    if not parts:
+        return pd.DataFrame()
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "group", group_label(out, [c for c in by if out[c].nunique(dropna=False) > 1] or by[:1]).to_numpy())
+    return out
+
+
+def time_to_target(df: pd.DataFrame, metric: str, target: float) -> pd.DataFrame:
+    """Per curve (file × device × model): the first elapsed time at which the metric reaches `target`
+    (≥ for accuracy, ≤ for loss), in hours, and its cost where the rows carry a price per hour."""
+    data = df.dropna(subset=[metric, "elapsed_s"]) if "elapsed_s" in df.columns else df.iloc[0:0]
+    by = [c for c in ("file", "device_label", "device_count", "model") if c in data.columns]
+    rows = []
+    higher = higher_is_better(metric) is not False
+    for key, g in data.sort_values("elapsed_s").groupby(by, dropna=False, sort=True):
+        reached = g[g[metric] >= target] if higher else g[g[metric] <= target]
+        hours = float(reached["elapsed_s"].iloc[0]) / 3600 if len(reached) else np.nan
+        price = g["price_usd_per_h"].dropna() if "price_usd_per_h" in g.columns else pd.Series(dtype=float)
+        count = g["device_count"].dropna() if "device_count" in g.columns else pd.Series(dtype=float)
+        rows.append({
+            **dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True)),
+            "hours": hours,
+            "cost_usd": hours * float(price.iloc[0]) if len(price) and not np.isnan(hours) else np.nan,
+            "best": float(g[metric].max() if higher else g[metric].min()),
+            "devices": int(count.iloc[0]) if len(count) else None,
+        })  # fmt: skip
+    out = pd.DataFrame(rows)
+    if not out.empty:
+        out.insert(
+            0, "group", group_label(out, [c for c in by if out[c].nunique(dropna=False) > 1] or by[:1]).to_numpy()
+        )
+    return out

@@ -1,0 +1,285 @@
+"""Another tool's results file → History rows, through an ImportMapping: the one path the History page and
+`python -m engine results import FILE --mapping MAP` share.
+
+Wide tables are melted (one History row per source row and value column, each value in its own metric
+column with its unit); system names are split by the mapping's rules and normalised by the hardware table;
+a sidecar's settings are joined to every row. All or nothing: the first bad cell raises `CsvError` with
+its row and column, and nothing is loaded. Pure pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from engine.results import systems
+from engine.results.errors import CsvError
+from engine.results.foreign_json import JSON_SUFFIXES, read_json_table
+from engine.results.foreign_text import MISSING_MARKERS, describe, read_text_table, split_number
+from engine.results.history import IMPORT_CONTEXT
+from engine.results.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column
+from engine.results.mapping import first_bad, parse_dates
+from engine.results.shapes import guess_mapping, role_by_name, unit_from_header
+from engine.results.status import RunStatus
+
+EXTRA = IMPORT_CONTEXT  # columns an imported row may carry besides DIMENSIONS and its metric columns
+
+
+@dataclass
+class Raw:
+    """A foreign file read as text cells (`frame`, with `_row`), how it was read, and a first mapping."""
+
+    frame: pd.DataFrame
+    how: str
+    guess: ImportMapping
+    sidecar: dict[str, str] = field(default_factory=dict)
+
+
+def read_raw(data: bytes | str, name: str) -> Raw:
+    """Read any supported file as text cells and guess its mapping. Raises CsvError."""
+    if name.lower().endswith(JSON_SUFFIXES):
+        frame = read_json_table(data)
+        return Raw(frame, f"JSON, {len(frame):,} records", guess_mapping(frame, is_json=True))
+    table = read_text_table(data)
+    return Raw(table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header))
+
+
+def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> tuple[pd.Series, pd.Series]:
+    """(values, missing) of a column: '1,234.5', '67388 MiB' (when MiB is the column's unit), '1.0' for a count."""
+    text = raw[column].astype(str).str.replace("\u202f", "", regex=False)
+    missing = text.str.lower().isin(MISSING_MARKERS)
+    parts = text.map(split_number)
+    num = parts.map(lambda p: p[0].replace(",", "").replace("_", "") if p else None)
+    cell_unit = parts.map(lambda p: p[1] if p else "")
+    values = pd.to_numeric(num, errors="coerce")
+    bad = ~missing & (values.isna() | ~np.isfinite(values.fillna(0)))
+    if bad.any():
+        raise first_bad(raw, bad, column, "expected a number, got {raw}")
+    wrong_unit = ~missing & (cell_unit != "") & (cell_unit != unit)
+    if wrong_unit.any():
+        raise first_bad(raw, wrong_unit, column, f"expected a number in {unit or 'the column unit'}, got " + "{raw}")
+    if whole:
+        bad = ~missing & ((values % 1 != 0) | (values <= 0))
+        if bad.any():
+            raise first_bad(raw, bad, column, "expected a whole number above 0, got {raw}")
+    return values.where(~missing), missing
+
+
+_EXACT = {"hardware": "system", "gpu": "system", "device": "system", "accelerator": "system", "system": "system",
+          "framework": "framework", "model": "model", "precision": "precision", "batchsize": "batch",
+          "costperhour": "price", "priceperhour": "price", "timestamp": "date", "date": "date", "gpus": "count",
+          "numgpus": "count", "power": "power"}  # fmt: skip
+
+
+def _sidecar_roles(sidecar: dict[str, str]) -> dict[str, str]:
+    """Role → value from a sidecar's keys (hardware → system, costPerHour → price, batch_size → batch …)."""
+    out: dict[str, str] = {}
+    for key, value in sidecar.items():  # a key named exactly like a role wins over a hint ('version')
+        role = _EXACT.get(key.split(".")[-1].lower().replace("_", ""))
+        if role and role not in out:
+            out[role] = value
+    for key, value in sidecar.items():
+        kind = "number" if split_number(value) else "text"
+        role = role_by_name(key.split(".")[-1].replace("costPerHour", "price"), kind)
+        if role in ("device", "system"):
+            role = "system"
+        if role and role not in out and role not in ("value", "label", "metric", "unit", "time", "step"):
+            out[role] = value
+    return out
+
+
+def _text_role(raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[str, str]) -> pd.Series | None:
+    col = m.column(role)
+    if col:
+        return raw[col].astype(str).replace("", None)
+    if role in constants:
+        return pd.Series(constants[role], index=raw.index, dtype=object)
+    return None
+
+
+def _number_role(
+    raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[str, str], whole: bool
+) -> pd.Series | None:
+    col = m.column(role)
+    if col:
+        return _numbers(raw, col, "", whole)[0]
+    if role in constants:
+        parsed = split_number(constants[role])
+        if parsed is None:
+            raise CsvError(f"the sidecar's {role} is not a number: {constants[role]!r}")
+        return pd.Series(float(parsed[0].replace(",", "")), index=raw.index)
+    return None
+
+
+def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> pd.DataFrame:
+    """device_label, device_count, hardware_key, variant, note and system for each row."""
+    system = _text_role(raw, m, "system", constants)
+    device = _text_role(raw, m, "device", constants)
+    names = system if system is not None else device
+    if names is None:
+        raise CsvError("choose the column that names the system or device (or add a sidecar with its hardware)")
+    if names.isna().any():
+        column = m.column("system") or m.column("device")
+        raise first_bad(raw, names.isna(), column, "the system/device is empty (got {raw})")
+    rules = m.system_rules if system is not None else []
+    parsed = systems.parse_systems(names, rules)
+    parsed["system"] = names
+    count = _number_role(raw, m, "count", constants, whole=True)
+    if count is not None:
+        parsed["device_count"] = count.round().astype("Int64").fillna(parsed["device_count"])
+    return parsed
+
+
+def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSpec) -> tuple[pd.DataFrame, int]:
+    """One value column as long rows: value, metric column name, model; and how many cells had no value."""
+    unit_col = m.column("unit")
+    values, missing = _numbers(raw, column, spec.unit or unit_from_header(column)[1] or "")
+    if not spec.unit and not unit_col:  # cells carry their own unit: take the commonest
+        units = raw[column].map(lambda c: (split_number(c) or ("", ""))[1])
+        values, missing = _numbers(raw, column, units[~missing].mode().iat[0] if (~missing).any() else "")
+    keep = ~missing
+    rows = raw[keep]
+    metric = (
+        rows[m.column("metric")]
+        if not spec.metric and m.column("metric")
+        else pd.Series(spec.metric or column, index=rows.index)
+    )
+    if (metric == "").any():
+        raise first_bad(rows, metric == "", m.column("metric"), "the metric name is empty (got {raw})")
+    unit = rows[unit_col] if unit_col and not spec.unit else pd.Series(spec.unit, index=rows.index)
+    vals = values[keep].astype(float)
+    is_acc = metric.str.lower().str.contains("accuracy") & unit.isin(["%", "", "fraction"])
+    if is_acc.any():
+        fraction = m.accuracy == "fraction" or (m.accuracy == "auto" and vals[is_acc].max() <= 1.0)
+        vals = vals.where(~is_acc, vals * (100.0 if fraction else 1.0))
+        unit = unit.where(~is_acc, "%")
+    names = pd.Series(
+        [metric_column(a, b, spec.direction) for a, b in zip(metric, unit, strict=True)], index=rows.index
+    )
+    out = pd.DataFrame({"value": vals, "metric_col": names, "source_column": column}, index=rows.index)
+    if spec.model:
+        out["model"] = spec.model
+    return out, int(missing.sum())
+
+
+def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> pd.DataFrame:
+    """Everything about a source row that is not a measured value."""
+    out = _devices(raw, m, constants)
+    for role in ("model", "precision", "framework"):
+        out[role] = _text_role(raw, m, role, constants)
+    batch = _number_role(raw, m, "batch", constants, whole=True)
+    if batch is not None and any(w in m.column("batch").lower() for w in ("per gpu", "per device", "per replica")):
+        batch = batch * out["device_count"].astype("Float64").fillna(1)  # History holds the global batch
+    out["global_batch_size"] = (
+        batch.round().astype("Int64") if batch is not None else pd.array([pd.NA] * len(raw), dtype="Int64")
+    )
+    date_col = m.column("date")
+    if date_col:
+        out["date"] = parse_dates(raw, date_col)
+    else:
+        text = pd.Series(constants.get("date", ""), index=raw.index)
+        out["date"] = parse_dates(pd.DataFrame({"date": text, "_row": raw["_row"]}), "date")
+    time = _number_role(raw, m, "time", constants, whole=False)
+    out["elapsed_s"] = time * TIME_UNITS[m.time_unit] if time is not None else np.nan
+    for role, column in (("step", "step"), ("price", "price_usd_per_h"), ("power", "power_w")):
+        values = _number_role(raw, m, role, constants, whole=False)
+        out[column] = values if values is not None else np.nan
+    out["_row"] = raw["_row"]
+    return out
+
+
+def _check(raw: pd.DataFrame, m: ImportMapping) -> None:
+    for column, role in m.roles.items():
+        if column not in raw.columns:
+            raise CsvError(
+                f"the mapping gives column {column!r} the role {role}, but this file has no such column", 1, column
+            )
+    if not m.columns("value"):
+        raise CsvError("no column is mapped as a value: give at least one column the role 'value'")
+    for role in ("device", "system", "model", "metric", "unit", "count", "batch", "date", "time", "step"):
+        if len(m.columns(role)) > 1:
+            raise CsvError(f"only one column can have the role {role} ({', '.join(m.columns(role))})")
+
+
+def _derived(out: pd.DataFrame, metric_names: list[str]) -> list[str]:
+    """Throughput per dollar and per watt, where the rows carry a price or a power."""
+    added = []
+    for name in metric_names:
+        rate = name == "examples_per_sec" or name.endswith("/s)")
+        unit = "examples/s" if name == "examples_per_sec" else name[name.rfind("(") + 1 : -1]
+        for col, label in (("price_usd_per_h", "USD/h"), ("power_w", "W")):
+            if rate and out[col].notna().any():
+                new = f"{'Throughput' if name == 'examples_per_sec' else name[: name.rfind('(')].strip()} per {label} ({unit} per {label})"
+                out[new] = out[name] / out[col].where(out[col] > 0)
+                added.append(new)
+    return added
+
+
+def _notes(raw: pd.DataFrame, m: ImportMapping, missing: dict[str, int]) -> list[str]:
+    notes = []
+    skipped = {c: n for c, n in missing.items() if n}
+    if skipped:
+        notes.append(
+            "cells with no value (blank, n/a, OOM …) skipped: " + ", ".join(f"{c} ({n})" for c, n in skipped.items())
+        )
+    dropped = [c for c in raw.columns if c != "_row" and m.roles.get(c, "ignore") == "ignore"]
+    if dropped:
+        notes.append("columns not imported (role 'ignore'): " + ", ".join(dropped))
+    kept = m.columns("label")
+    if kept:
+        notes.append("kept as text only (role 'label'): " + ", ".join(kept))
+    return notes
+
+
+def apply_import(
+    raw: pd.DataFrame, m: ImportMapping, file_name: str, sidecar: dict[str, str] | None = None
+) -> tuple[pd.DataFrame, list[str]]:
+    """History rows (DIMENSIONS + EXTRA + one column per metric) and notes on what was dropped and why.
+
+    Raises:
+      CsvError: the first bad cell (row and column named), or a mapping that does not fit the file.
+    """
+    _check(raw, m)
+    constants = {**_sidecar_roles(sidecar or {}), **m.constants}
+    dims = _dimensions(raw, m, constants)
+    parts, missing = [], {}
+    for column in m.columns("value"):
+        part, missing[column] = _value_frame(raw, m, column, m.values.get(column) or ValueSpec())
+        parts.append(part)
+    long = pd.concat(parts)
+    if long.empty:
+        raise CsvError("no cell of the value columns holds a number")
+    out = dims.loc[long.index].reset_index(drop=True)
+    long = long.reset_index(drop=True)
+    stem = file_name.rsplit(".", 1)[0]
+    model = long["model"] if "model" in long.columns else pd.Series(None, index=long.index, dtype=object)
+    out["model"] = model.fillna(out["model"]).fillna(stem)
+    names = list(pd.unique(long["metric_col"]))
+    for name in names:
+        out[name] = long["value"].where(long["metric_col"] == name)
+    derived = _derived(out, names)
+    out["file"], out["source"], out["status"], out["kind"] = (
+        file_name,
+        "file:" + file_name,
+        RunStatus.OK.value,
+        "external",
+    )
+    out["run_id"] = file_name + ":" + out["_row"].astype(str) + ":" + long["source_column"]
+    out["workload"] = out["model"]
+    for key, value in (sidecar or {}).items():
+        out[f"meta.{key}"] = value
+    notes = _notes(raw, m, missing) + ([f"added: {', '.join(derived)}"] if derived else [])
+    return out.drop(columns="_row"), notes
+
+
+def load_foreign(
+    data: bytes | str, name: str, mapping: ImportMapping | None = None, sidecar: dict[str, str] | None = None
+) -> tuple[pd.DataFrame, list[str]]:
+    """Read and map a foreign file in one go (headless: the CLI and tests). Raises CsvError."""
+    raw = read_raw(data, name)
+    return apply_import(raw.frame, mapping or raw.guess, name, sidecar)
+
+
+__all__ = ["EXTRA", "ROLES", "Raw", "apply_import", "load_foreign", "read_raw"]

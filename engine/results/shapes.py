@@ -1,0 +1,242 @@
+"""What kind of results file this is, and a first mapping for it: the shape (long, wide, JSON, time series,
+telemetry), a role per column, a unit per value column, and a few well-known formats recognised by their
+header with their mapping pre-filled. Every guess is shown to the user, who corrects it.
+
+Pure pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pandas as pd
+
+from engine.results.foreign_text import MISSING_MARKERS, is_date, split_number
+from engine.results.import_mapping import ImportMapping, ValueSpec, unit_direction
+
+_HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("batch", ("batch",)),
+    ("count", ("# of acc", "gpus", "num_gpu", "n_gpu", "devices", "count", "accelerators", "chips", "# gpu")),
+    ("price", ("price", "costperhour", "cost per hour", "usd/h", "$/h")),
+    ("power", ("power", "watt")),
+    ("date", ("date", "timestamp", "created", "day")),
+    ("step", ("epoch", "step", "iteration", "iter")),
+    ("time", ("hours", "elapsed", "seconds", "minutes", "wall", "time")),
+    ("precision", ("precision", "dtype", "datatype")),
+    ("framework", ("framework", "software", "library", "version")),
+    ("unit", ("unit",)),
+    ("metric", ("metric", "measure", "quantity")),
+    ("model", ("model", "network", "benchmark", "workload", "architecture", "task")),
+    ("system", ("system", "platform", "config", "setup", "server", "submission")),
+    ("device", ("accelerator", "gpu", "device", "hardware", "chip", "tpu", "processor", "name")),
+)
+_TEXT_ROLES = {"system", "device", "model", "metric", "unit", "precision", "framework", "date"}
+_SETTING_PREFIXES = {"env", "environment", "config", "meta", "host", "system", "hardware", "software", "settings"}
+_SINGLE = {"device", "system", "count", "batch", "model", "step", "date", "metric", "unit", "time"}
+_NUMBER_ROLES = {"count", "batch", "price", "power", "time", "step"}
+_RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
+               "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s"}  # fmt: skip
+_UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s", "secs": "s",
+               "sec": "s", "msec": "ms", "millis": "ms", "percent": "%", "pct": "%", "watts": "W", "usd": "USD"}  # fmt: skip
+
+
+def _present(col: pd.Series) -> pd.Series:
+    return col[~col.str.lower().isin(MISSING_MARKERS)]
+
+
+def cell_kind(col: pd.Series) -> tuple[str, str]:
+    """("number", unit) when most filled cells are numbers (sharing one unit, maybe ''), ('date', ''),
+    or ('text', '')."""
+    cells = _present(col.head(200).astype(str))
+    if cells.empty:
+        return "empty", ""
+    split = cells.map(lambda c: split_number(c.replace("\u202f", "")))
+    ok = split.dropna()
+    if len(ok) > 0.5 * len(cells):  # a few bad cells are reported, not a reason to call the column text
+        units = pd.Series([u for _, u in ok]).value_counts()
+        return "number", str(units.index[0])
+    if cells.map(is_date).mean() >= 0.8:
+        return "date", ""
+    return "text", ""
+
+
+def unit_from_header(name: str) -> tuple[str, str]:
+    """(name without its unit, unit): 'ResNet-50 (images/sec)' → ('ResNet-50', 'images/s')."""
+    m = re.search(r"\s*[(\[]([^()\[\]]+)[)\]]\s*$", name)
+    if m:
+        return name[: m.start()].strip(), normalise_unit(m.group(1))
+    low = name.lower().replace("_", " ")
+    m = re.search(r"(\w+)\s*(?:/|per)\s*(s|sec|second)\b", low)
+    if m and m.group(1) in _RATE_WORDS:
+        return name, _RATE_WORDS[m.group(1)]
+    words = low.split()
+    if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in _RATE_WORDS:  # throughput_img_s
+        return name, _RATE_WORDS[words[-2]]
+    last = words[-1] if words else ""
+    if last in _UNIT_WORDS or last in ("ms", "s", "min", "h"):
+        return name, normalise_unit(last)
+    return name, ""
+
+
+def normalise_unit(unit: str) -> str:
+    u = unit.strip()
+    low = u.lower()
+    if low in _UNIT_WORDS:
+        return _UNIT_WORDS[low]
+    m = re.match(r"^(\w+)\s*(?:/|per\s*)(?:s|sec|second)$", low)
+    if m:
+        return _RATE_WORDS.get(m.group(1), f"{m.group(1)}/s")
+    return u
+
+
+def _metric_for(unit: str, name: str) -> str:
+    """A metric name from the unit (and the header's words): rates are throughput, times latency or time."""
+    low = name.lower()
+    if "latency" in low:
+        return "Latency"
+    if "accuracy" in low or "acc" in low.split("_"):
+        return "Top-1 accuracy" if "top1" in low.replace("-", "") else "Accuracy"
+    if "loss" in low:
+        return "Loss"
+    if unit_direction(unit) and unit.endswith("/s"):
+        return "Throughput"
+    if unit in ("ms", "s", "min", "h"):
+        return "Time to train" if unit in ("min", "h") else "Time"
+    return {"%": "Utilization", "MiB": "Memory used", "GiB": "Memory used", "C": "Temperature", "°C": "Temperature",
+            "W": "Power draw", "MHz": "Clock"}.get(unit, "")  # fmt: skip
+
+
+def role_by_name(name: str, kind: str) -> str:
+    low = name.lower()
+    for role, words in _HINTS:
+        if any(w in low for w in words):
+            if (kind == "number" and role in _TEXT_ROLES - {"date"}) or (kind != "number" and role in _NUMBER_ROLES):
+                continue
+            return role
+    return ""
+
+
+def _system_like(col: pd.Series) -> bool:
+    return bool(col.head(100).str.contains(r"^\s*\d+\s*[x×]\s*\S|\(", regex=True).any())
+
+
+def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
+    """A role per column and each column's (cell kind, cell unit)."""
+    cols = [c for c in raw.columns if c != "_row"]
+    kinds = {c: cell_kind(raw[c]) for c in cols}
+    roles: dict[str, str] = {}
+    for c in cols:
+        kind, unit = kinds[c]
+        role = "" if headerless else role_by_name(c, kind)
+        if role in ("device", "system"):
+            role = "system" if _system_like(raw[c]) else "device"
+        if not role:
+            role = {"number": "value", "date": "date", "empty": "ignore"}.get(kind, "label")
+        if role in _SINGLE and role in roles.values():
+            role = "value" if kind == "number" else "label"  # one column per single role
+        roles[c] = role
+    if "device" not in roles.values() and "system" not in roles.values():
+        text = [c for c in cols if roles[c] == "label"]
+        if text:
+            roles[text[0]] = "system" if _system_like(raw[text[0]]) else "device"
+    return roles, kinds
+
+
+def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape: str) -> dict[str, ValueSpec]:
+    """What each value column measures: in a wide table without a model column the columns are models
+    (the metric comes from the unit); otherwise they are metrics of the row's model."""
+    has_model, has_metric = "model" in roles.values(), "metric" in roles.values()
+    specs = {}
+    for c in (c for c, r in roles.items() if r == "value"):
+        base, unit = unit_from_header(c)
+        unit = unit or normalise_unit(kinds[c][1])
+        if has_metric:
+            specs[c] = ValueSpec("", unit)
+        elif shape == "wide" and not has_model:
+            specs[c] = ValueSpec(_metric_for(unit, c) or "value", unit, model=base)
+        else:
+            specs[c] = ValueSpec(_metric_for(unit, c) or base, unit)
+    return specs
+
+
+def detect_shape(roles: dict[str, str], kinds: dict[str, tuple[str, str]], headerless: bool, is_json: bool) -> str:
+    values = [c for c, r in roles.items() if r == "value"]
+    if headerless and any(kinds[c][1] for c in values):
+        return "telemetry"
+    if ("time" in roles.values() or "step" in roles.values()) and any(
+        re.search(r"acc|loss|top[-_ ]?[15]", c, re.IGNORECASE) for c in values
+    ):
+        return "timeseries"
+    if is_json:
+        return "json"
+    return "wide" if len(values) > 1 else "long"
+
+
+# --- well-known formats ----------------------------------------------------------------------------
+
+
+def _has(header: set[str], *names: str) -> bool:
+    return all(n.lower() in header for n in names)
+
+
+def _tf_cnn(m: ImportMapping) -> None:
+    m.roles.update({"Platform": "system", "GPUs": "count", "Model": "model"})
+    for c in m.columns("value"):
+        if c != "Images/sec":
+            m.roles[c] = "batch" if "batch" in c.lower() else "label"
+    m.values = {"Images/sec": ValueSpec("Throughput", "images/s")}
+
+
+def _mlperf(m: ImportMapping) -> None:
+    for c, r in list(m.roles.items()):
+        low = c.lower()
+        if low == "accelerator":
+            m.roles[c] = "device"
+        elif low in ("# of accelerators", "accelerators", "# accelerators"):
+            m.roles[c] = "count"
+        elif r in ("system", "device", "model", "count") and c != "System":
+            m.roles[c] = "label"
+    m.roles["System"] = "label"
+    m.values = {c: ValueSpec("Time to train", "min", c, "lower") for c in m.columns("value")}
+    m.shape = "wide"
+
+
+def _dawnbench(m: ImportMapping) -> None:
+    m.roles.update({c: r for c, r in (("epoch", "step"), ("hours", "time")) if c in m.roles})
+    m.time_unit = "h"
+    m.values = {c: ValueSpec("Top-5 accuracy" if "5" in c else "Top-1 accuracy", "%") for c in m.columns("value")}
+    m.shape = "timeseries"
+
+
+KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], None]], ...] = (
+    ("tf_cnn_benchmarks table", lambda h: _has(h, "platform", "model", "gpus", "images/sec"), _tf_cnn),
+    ("MLPerf Training results", lambda h: _has(h, "system", "accelerator") and any("accelerators" in x for x in h), _mlperf),
+    ("DAWNBench training log", lambda h: _has(h, "epoch", "hours") and any("accuracy" in x for x in h), _dawnbench),
+)  # fmt: skip
+
+
+def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = False) -> ImportMapping:
+    """A first mapping: roles, shape, units, and a known format's pre-filled mapping when the header matches."""
+    roles, kinds = guess_roles(raw, headerless)
+    for c, r in roles.items():  # a number under a run's config or environment is a setting, not a result
+        if is_json and r == "value" and c.split(".")[0].lower() in _SETTING_PREFIXES and "." in c:
+            roles[c] = "label"
+    shape = detect_shape(roles, kinds, headerless, is_json)
+    m = ImportMapping(shape=shape, roles=roles, values=value_specs(roles, kinds, shape))
+    if shape == "timeseries":
+        tcol = m.column("time")
+        m.time_unit = unit_from_header(tcol)[1] if tcol and unit_from_header(tcol)[1] in ("s", "min", "h") else "s"
+    header = {c.lower() for c in roles}
+    for name, test, fill in KNOWN:
+        if test(header):
+            m.fmt = name
+            fill(m)
+            break
+    if shape == "telemetry":
+        for c in m.columns("value"):  # a bare number in a log (the GPU index) is an id, not a measurement
+            if not kinds[c][1]:
+                m.roles[c] = "label"
+                m.values.pop(c, None)
+        m.fmt = "telemetry log (nvidia-smi --format=csv,noheader style)"
+    return m

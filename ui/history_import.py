@@ -1,0 +1,162 @@
+"""History page: the mapping step for another tool's results file — the detected shape, a role per column
+(with metric, unit, model and direction for each value column), the system-name rules and their preview,
+the first rows as they will be imported, what is dropped and why, and the mapping as a JSON download that
+can be uploaded again here or used headless (`python -m engine results import FILE --mapping MAP`).
+
+Every edit re-applies the mapping at once (engine.results.importer.apply_import); nothing is saved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from engine.results import systems
+from engine.results.errors import CsvError
+from engine.results.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
+from engine.results.imported import to_long
+from engine.results.importer import Raw, apply_import
+from ui.common import edit_table, show_table
+
+PREVIEW = 8
+
+
+def _mapping(key: str, raw: Raw) -> tuple[ImportMapping, int]:
+    """The file's current base mapping (the guess, or an uploaded one) and its version (editor keys change with it)."""
+    state = st.session_state.setdefault(f"{key}_base", {"mapping": raw.guess, "version": 0, "upload": None})
+    up = st.file_uploader(
+        "Use a saved mapping (JSON)", type=["json"], key=f"{key}_upload", help="A mapping downloaded from this page"
+    )
+    if up is not None and up.file_id != state["upload"]:
+        state["upload"] = up.file_id
+        try:
+            state["mapping"], state["version"] = mapping_from_json(up.getvalue()), state["version"] + 1
+        except CsvError as exc:
+            st.error(f"{up.name}: {exc}", icon=":material/error:")
+    return state["mapping"], state["version"]
+
+
+def _fields(key: str, raw: Raw, base: ImportMapping) -> ImportMapping:
+    """JSON: which flattened fields to import (the others are dropped)."""
+    if base.shape != "json":
+        return base
+    fields = [c for c in raw.frame.columns if c != "_row"]
+    keep = st.multiselect(
+        "Fields to import",
+        fields,
+        default=[c for c in fields if base.roles.get(c, "ignore") not in ("ignore", "label")],
+        key=f"{key}_fields",
+        help="Nested objects are flattened to dotted names (config.batch_size); pick the ones that matter.",
+    )
+    return replace(base, roles={c: (base.roles.get(c, "label") if c in keep else "ignore") for c in fields})
+
+
+def _roles_table(raw: Raw, m: ImportMapping) -> pd.DataFrame:
+    rows = []
+    for c in (c for c in raw.frame.columns if c != "_row" and m.roles.get(c, "ignore") != "ignore"):
+        spec = m.values.get(c, ValueSpec())
+        sample = " · ".join(v for v in raw.frame[c].head(3).astype(str) if v)[:60]
+        rows.append({"column": c, "sample": sample, "role": m.roles.get(c, "label"), "metric": spec.metric,
+                     "unit": spec.unit, "model": spec.model, "better": spec.direction})  # fmt: skip
+    return pd.DataFrame(rows, columns=["column", "sample", "role", "metric", "unit", "model", "better"])
+
+
+def _roles(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMapping:
+    """One row per column: its role, and for a value what it measures, its unit, its model, which way is better."""
+    table = _roles_table(raw, m)
+    edited = edit_table(
+        table,
+        key=f"{key}_roles_{version}_{len(table)}",
+        hide_index=True,
+        disabled=["column", "sample"],
+        width="stretch",
+        column_config={
+            "role": st.column_config.SelectboxColumn("Role", options=list(ROLES), required=True,
+                                                     help="; ".join(f"{r}: {t}" for r, t in ROLES.items())),
+            "metric": st.column_config.TextColumn("Metric", help="Value columns: what it measures (Throughput, Time to train)"),
+            "unit": st.column_config.TextColumn("Unit", help="images/s, sequences/s, tokens/s, ms, min, h, % …"),
+            "model": st.column_config.TextColumn("Model", help="Wide tables: the model this column is about"),
+            "better": st.column_config.SelectboxColumn("Better", options=["", "higher", "lower"],
+                                                       help="Empty: from the unit (rates higher, times lower)"),
+        },
+    )  # fmt: skip
+    roles = dict(m.roles) | {r["column"]: r["role"] for r in edited.to_dict("records")}
+    values = {
+        r["column"]: ValueSpec(*(str(r[k] or "") for k in ("metric", "unit", "model", "better")))
+        for r in edited.to_dict("records")
+        if r["role"] == "value"
+    }
+    return replace(m, roles=roles, values=values)
+
+
+def _systems(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMapping:
+    column = m.column("system")
+    if not column:
+        return m
+    text = st.text_area(
+        "System-name rules (one regular expression per line; named groups count, model, variant, note)",
+        "\n".join(m.system_rules),
+        key=f"{key}_rules_{version}",
+        height=90,
+        help="The first rule that matches a name wins; the model is then looked up in the hardware table.",
+    )
+    rules = [r for r in text.split("\n") if r.strip()]
+    try:
+        table = systems.preview(raw.frame[column], rules, limit=12)
+        show_table(table.drop(columns=["device_label"]), hide_index=True, key=f"{key}_sys_preview")
+    except CsvError as exc:
+        st.error(str(exc), icon=":material/error:")
+    return replace(m, system_rules=rules)
+
+
+def _series(key: str, version: int, m: ImportMapping) -> ImportMapping:
+    if not m.column("time"):
+        return m
+    c = st.columns(2)
+    units = list(TIME_UNITS)
+    unit = c[0].selectbox("Time column unit", units, index=units.index(m.time_unit), key=f"{key}_tunit_{version}")
+    acc = c[1].selectbox(
+        "Accuracy given as",
+        ["auto", "fraction", "percent"],
+        index=["auto", "fraction", "percent"].index(m.accuracy),
+        key=f"{key}_acc_{version}",
+        help="auto: a column that never exceeds 1 is a fraction; both end up in %",
+    )
+    return replace(m, time_unit=unit, accuracy=acc)
+
+
+def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str]] | None):
+    """The mapping step for one file, in an expander; returns (History rows or None, error, notes)."""
+    k = f"hist_imp_{key}"
+    base, version = raw.guess, 0
+    shape = SHAPES.get(base.shape, base.shape) + (f" — recognised: {base.fmt}" if base.fmt else "")
+    with st.expander(f"**{name}** — {shape}. Check how it is read", expanded=True):
+        st.caption(
+            f"Read as {raw.how}."
+            + (f" Settings from **{sidecar[0]}** are added to every row." if sidecar else "")
+            + " Change a column's role or unit below; the chart follows."
+        )
+        base, version = _mapping(k, raw)
+        m = _series(k, version, _systems(k, version, raw, _roles(k, version, raw, _fields(k, raw, base))))
+        try:
+            rows, notes = apply_import(raw.frame, m, name, sidecar[1] if sidecar else None)
+        except CsvError as exc:
+            return None, str(exc), []
+        st.caption(f"The first rows as they will be imported ({len(rows):,} in all):")
+        first = to_long(rows).head(PREVIEW)
+        show_table(first.dropna(axis=1, how="all"), hide_index=True, key=f"{k}_preview")
+        for note in notes:
+            st.caption("• " + note)
+        st.download_button(
+            "Download this mapping (JSON)",
+            data=m.to_json().encode("utf-8"),
+            file_name=f"{name.rsplit('.', 1)[0]}.mapping.json",
+            mime="application/json",
+            key=f"{k}_download",
+            on_click="ignore",
+            icon=":material/download:",
+            help=f"Upload it here next time, or: python -m engine results import {name} --mapping FILE",
+        )
+    return rows, "", notes

@@ -1,0 +1,95 @@
+"""History page tabs for imported results: scaling 1→N devices, the noise band of repeated configurations,
+and time (and cost) to a target accuracy. Shown only when the rows carry what each needs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from engine.charts import imported as charts
+from engine.reference.answer import times
+from engine.results import imported
+from engine.results.history import metric_title
+from ui.common import download_csv, show_chart, show_table
+
+
+def extra_tabs(df: pd.DataFrame, metric: str) -> list[tuple[str, Callable[[], None]]]:
+    """(tab name, view) for the views these rows support."""
+    out: list[tuple[str, Callable[[], None]]] = []
+    if "device_count" in df.columns and df["device_count"].nunique() > 1:
+        out.append(("Scaling", lambda: scaling_tab(df, metric)))
+    series = "elapsed_s" in df.columns and df["elapsed_s"].notna().any()
+    logged = "date" in df.columns and df["date"].nunique() > max(10, len(df) // 8)  # a log over time, not repeats
+    if "kind" in df.columns and (df["kind"] == "external").any() and not series and not logged:
+        out.append(("Noise", lambda: noise_tab(df, metric)))
+    if "elapsed_s" in df.columns and df["elapsed_s"].notna().any():
+        out.append(("Time to accuracy", lambda: accuracy_tab(df, metric)))
+    return out
+
+
+def scaling_tab(df: pd.DataFrame, metric: str) -> None:
+    sc = imported.scaling(df, metric)
+    show_chart(charts.scaling_chart(sc, metric), "hist_chart_scaling", f"history_scaling_{metric}")
+    if sc.empty:
+        return
+    best = sc.loc[sc["device_count"].idxmax()]
+    st.caption(
+        f"{best['group']}: {int(best['device_count'])} devices are **{times(best['speedup'])} faster** than "
+        f"{int(sc[sc['group'] == best['group']]['device_count'].min())}, {best['efficiency'] * 100:.0f}% of ideal."
+    )
+    table = sc[["group", "device_count", metric, "ideal", "speedup", "efficiency"]]
+    show_table(
+        table,
+        hide_index=True,
+        key="hist_scaling_table",
+        column_config={
+            metric: st.column_config.NumberColumn(metric_title(metric), format="%.4g"),
+            "ideal": st.column_config.NumberColumn("Ideal", format="%.4g"),
+            "speedup": st.column_config.NumberColumn("× faster", format="%.2f×", help="than the fewest devices"),
+            "efficiency": st.column_config.NumberColumn("Efficiency", format="percent"),
+        },
+    )
+    download_csv(table, "hist_scaling_csv", f"history_scaling_{metric}", "Download (CSV)")
+
+
+def noise_tab(df: pd.DataFrame, metric: str) -> None:
+    nz = imported.noise(df, metric)
+    show_chart(charts.noise_chart(nz, metric), "hist_chart_noise", f"history_noise_{metric}")
+    if nz.empty:
+        return
+    st.caption(
+        "Rows with the same device, count, model, precision and batch are repeats: their spread is noise. "
+        "Two configurations whose difference is inside that band are within noise."
+    )
+    table = nz[["group", "median", "min", "max", "cv_pct", "rows"]]
+    show_table(
+        table,
+        hide_index=True,
+        key="hist_noise_table",
+        column_config={"cv_pct": st.column_config.NumberColumn("CV", format="%.1f%%", help="std ÷ mean")},
+    )
+    download_csv(table, "hist_noise_csv", f"history_noise_{metric}", "Download (CSV)")
+
+
+def accuracy_tab(df: pd.DataFrame, metric: str) -> None:
+    values = df[metric].dropna()
+    default = float(values.quantile(0.9)) if len(values) else 0.0
+    target = st.number_input(
+        f"Target {metric_title(metric)}", value=round(default, 2), key="hist_tta_target", help="Time to first reach it"
+    )
+    show_chart(charts.accuracy_chart(df, metric, target), "hist_chart_tta", f"history_tta_{metric}")
+    tt = imported.time_to_target(df, metric, target)
+    if tt.empty:
+        return
+    show_table(
+        tt[["group", "hours", "cost_usd", "best", "devices"]],
+        hide_index=True,
+        key="hist_tta_table",
+        column_config={
+            "hours": st.column_config.NumberColumn("Hours to target", format="%.2f"),
+            "cost_usd": st.column_config.NumberColumn("Cost (USD)", format="$%.2f", help="hours × price per hour"),
+            "best": st.column_config.NumberColumn("Best reached", format="%.4g"),
+        },
+    )
