@@ -17,6 +17,7 @@ from engine import cli_compare
 from engine.cli_commands import cmd_devices, cmd_models, cmd_run
 from engine.cli_common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
 from engine.cli_results import cmd_cancel, cmd_results
+from engine.spec.backends import BACKENDS
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES
 
 __all__ = ["EXIT_FAILED", "EXIT_INVALID", "EXIT_OK", "build_parser", "main"]
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--steps-per-epoch", type=_positive_int)
     r.add_argument("--validation-steps", type=_positive_int)
     r.add_argument("--device", choices=DEVICES)
+    r.add_argument("--backend", choices=BACKENDS, help="Keras 3 backend / framework (default tensorflow)")
     r.add_argument("--strategy", choices=STRATEGIES)
     r.add_argument("--logical-devices", type=_positive_int)
     r.add_argument("--precision", choices=PRECISIONS)

@@ -12,7 +12,7 @@ from engine.cli_common import EXIT_FAILED, EXIT_OK, fail, row_line
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
-from engine.spec import catalog
+from engine.spec import backends, catalog
 from engine.spec.specs import SpecError
 
 # run flags that belong to one kind of run only, as spec field names
@@ -121,6 +121,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
             "gpus": [asdict(g) for g in acc.gpus],
             "tpu": acc.tpu or None,
             "notes": list(acc.notes),
+            "backends": {b: backends.installed(b) for b in backends.BACKENDS},
         }
         if tf_info is not None:
             info["tensorflow"] = tf_info
@@ -137,6 +138,10 @@ def cmd_devices(args: argparse.Namespace) -> int:
     if not acc.gpus:
         print("GPU: none found" + (f" ({'; '.join(acc.notes)})" if acc.notes else ""))
     print(f"TPU: {acc.tpu or 'none attached'}")
+    print(
+        "Backends: "
+        + ", ".join(f"{b} ({'installed' if backends.installed(b) else 'not installed'})" for b in backends.BACKENDS)
+    )
     if tf_info is not None:
         print(f"TensorFlow {tf_info['version']} sees: {', '.join(tf_info['devices'])}")
     return EXIT_OK

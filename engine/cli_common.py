@@ -24,6 +24,7 @@ def row_line(row: Mapping[str, Any]) -> str:
     what = row.get("model") or row.get("kind")
     return (
         f"{row['run_id']}  {row['status']:<11} {row['kind']:<6} {what:<16} {row.get('device') or '-':<4} "
+        f"{row.get('backend') or 'tensorflow':<10} "
         f"median {f(row.get('step_time_ms_median'), '.2f')} ms  {f(row.get('gflops'), '.1f')} GFLOP/s  "
         f"{f(row.get('examples_per_sec'), ',.1f')} ex/s"
     )

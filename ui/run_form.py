@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from engine.runs import hardware
-from engine.spec import catalog
+from engine.spec import backends, catalog
 from engine.spec import specs as spec
 from engine.spec.demo import DEMO_TIMEOUT_S
 from engine.spec.micro_presets import MICRO_PRESETS, SHAPE_FIELDS, preset_fields
 from ui.run_fields import spec_number
+from ui.run_form_backend import backend_select
 from ui.run_form_train import train_form
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ FIELD_LABELS = {
     "--repeats": "Timed repeats",
     "--warmup": "Warm-up repeats",
     "--device": "Device",
+    "--backend": "Backend",
     "--model": "Model",
     "--dataset": "Dataset",
     "--data-dir": "Data folder",
@@ -90,7 +92,8 @@ _DEFAULTS: dict[str, Any] = {
 # A flag, optionally followed by a value it is set to ("--device cpu", "--logical-devices 2").
 _VALUES = "|".join(
     sorted(
-        {*spec.DEVICES, *spec.STRATEGIES, *spec.PRECISIONS, *spec.DTYPES, *spec.BENCHES, *catalog.DATASET_NAMES},
+        {*spec.DEVICES, *spec.STRATEGIES, *spec.PRECISIONS, *spec.DTYPES, *spec.BENCHES, *catalog.DATASET_NAMES}
+        | set(backends.BACKENDS),
         key=len,
         reverse=True,
     )
@@ -286,4 +289,5 @@ def run_form(demo: bool = False) -> dict[str, Any]:
     acc = hardware.detect_accelerators()
     workload = st.radio("Workload", ("Microbenchmark", "Training"), key="run_workload", horizontal=True)
     raw = micro_form(acc) if workload == "Microbenchmark" else train_form(lambda: _device_select(acc), len(acc.gpus))
+    raw["backend"] = backend_select()
     return common_fields(raw, workload == "Training", demo)

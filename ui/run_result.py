@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import run as charts_run
+from engine.results.backend_text import backend_lines
 from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
@@ -186,6 +187,7 @@ def _detail_metrics(row: dict[str, Any]) -> None:
     pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
     ran_on = f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`"
     st.markdown(ran_on + (f" · {pct}: {peak_note}." if peak_note and row.get("gflops") else ""))
+    st.caption("  \n".join(backend_lines(row)))
 
 
 def _card_footer(run_id: str, row: dict[str, Any]) -> None:

@@ -92,6 +92,13 @@ RESULT_METRICS: dict[str, Metric] = {
         _m("peak_device_memory_mb", "Peak device memory", "MB", False, kind="capacity"),
         _m("cost_usd", "Cost", "USD", False),
         _m("peak_gflops", "Device peak", "GFLOP/s", True, "compute", "capacity"),
+        # honest timing on fast devices (engine.worker.train_backend); own families: never mixed with the above
+        _m("examples_per_sec_windowed", "Throughput, synced every few steps", "examples/s", True),
+        _m("examples_per_sec_step_synced", "Throughput, synced every step", "examples/s", True),
+        _m("examples_per_sec_epoch", "Throughput, whole epochs", "examples/s", True),
+        _m("sync_overhead_pct", "Cost of syncing every step", "%", False),
+        _m("mfu_pct", "MFU (of the dense peak)", "%", True),
+        _m("blas_gflops", "NumPy BLAS on the same matmul", "GFLOP/s", True),
     )
 }
 

@@ -21,11 +21,12 @@ import pandas as pd
 from engine.results import csv_records
 from engine.results.checks import BOOL_TEXT, first_problem
 from engine.results.errors import CsvError
-from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
+from engine.results.schema import ADDED_COLUMNS, COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
 
 __all__ = ["REQUIRED_COLUMNS", "CsvError", "decode", "read_export", "read_header", "read_rows", "rows_to_csv"]
 
-_OPTIONAL = ("schema_version", "source", "notes")  # an export may lack these
+# an export may lack these; files written before a column was added lack it
+_OPTIONAL = ("schema_version", "source", "notes", *ADDED_COLUMNS)
 REQUIRED_COLUMNS = tuple(c for c in COLUMN_NAMES if c not in _OPTIONAL)
 
 

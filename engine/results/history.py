@@ -25,7 +25,7 @@ DIMENSIONS = (
 # Columns worth grouping, pivoting or colouring by (low cardinality, meaningful).
 GROUPABLE = (
     "device_label", "workload", "model", "kind", "status", "precision", "global_batch_size", "file",
-    "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
+    "backend", "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
     "device_count", "variant", "framework",
 )  # fmt: skip
 # Context an imported row (engine.results.importer) carries besides DIMENSIONS: numbers that are not metrics.
@@ -49,6 +49,7 @@ SPEED_SETTINGS: dict[str, str] = {
     "precision": "precision",
     "dtype": "dtype",
     "xla": "XLA",
+    "backend": "framework (Keras backend: TensorFlow, JAX or PyTorch)",
     "dataset": "data (synthetic vs real, which dataset)",
     "tf_version": "TensorFlow version",
     "replicas": "device count (replicas)",
@@ -213,7 +214,9 @@ def speed_warnings(rows: pd.DataFrame) -> list[str]:
     for col, label in SPEED_SETTINGS.items():
         if col not in rows.columns:
             continue
-        values = rows[col].astype("str").where(rows[col].notna(), "not recorded")
+        # rows from before a backend was recorded ran on TensorFlow, the only backend then
+        missing = "tensorflow" if col == "backend" else "not recorded"
+        values = rows[col].astype("str").where(rows[col].notna(), missing)
         distinct = list(dict.fromkeys(values.tolist()))
         if len(distinct) > 1:
             shown = ", ".join(distinct[:5]) + (" …" if len(distinct) > 5 else "")

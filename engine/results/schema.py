@@ -29,6 +29,7 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("precision", str),
     ("xla", bool),
     ("device", str),
+    ("backend", str),  # Keras 3 backend / framework: tensorflow, jax or torch (empty in older files = tensorflow)
     ("strategy", str),
     ("replicas", int),
     ("global_batch_size", int),
@@ -44,9 +45,17 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("step_time_ms_p10", float),
     ("step_time_ms_p90", float),
     ("examples_per_sec", float),
+    # honest timing on fast devices (design §4): a sync only at the edges of windows of several steps,
+    # the same steps synced at both edges of every step, and a wall clock around whole epochs
+    ("examples_per_sec_windowed", float),
+    ("examples_per_sec_step_synced", float),
+    ("examples_per_sec_epoch", float),
+    ("sync_overhead_pct", float),  # windowed / step-synced − 1, in %; may be slightly negative (noise)
     ("total_s", float),
     ("gflops", float),
     ("peak_gflops", float),
+    ("mfu_pct", float),  # achieved FLOP/s ÷ the device's dense peak for the run's precision, in %
+    ("blas_gflops", float),  # NumPy's BLAS on the same matmul, the host's own reference (CPU matmul only)
     ("final_loss", float),
     ("final_accuracy", float),
     ("val_accuracy", float),
@@ -59,10 +68,23 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("host_cores", int),
     ("host_memory_gb", float),
     ("tf_version", str),
+    ("framework_version", str),  # the backend's own version (jax / torch), tf_version for TensorFlow
     ("keras_version", str),
     ("python_version", str),
     ("driver_version", str),
     ("notes", str),
+)
+
+# Columns added after the first exports: files written before them still import (the cells stay empty).
+ADDED_COLUMNS: tuple[str, ...] = (
+    "backend",
+    "examples_per_sec_windowed",
+    "examples_per_sec_step_synced",
+    "examples_per_sec_epoch",
+    "sync_overhead_pct",
+    "mfu_pct",
+    "blas_gflops",
+    "framework_version",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -71,7 +93,9 @@ COLUMN_TYPES: dict[str, type] = dict(RESULT_COLUMNS)
 # Measured values that can never be negative; an import carrying one is refused. A tuple in column
 # order, so a row with two bad cells always reports the same (leftmost) one.
 NON_NEGATIVE: tuple[str, ...] = tuple(
-    name for name, typ in RESULT_COLUMNS if typ in (int, float) and name not in ("schema_version", "final_loss")
+    name
+    for name, typ in RESULT_COLUMNS
+    if typ in (int, float) and name not in ("schema_version", "final_loss", "sync_overhead_pct")
 )
 
 
@@ -97,6 +121,7 @@ class ResultRow(TypedDict, total=False):
     precision: str | None
     xla: bool | None
     device: str | None
+    backend: str | None
     strategy: str | None
     replicas: int | None
     global_batch_size: int | None
@@ -111,9 +136,15 @@ class ResultRow(TypedDict, total=False):
     step_time_ms_p10: float | None
     step_time_ms_p90: float | None
     examples_per_sec: float | None
+    examples_per_sec_windowed: float | None
+    examples_per_sec_step_synced: float | None
+    examples_per_sec_epoch: float | None
+    sync_overhead_pct: float | None
     total_s: float | None
     gflops: float | None
     peak_gflops: float | None
+    mfu_pct: float | None
+    blas_gflops: float | None
     final_loss: float | None
     final_accuracy: float | None
     val_accuracy: float | None
@@ -125,6 +156,7 @@ class ResultRow(TypedDict, total=False):
     host_cores: int | None
     host_memory_gb: float | None
     tf_version: str | None
+    framework_version: str | None
     keras_version: str | None
     python_version: str | None
     driver_version: str | None

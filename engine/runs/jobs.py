@@ -60,6 +60,7 @@ def initial_row(spec: Spec, run_id: str) -> ResultRow:
         "status": RunStatus.QUEUED,
         "kind": spec.kind,
         "device": spec.device,
+        "backend": spec.backend,
         "xla": spec.xla,
         "price_per_hour_usd": spec.price_per_hour_usd or None,
     }

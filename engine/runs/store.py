@@ -40,6 +40,7 @@ class Store:
                 for name, typ in COLUMN_TYPES.items()
             )
             conn.execute(f"CREATE TABLE IF NOT EXISTS runs ({cols})")
+            self._add_missing_columns(conn)
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS jobs (run_id TEXT PRIMARY KEY, pid INTEGER, pid_started REAL,"
                 " deadline REAL, run_dir TEXT, spec TEXT)"
@@ -48,6 +49,14 @@ class Store:
             conn.execute("CREATE INDEX IF NOT EXISTS series_run ON series (run_id, kind, idx)")
             conn.execute("CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at)")
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @staticmethod
+    def _add_missing_columns(conn: sqlite3.Connection) -> None:
+        """A database made before a column existed gains it (NULL in old rows), so old DBs stay readable."""
+        have = {r[1] for r in conn.execute("PRAGMA table_info(runs)")}
+        for name, typ in COLUMN_TYPES.items():
+            if name not in have:
+                conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {_SQL_TYPES[typ]}")
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:

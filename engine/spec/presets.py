@@ -113,7 +113,12 @@ PRESETS: tuple[Preset, ...] = (
 BY_KEY: dict[str, Preset] = {p.key: p for p in PRESETS}
 
 
-def request_for(key: str, device: str = "cpu", demo: bool = False) -> dict[str, Any]:
+def every_backend(key: str, installed: list[str], device: str = "cpu") -> list[dict[str, Any]]:
+    """Preset `key` once per installed backend, to chart the same model side by side on Compare."""
+    return [request_for(key, device, backend=b) for b in installed]
+
+
+def request_for(key: str, device: str = "cpu", demo: bool = False, backend: str = "tensorflow") -> dict[str, Any]:
     """The spec fields to launch preset `key` on `device` (cpu or gpu).
 
     On a GPU the ResNet-50 preset uses the article's batch; the Reuters preset keeps its two
@@ -124,6 +129,7 @@ def request_for(key: str, device: str = "cpu", demo: bool = False) -> dict[str, 
     preset = BY_KEY[key]
     request = dict(preset.request)
     request["device"] = device
+    request["backend"] = backend  # a preset runs on any installed Keras 3 backend
     if device == "gpu" and preset.gpu_batch:
         request["batch_size"] = preset.gpu_batch
     if demo:
@@ -145,6 +151,7 @@ _FIELD_WORDS = {
     "--model": "Model",
     "--dataset": "Dataset",
     "--device": "Device",
+    "--backend": "Backend",
     "--strategy": "Strategy",
     "--logical-devices": "Logical devices",
     "--timeout-s": "Time limit",

@@ -11,7 +11,8 @@ import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from engine.spec import catalog
+from engine.spec import backends, catalog
+from engine.spec.backend_rules import backend_problem
 
 DEVICES = ("cpu", "gpu", "tpu")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -71,6 +72,7 @@ class MicroSpec:
       repeats: timed repetitions after warm-up (median and p10/p90 come from these).
       warmup: untimed repetitions first (tracing, compile, caches).
       device: cpu, gpu or tpu — the placement is verified, not assumed.
+      backend: the framework whose own op is timed: tensorflow, jax or torch.
       price_per_hour_usd: optional, for cost_usd.
       timeout_s: the run is killed and recorded `timeout` past this.
     """
@@ -90,6 +92,7 @@ class MicroSpec:
     repeats: int = 10
     warmup: int = 2
     device: str = "cpu"
+    backend: str = backends.DEFAULT_BACKEND
     price_per_hour_usd: float = 0.0
     timeout_s: float = 600.0
 
@@ -113,6 +116,7 @@ class TrainSpec:
       xla: jit_compile the train step.
       memory_growth, memory_limit_mb, visible_devices: GPU settings, applied before TF initialises.
       tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
+      backend: the Keras 3 backend that runs the model: tensorflow, jax or torch.
       price_per_hour_usd: optional, for cost_usd.
       timeout_s: the run is killed and recorded `timeout` past this.
     """
@@ -133,6 +137,7 @@ class TrainSpec:
     memory_limit_mb: int = 0
     visible_devices: str = ""
     tpu: str = ""
+    backend: str = backends.DEFAULT_BACKEND
     price_per_hour_usd: float = 0.0
     timeout_s: float = 3600.0
 
@@ -186,6 +191,14 @@ def _bool(d: dict, key: str) -> bool:
     raise SpecError(_flag(key), f"must be true or false, got {v!r}")
 
 
+def _backend(d: dict) -> str:
+    name = _choice(d, "backend", backends.BACKENDS)
+    problem = backends.not_installed_reason(name)
+    if problem:
+        raise SpecError("--backend", problem)
+    return name
+
+
 def _flag(key: str) -> str:
     return "--" + key.replace("_", "-")
 
@@ -210,6 +223,7 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
         "repeats": _int(d, "repeats", MICRO_BOUNDS),
         "warmup": _int(d, "warmup", MICRO_BOUNDS),
         "device": _choice(d, "device", DEVICES),
+        "backend": _backend(d),
         "price_per_hour_usd": _float(d, "price_per_hour_usd", MICRO_BOUNDS),
         "timeout_s": _float(d, "timeout_s", MICRO_BOUNDS),
     }
@@ -262,6 +276,8 @@ def resolve_strategy(spec: TrainSpec, gpu_count: int) -> str:
     """`auto` → the strategy the device and counts imply; explicit choices pass through."""
     if spec.strategy != "auto":
         return spec.strategy
+    if spec.backend == "torch":
+        return "default"  # Keras's torch backend trains on one device
     if spec.device == "tpu":
         return "tpu"
     if spec.logical_devices > 1 or (spec.device == "gpu" and _gpus_used(spec, gpu_count) > 1):
@@ -282,6 +298,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         "strategy": _choice(d, "strategy", STRATEGIES),
         "logical_devices": _int(d, "logical_devices", TRAIN_BOUNDS),
         "precision": _choice(d, "precision", PRECISIONS),
+        "backend": _backend(d),
         "xla": _bool(d, "xla"),
         "memory_growth": _bool(d, "memory_growth"),
         "memory_limit_mb": _int(d, "memory_limit_mb", TRAIN_BOUNDS),
@@ -302,8 +319,15 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
             "--data-dir", "flowers needs a folder of TFRecord files or a gs:// path (or use --dataset synthetic)"
         )
     spec = TrainSpec(**out)
+    _check_backend(spec, gpu_count)
     _check_combination(spec, gpu_count)
     return spec
+
+
+def _check_backend(spec: TrainSpec, gpu_count: int) -> None:
+    problem = backend_problem(spec, resolve_strategy(spec, gpu_count))
+    if problem:
+        raise SpecError(*problem)
 
 
 def _check_combination(spec: TrainSpec, gpu_count: int) -> None:

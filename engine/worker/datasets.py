@@ -28,13 +28,17 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import tensorflow as tf
 
 from engine.spec import catalog
 
-AUTOTUNE = tf.data.AUTOTUNE
+if TYPE_CHECKING:
+    import tensorflow as tf
+else:
+    from engine.worker.lazy_tf import tf  # JAX/PyTorch runs use this module's NumPy loaders without TF
+AUTOTUNE = -1  # tf.data.AUTOTUNE's value, without importing TensorFlow
 SHUFFLE_BUFFER = 10_000
 FLOWERS_VALIDATION_EVERY = 10  # every 10th flowers record is held out for validation
 _KERAS_ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"

@@ -5,7 +5,9 @@ A watchdog thread enforces the timeout even while TensorFlow is busy in C++ (TF 
 recording `timeout` and then killing the whole process group. Final writes are guarded by status,
 so a run already recorded `cancelled` or `timeout` is never overwritten by a late `ok`.
 
-This is the only module that imports TensorFlow at the top level.
+The run's backend is fixed here, before Keras is imported: `backends.prepare_process` sets
+KERAS_BACKEND (and what JAX/PyTorch read at import), then only that backend's framework is
+imported — TensorFlow for a TensorFlow run, never for a JAX or PyTorch run.
 """
 
 from __future__ import annotations
@@ -13,18 +15,18 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
 from pathlib import Path
 
-import tensorflow as tf  # noqa: F401  (the worker owns the TF runtime; imported before anything uses it)
-
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.progress import Reporter
 from engine.runs.store import Store
-from engine.spec.specs import UNKNOWN_GPU_COUNT, MicroSpec, SpecError, spec_from_dict
-from engine.worker import tfenv
+from engine.spec.specs import UNKNOWN_GPU_COUNT, MicroSpec, Spec, SpecError, spec_from_dict
+from engine.worker import backends
+from engine.worker.errors import PlacementError
 
 
 def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
@@ -44,11 +46,49 @@ def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
 def explain(exc: BaseException) -> str:
     """One line a person can act on."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
-    if isinstance(exc, (MemoryError, tf.errors.ResourceExhaustedError)):
+    tf = sys.modules.get("tensorflow")  # only a TensorFlow run has it; never imported just to explain
+    oom = (MemoryError,) + ((tf.errors.ResourceExhaustedError,) if tf is not None else ())
+    if isinstance(exc, oom) or "out of memory" in text.lower() or "RESOURCE_EXHAUSTED" in text:
         return f"out of memory: {text[:300]} — try a smaller batch size or shape"
-    if isinstance(exc, tfenv.PlacementError):
+    if isinstance(exc, PlacementError):
         return f"placement: {text}"
     return f"{exc.__class__.__name__}: {text[:500]}"
+
+
+def _run(spec: Spec, report: Reporter) -> dict:
+    """Run `spec` under its backend and return its result columns, environment included."""
+    backends.prepare_process(
+        spec.backend, spec.device, getattr(spec, "logical_devices", 1), getattr(spec, "visible_devices", "")
+    )
+    if spec.backend == "tensorflow":
+        import tensorflow as tf  # noqa: F401  (the worker owns the TF runtime; imported before anything uses it)
+
+        from engine.worker import tfenv
+
+        if isinstance(spec, MicroSpec):
+            from engine.worker.micro import run_micro
+
+            result = run_micro(spec, report)
+        else:
+            from engine.worker.train import run_training
+
+            result = run_training(spec, report)
+        result.update(tfenv.environment(spec.device))
+        result["framework_version"] = f"tensorflow {result['tf_version']}"
+        return result
+    ops = backends.load(spec.backend)
+    if isinstance(spec, MicroSpec):
+        from engine.worker.micro_backend import run_micro_backend
+
+        result = run_micro_backend(spec, report, ops)
+    else:
+        from engine.worker.train_backend import run_training_backend
+
+        result = run_training_backend(spec, report, ops)
+    from engine.worker.backends.environment import environment
+
+    result.update(environment(spec.device, ops))
+    return result
 
 
 def main(run_dir: str) -> int:
@@ -69,15 +109,7 @@ def main(run_dir: str) -> int:
     _watchdog(store, run_id, spec.timeout_s)
     t0 = time.perf_counter()
     try:
-        if isinstance(spec, MicroSpec):
-            from engine.worker.micro import run_micro
-
-            result = run_micro(spec, report)
-        else:
-            from engine.worker.train import run_training
-
-            result = run_training(spec, report)
-        result.update(tfenv.environment(spec.device))
+        result = _run(spec, report)
         wall_s = time.perf_counter() - t0
         if spec.price_per_hour_usd:
             result["cost_usd"] = spec.price_per_hour_usd * (result.get("total_s") or wall_s) / 3600.0

@@ -16,6 +16,8 @@ import tensorflow as tf
 from engine.runs.progress import Reporter
 from engine.spec.specs import MicroSpec
 from engine.worker import tfenv
+from engine.worker.backends.timing import blas_matmul_gflops
+from engine.worker.micro_flops import flops
 from engine.worker.stats import summarize_ms
 
 _BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
@@ -37,13 +39,6 @@ def plan_blocks(total: int, bytes_per_unit: int, budget: int) -> list[tuple[int,
     """Split `total` units (columns or images) into [start, end) blocks of at most `budget` bytes."""
     per_block = max(1, min(total, budget // max(1, bytes_per_unit)))
     return [(s, min(total, s + per_block)) for s in range(0, total, per_block)]
-
-
-def flops(spec: MicroSpec) -> float:
-    if spec.bench == "matmul":
-        return 2.0 * spec.m * spec.n * spec.k
-    # SAME padding, stride 1: every output pixel is a k×k×C dot product per filter
-    return 2.0 * spec.batch_size * spec.height * spec.width * spec.kernel_size**2 * spec.channels * spec.filters
 
 
 def _device_string(device: str) -> str:
@@ -113,12 +108,21 @@ def run_micro(spec: MicroSpec, report: Reporter) -> dict:
             f"{budget / 2**30:.1f} GiB; timings cover all blocks"
         )
     peak = tfenv.peak_gflops(spec.device, spec.dtype)
+    gflops = flops(spec) / median_s / 1e9
+    blas = None
+    if spec.bench == "matmul" and spec.device == "cpu" and spec.dtype == "float32":
+        blas = blas_matmul_gflops(spec.m, spec.n, spec.k, repeats=min(5, spec.repeats))
+        notes = "; ".join(
+            filter(None, [notes, f"tensorflow {gflops:,.1f} vs NumPy BLAS {blas:,.1f} GFLOP/s ({gflops / blas:.2f}×)"])
+        )
     return {
         **summary,
         "time_to_first_step_s": first_s,
         "total_s": timed_s + first_s,
-        "gflops": flops(spec) / median_s / 1e9,
+        "gflops": gflops,
         "peak_gflops": peak,
+        "mfu_pct": 100.0 * gflops / peak if peak else None,
+        "blas_gflops": blas,
         "examples_per_sec": spec.batch_size / median_s if spec.bench == "conv2d" else None,
         "replicas": 1,
         "devices_used": ",".join(sorted(used)),

@@ -12,10 +12,7 @@ import resource
 import tensorflow as tf
 
 from engine.runs import hardware
-
-
-class PlacementError(RuntimeError):
-    """The requested device is not what TensorFlow sees or used."""
+from engine.worker.errors import PlacementError  # noqa: F401  (re-exported: callers catch tfenv.PlacementError)
 
 
 def configure(

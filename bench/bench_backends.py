@@ -1,0 +1,131 @@
+"""The engine under each installed Keras 3 backend, against the host's BLAS, the CPU peak and a plain loop.
+
+    python bench/bench_backends.py [--rounds 3] [--model tiny_cnn] [--batch-size 64] [--steps 10] [--n 1024]
+
+Per round, contenders run in an order that rotates every round (drift falls on all evenly), each in a
+fresh process:
+  matmul  `python -m engine run --bench matmul --m N --n N --k N --backend B --json`: the framework's own op
+          (gflops), NumPy's BLAS on the same shape (blas_gflops) and the CPU's peak (peak_gflops).
+  engine  `python -m engine run --model M --dataset synthetic … --backend B --json`: examples_per_sec (windowed).
+  plain   this file with --plain B: the same architecture (engine.worker.models.build_model), compiled the
+          plain way, fit on the same synthetic batch as NumPy arrays, timed around epochs 2…E by a minimal
+          epoch callback (no per-step sync).
+Prints medians with [min–max] over rounds and the engine/plain ratio (target: within ±5 %).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def plain(backend: str, model: str, batch: int, steps: int, epochs: int) -> None:
+    """Plain Keras fit under `backend` (run in its own process: KERAS_BACKEND is read at import)."""
+    os.environ["KERAS_BACKEND"] = backend
+    import keras
+    import numpy as np
+
+    from engine.spec import catalog
+    from engine.worker.models import build_model
+
+    info = catalog.resolve_dataset(model, "synthetic")
+    rng = np.random.default_rng(0)
+    x = rng.random((batch * steps, *info.input_shape), dtype=np.float32)
+    y = rng.integers(0, info.num_classes, size=(batch * steps,))
+    net = build_model(model, info.input_shape, info.num_classes)
+    net.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    walls: list[float] = []
+
+    class EpochClock(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            self.t0 = time.perf_counter()
+
+        def on_epoch_end(self, epoch, logs=None):
+            walls.append(time.perf_counter() - self.t0)
+
+    net.fit(x, y, batch_size=batch, epochs=epochs, shuffle=False, verbose=0, callbacks=[EpochClock()])
+    print(json.dumps({"examples_per_sec": steps * batch * (epochs - 1) / sum(walls[1:])}))
+
+
+def _json_run(cmd: list[str], env: dict) -> dict:
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    lines = done.stdout.strip().splitlines()
+    return json.loads(lines[-1]) if lines else {"error": done.stderr[-300:]}
+
+
+def contenders(a, backend: str) -> dict[str, list[str]]:
+    engine = [sys.executable, "-m", "engine", "run", "--backend", backend, "--json"]
+    n = str(a.n)
+    train = ["--model", a.model, "--dataset", "synthetic", "--batch-size", str(a.batch_size), "--epochs", "2"]
+    return {
+        f"matmul {backend}": [*engine, "--bench", "matmul", "--m", n, "--n", n, "--k", n, "--repeats", "10"],
+        f"engine {backend}": [*engine, *train, "--steps-per-epoch", str(a.steps)],
+        f"plain {backend}": [sys.executable, __file__, "--plain", backend, "--model", a.model,
+                             "--batch-size", str(a.batch_size), "--steps", str(a.steps)],
+    }  # fmt: skip
+
+
+def _spread(values: list[float], digits: int = 1) -> str:
+    if not values:
+        return "-"
+    return f"{statistics.median(values):,.{digits}f} [{min(values):,.{digits}f}–{max(values):,.{digits}f}]"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--model", default="tiny_cnn")
+    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--n", type=int, default=1024)
+    p.add_argument("--backends", default="")
+    p.add_argument("--plain", default="")
+    a = p.parse_args()
+    if a.plain:
+        plain(a.plain, a.model, a.batch_size, a.steps, 2)
+        return
+    from engine.spec import backends as be
+
+    names = a.backends.split(",") if a.backends else be.installed_backends()
+    jobs = {k: v for b in names for k, v in contenders(a, b).items()}
+    got: dict[str, list[dict]] = {k: [] for k in jobs}
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "ACCELBENCH_DB": f"{tmp}/bench.db", "TF_CPP_MIN_LOG_LEVEL": "3"}
+        keys = list(jobs)
+        for r in range(a.rounds):
+            for k in keys[r % len(keys) :] + keys[: r % len(keys)]:
+                got[k].append(_json_run(jobs[k], env))
+                print(
+                    f"round {r + 1} {k}: {got[k][-1].get('examples_per_sec') or got[k][-1].get('gflops')}", flush=True
+                )
+    report(names, got)
+
+
+def report(names: list[str], got: dict[str, list[dict]]) -> None:
+    def vals(key: str, field: str) -> list[float]:
+        return [r[field] for r in got[key] if isinstance(r.get(field), (int, float))]
+
+    print("\n| backend | matmul GFLOP/s | NumPy BLAS GFLOP/s | CPU peak | engine ex/s | plain ex/s | engine/plain |")
+    print("|---|---|---|---|---|---|---|")
+    for b in names:
+        e, pl = vals(f"engine {b}", "examples_per_sec"), vals(f"plain {b}", "examples_per_sec")
+        ratios = [x / y for x, y in zip(e, pl, strict=False)]
+        peak = vals(f"matmul {b}", "peak_gflops")
+        print(
+            f"| {b} | {_spread(vals(f'matmul {b}', 'gflops'))} | {_spread(vals(f'matmul {b}', 'blas_gflops'))} | "
+            f"{peak[0] if peak else '-'} | {_spread(e)} | {_spread(pl)} | {_spread(ratios, 2)} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

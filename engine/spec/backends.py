@@ -1,0 +1,51 @@
+"""Keras 3 backends a run can use, and whether each is installed — without importing any of them.
+
+One run = one worker process, so a run's backend is fixed before Keras is imported (KERAS_BACKEND).
+`find_spec` answers "is it installed?" from the file system alone: the dashboard and the CLI stay
+free of TensorFlow, JAX and PyTorch imports.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+from dataclasses import dataclass
+
+BACKENDS = ("tensorflow", "jax", "torch")
+DEFAULT_BACKEND = "tensorflow"
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """One backend: the module whose presence means installed, and the one command that installs it."""
+
+    name: str
+    module: str
+    install: str
+    label: str
+
+
+INFO: dict[str, BackendInfo] = {
+    "tensorflow": BackendInfo("tensorflow", "tensorflow", "pip install tensorflow==2.21.0", "TensorFlow"),
+    "jax": BackendInfo("jax", "jax", "pip install jax==0.10.2 jaxlib==0.10.2", "JAX"),
+    # PyTorch stays optional: its default PyPI wheel carries GBs of CUDA libraries
+    "torch": BackendInfo(
+        "torch", "torch", "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu", "PyTorch"
+    ),
+}
+
+
+def installed(name: str) -> bool:
+    """Whether the backend's package is on sys.path. PathFinder looks at the disk only, not at
+    sys.modules, so a process that has blocked or not yet imported the module gets the same answer."""
+    return importlib.machinery.PathFinder.find_spec(INFO[name].module) is not None
+
+
+def installed_backends() -> list[str]:
+    return [b for b in BACKENDS if installed(b)]
+
+
+def not_installed_reason(name: str) -> str | None:
+    """None when `name` can run here, else one line with the install command."""
+    if installed(name):
+        return None
+    return f"{INFO[name].label} is not installed here; install it with: {INFO[name].install}"

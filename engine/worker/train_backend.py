@@ -1,0 +1,169 @@
+"""Timed training under JAX or PyTorch (worker only): the same models, data and split as TensorFlow's.
+
+How the clock is read (design §4, engine.worker.window_clock):
+  * examples_per_sec = examples_per_sec_windowed: steady-state steps × global batch ÷ the time of
+    windows of several steps, with a device sync only at window edges.
+  * A separate short fit afterwards syncs at both edges of every step (engine.worker.keras_fit.StepClock):
+    its steps give step_time_ms_median/p10/p90 and examples_per_sec_step_synced; sync_overhead_pct is
+    how much faster the windowed figure is.
+  * examples_per_sec_epoch: a wall clock around whole steady epochs (boundaries and validation
+    included, what a clock around `fit` sees); a note flags it when more than 10 % below steady state.
+  * mfu_pct = achieved FLOP/s ÷ the dense peak for the run's precision (none for an unknown device).
+"""
+
+from __future__ import annotations
+
+import time
+from types import ModuleType
+
+from engine.runs.progress import Reporter
+from engine.spec.specs import TrainSpec
+from engine.worker import flops
+from engine.worker.arrays import make_arrays
+from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement
+from engine.worker.keras_fit import StepClock, compile_model
+from engine.worker.micro_backend import peak_gflops
+from engine.worker.models import build_model
+from engine.worker.seeding import set_seed
+from engine.worker.stats import summarize_ms
+from engine.worker.window_clock import WindowClock
+
+SEED = 0
+STEP_SYNCED_STEPS = 12  # the separate per-step window: its first step is dropped, the rest give the spread
+
+
+def window_size(steps_per_epoch: int) -> int:
+    """About five windows per epoch, each of at least 2 and at most 20 steps."""
+    return max(2, min(20, steps_per_epoch // 5))
+
+
+def _fit_windowed(model, data, spec: TrainSpec, ops: ModuleType, report: Reporter) -> WindowClock:
+    clock = WindowClock(
+        lambda: ops.sync_model(model), window_size(spec.steps_per_epoch), spec.steps_per_epoch, report, 0
+    )
+    clock.t_fit = time.perf_counter()
+    model.fit(
+        data.train,
+        epochs=spec.epochs,
+        steps_per_epoch=spec.steps_per_epoch,
+        validation_data=data.validation,
+        validation_steps=spec.validation_steps or None,
+        callbacks=[clock],
+        verbose=0,
+    )
+    ops.sync_model(model)
+    return clock
+
+
+def _fit_step_synced(model, data, spec: TrainSpec, ops: ModuleType, report: Reporter) -> list[float]:
+    steps = min(STEP_SYNCED_STEPS, max(2, spec.steps_per_epoch))
+    clock = StepClock(Reporter(None), spec.batch_size, steps, 1, time.perf_counter())
+    clock.sync = lambda: ops.sync_model(model)
+    model.fit(data.train, epochs=1, steps_per_epoch=steps, callbacks=[clock], verbose=0)
+    return clock.step_s[0][1:]
+
+
+def _throughputs(spec: TrainSpec, clock: WindowClock, step_synced_s: list[float]) -> dict:
+    windows, what = clock.steady(spec.epochs)
+    if not windows:
+        windows, what = clock.windows, "every step (too few steps to leave warm-up out)"
+    steps, secs = sum(w.steps for w in windows), sum(w.seconds for w in windows)
+    windowed = steps * spec.batch_size / secs if secs > 0 else None
+    synced = len(step_synced_s) * spec.batch_size / sum(step_synced_s) if step_synced_s else None
+    walls = clock.epoch_wall_s[1:] if spec.epochs > 1 else clock.epoch_wall_s
+    epoch_eps = len(walls) * spec.steps_per_epoch * spec.batch_size / sum(walls) if sum(walls) > 0 else None
+    return {
+        "examples_per_sec": windowed,
+        "examples_per_sec_windowed": windowed,
+        "examples_per_sec_step_synced": synced,
+        "examples_per_sec_epoch": epoch_eps,
+        "sync_overhead_pct": 100.0 * (windowed / synced - 1) if windowed and synced else None,
+        "_what": f"steady state: {what} ({steps} steps in {len(windows)} windows of ≤{window_size(spec.steps_per_epoch)})",
+    }
+
+
+def _notes(spec, data, rates: dict, train_flops: float, resolved: BackendStrategy, ops) -> str:
+    notes = [f"data: {data.source}", rates.pop("_what"), f"{ops.version()}; strategy {resolved.name}"]
+    notes.append(
+        f"counted {train_flops / flops.TRAIN_FLOPS_PER_FORWARD / 1e6:,.1f} MFLOP/example forward, ×3 for training"
+    )
+    w, e = rates["examples_per_sec_windowed"], rates["examples_per_sec_epoch"]
+    if w and e and e < 0.9 * w:
+        first = " (the only epoch: compile included)" if spec.epochs == 1 else ""
+        notes.append(
+            f"end-to-end epoch throughput {e:,.1f} ex/s is {100 * (1 - e / w):.0f} % below steady state{first}"
+        )
+    if rates["sync_overhead_pct"] is not None:
+        notes.append(f"syncing every step costs {rates['sync_overhead_pct']:.1f} % (windowed vs step-synced)")
+    if spec.dataset == "synthetic":
+        notes.append("synthetic data: accuracy measures memorisation of one batch, not learning")
+    return "; ".join(notes)
+
+
+def _result(spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, data, clock, step_synced, train_flops):
+    """The run's result columns from its clocks (see the module doc)."""
+    rates = _throughputs(spec, clock, step_synced)
+    notes = _notes(spec, data, rates, train_flops, resolved, ops)  # takes the steady-state description out of rates
+    dtype = ops.peak_dtype(spec.precision.replace("mixed_", ""), spec.device, "train")
+    if dtype == "tf32":
+        notes += f"; peak and MFU taken for TF32 (what {spec.backend} uses by default for float32 on this GPU)"
+    peak = peak_gflops(ops, spec.device, dtype)
+    peak = peak * resolved.physical_devices if peak else None
+    gflops = train_flops * rates["examples_per_sec"] / 1e9 if rates["examples_per_sec"] else None
+    last = clock.epoch_logs[-1] if clock.epoch_logs else {}
+    return {
+        "model": spec.model,
+        "dataset": spec.dataset,
+        "strategy": resolved.name,
+        "replicas": resolved.replicas,
+        "global_batch_size": spec.batch_size,
+        "per_replica_batch_size": spec.batch_size // resolved.replicas,
+        "epochs": spec.epochs,
+        "steps_per_epoch": spec.steps_per_epoch,
+        "params": int(model.count_params()),
+        "xla": spec.backend == "jax" or bool(spec.xla),
+        "time_to_first_step_s": clock.time_to_first_step_s,
+        "first_epoch_s": clock.epoch_wall_s[0] if clock.epoch_wall_s else None,
+        **(summarize_ms(step_synced) if step_synced else {}),
+        "notes": notes,
+        **rates,
+        "gflops": gflops,
+        "peak_gflops": peak,
+        "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,
+        "final_loss": last.get("loss"),
+        "final_accuracy": last.get("accuracy"),
+        "val_accuracy": last.get("val_accuracy"),
+        "peak_device_memory_mb": ops.peak_device_memory_mb(spec.device),
+    }
+
+
+def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> dict:
+    t_start = time.perf_counter()
+    report.phase("configuring", device=spec.device, strategy=spec.strategy, backend=spec.backend)
+    resolved = apply_strategy(spec, ops)
+    report.event(
+        "message",
+        text=f"{spec.backend}: {resolved.name} with {resolved.replicas} replica(s) on {', '.join(resolved.devices)}",
+    )
+    set_seed(SEED)  # keras.utils.set_random_seed would import TensorFlow where it is installed
+    report.phase("loading data", dataset=spec.dataset)
+    data = make_arrays(
+        spec.dataset,
+        spec.model,
+        spec.batch_size,
+        validation=spec.validation_steps > 0,
+        data_dir=spec.data_dir,
+        seed=SEED,
+    )
+    report.phase("building", model=spec.model, input_shape=list(data.info.input_shape), classes=data.info.num_classes)
+    model = build_model(spec.model, data.info.input_shape, data.info.num_classes, precision=spec.precision)
+    compile_model(model, spec.model, spec.xla if spec.backend == "torch" else "auto", data.info.num_classes)
+    train_flops = flops.train_flops(model)
+    report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
+    clock = _fit_windowed(model, data, spec, ops, report)
+    step_synced = _fit_step_synced(model, data, spec, ops, report)
+    used = ops.variable_devices(model)
+    row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops)
+    check_placement(spec, ops, resolved, used)
+    report.phase("measured")
+    return {**row, "devices_used": ",".join(sorted(used)), "total_s": time.perf_counter() - t_start}

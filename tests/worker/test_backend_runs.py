@@ -1,0 +1,83 @@
+"""Real worker runs under JAX and PyTorch, kept tiny: only the run's framework is imported, and each
+backend's microbenchmark and training end `ok` with their backend, placement and timing columns."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from engine.runs import jobs
+from engine.runs.store import Store
+from engine.settings import runs_dir
+from engine.spec.specs import spec_from_dict, spec_to_dict
+
+# Runs the worker's own entry point, then reports which frameworks that process imported.
+_PROBE = """
+import json, sys
+from engine.worker.main import main
+rc = main(sys.argv[1])
+print(json.dumps({"rc": rc, "tensorflow": "tensorflow" in sys.modules, "torch": "torch" in sys.modules,
+                  "jax": "jax" in sys.modules}))
+"""
+
+
+def run_worker(db, raw: dict) -> tuple[dict, dict]:
+    """(stored row, {framework: imported?}) of one real worker run of `raw`."""
+    spec = spec_from_dict(raw)
+    store = Store(db)
+    run_id = jobs.new_run_id()
+    run_dir = runs_dir(store.path) / run_id
+    run_dir.mkdir(parents=True)
+    (run_dir / "spec.json").write_text(json.dumps(spec_to_dict(spec)))
+    store.insert_run(jobs.initial_row(spec, run_id))
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(run_dir)], cwd=ROOT, capture_output=True, text=True, timeout=240
+    )
+    imported = json.loads(done.stdout.strip().splitlines()[-1])
+    return store.get_run(run_id), imported
+
+
+TINY_TRAIN = {"kind": "train", "model": "tiny_cnn", "dataset": "synthetic", "batch_size": 8, "epochs": 2}
+
+
+def test_jax_run_never_imports_tensorflow(db):
+    row, imported = run_worker(db, {**TINY_TRAIN, "steps_per_epoch": 3, "backend": "jax"})
+    assert row["status"] == "ok", row["error"]
+    assert imported == {"rc": 0, "tensorflow": False, "torch": False, "jax": True}
+    assert row["backend"] == "jax" and row["framework_version"].startswith("jax ")
+    assert row["tf_version"] is None and row["devices_used"] == "cpu:0"
+    for key in ("examples_per_sec_windowed", "examples_per_sec_step_synced", "examples_per_sec_epoch", "mfu_pct"):
+        assert row[key] > 0, key
+    assert row["examples_per_sec"] == row["examples_per_sec_windowed"]
+
+
+def test_jax_logical_devices_mirrored_trains_with_two_replicas(db):
+    raw = {**TINY_TRAIN, "steps_per_epoch": 2, "backend": "jax", "logical_devices": 2, "strategy": "mirrored"}
+    row, _ = run_worker(db, raw)
+    assert row["status"] == "ok", row["error"]
+    assert row["replicas"] == 2 and row["per_replica_batch_size"] == 4
+    assert row["devices_used"] == "cpu:0,cpu:1" and row["strategy"] == "data_parallel"
+
+
+def test_jax_matmul_reports_framework_blas_and_peak(db):
+    row, imported = run_worker(db, {"kind": "matmul", "m": 64, "n": 64, "k": 64, "repeats": 3, "backend": "jax"})
+    assert row["status"] == "ok", row["error"]
+    assert not imported["tensorflow"]
+    assert row["gflops"] > 0 and row["blas_gflops"] > 0 and row["peak_gflops"] > 0
+    assert "NumPy BLAS" in row["notes"]
+
+
+def test_torch_run_trains_and_benchmarks_without_tensorflow(db):
+    pytest.importorskip("torch")
+    row, imported = run_worker(db, {**TINY_TRAIN, "steps_per_epoch": 2, "backend": "torch"})
+    assert row["status"] == "ok", row["error"]
+    # (Keras 3.15 itself imports JAX where it is installed, for its Orbax checkpoint callback)
+    assert imported["torch"] and not imported["tensorflow"]
+    assert row["backend"] == "torch" and row["devices_used"] == "cpu:0" and row["replicas"] == 1
+    conv = {"kind": "conv2d", "batch_size": 1, "height": 8, "width": 8, "filters": 4, "repeats": 2, "backend": "torch"}
+    row, _ = run_worker(db, conv)
+    assert row["status"] == "ok", row["error"] and row["examples_per_sec"] > 0
