@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from engine.runs.store import StoreError
 from ui.frame import mark_frame, take_deeplink
 
 st.set_page_config(page_title="AccelBench", page_icon=":material/speed:", layout="wide")
@@ -24,4 +25,7 @@ navigation = st.navigation(PAGES)
 deeplink = take_deeplink()
 if deeplink:
     st.switch_page(deeplink[0], query_params=deeplink[1])
-navigation.run()
+try:
+    navigation.run()
+except StoreError as exc:  # every database fault on every page: one message saying what to do, no traceback
+    st.error(f"The results database cannot be used: {exc}", icon=":material/database:")

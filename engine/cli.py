@@ -11,12 +11,16 @@ input — nothing started, nothing stored, one line on stderr naming the field.
 from __future__ import annotations
 
 import argparse
+import io
+import os
+import sys
 from typing import NoReturn
 
 from engine import cli_compare
 from engine.cli_commands import cmd_devices, cmd_models, cmd_run
 from engine.cli_common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
 from engine.cli_results import cmd_cancel, cmd_results
+from engine.runs.store import StoreError
 from engine.spec.backends import BACKENDS
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES
 
@@ -25,7 +29,7 @@ __all__ = ["EXIT_FAILED", "EXIT_INVALID", "EXIT_OK", "build_parser", "main"]
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, not argparse's usage dump
-        fail(f"{message} (see: python -m engine {self.prog.split()[-1]} --help)")
+        fail(f"{message} (see: {self.prog} --help)")  # prog is the whole command, e.g. "python -m engine results list"
 
 
 def _positive_int(text: str) -> int:
@@ -114,4 +118,19 @@ def main(argv: list[str] | None = None) -> int:
         "cancel": cmd_cancel,
         "compare": cli_compare.cmd_compare,
     }
-    return handler[args.command](args)
+    try:
+        return handler[args.command](args)
+    except StoreError as exc:  # every database fault, in one line: what is wrong and what to do
+        fail(str(exc))
+    except BrokenPipeError:  # `results list | head`: the reader has gone, which is not an error
+        _silence_stdout()
+        return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass

@@ -81,7 +81,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     except SpecError as exc:
         fail(str(exc))
     store = Store()
-    run_id = jobs.launch(spec, store)
+    try:
+        run_id = jobs.launch(spec, store)
+    except SpecError as exc:  # demo mode: another run got in first
+        fail(str(exc))
     if args.detach:
         print(run_id)
         return EXIT_OK

@@ -16,7 +16,8 @@ from engine.runs.store import Store
 
 def _open_store() -> Store:
     store = Store()
-    jobs.refresh(store)  # runs whose worker died are marked before anything is shown
+    if not store.read_only:  # a read-only database is shown as it is
+        jobs.refresh(store)  # runs whose worker died are marked before anything is shown
     return store
 
 
@@ -44,7 +45,12 @@ def _show(store: Store, args: argparse.Namespace) -> int:
 def _export(store: Store, args: argparse.Namespace) -> int:
     text = store.export_csv() if args.format == "csv" else json.dumps(store.list_runs(), indent=1)
     if args.out:
-        Path(args.out).write_text(text)
+        out = Path(args.out)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text)
+        except OSError as exc:
+            fail(f"--out: cannot write {out}: {exc.strerror or exc} — pick a writable file path")
         print(f"wrote {store.count_runs()} runs to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -71,6 +77,8 @@ def _import(store: Store, args: argparse.Namespace) -> int:
 
 def find_run(store: Store, run_id: str) -> ResultRow:
     """The run with this id, or the one run whose id starts with it; exits 2 when none or several match."""
+    if not run_id.strip():
+        fail("run_id: give a run id (or the start of one); see: python -m engine results list")
     row = store.get_run(run_id)
     if not row:
         matches = store.find_run_ids(run_id)

@@ -25,7 +25,7 @@ from engine.reference import compare as cmp
 from engine.runs import jobs
 from ui import compare_answer as answer
 from ui import compare_tabs as tabs
-from ui.common import demo_banner, page_link, store
+from ui.common import demo_banner, page_link, plain, store
 from ui.compare_select import pick_references, pick_runs, reference
 
 st.title("Compare")
@@ -64,7 +64,7 @@ family = st.selectbox("Metric", families, key="cmp_metric", format_func=cmp.fami
 rows = answer.rate_rows(result) if family == "rate" and result is not None else cmp.for_family(long, family)
 missing = sorted(set(long["label"]) - set(rows["label"])) if family != "rate" else []
 if missing:
-    st.caption(f"Not measured as {cmp.family_label(family).lower()}: {', '.join(missing)}.")
+    st.caption(f"Not measured as {cmp.family_label(family).lower()}: {plain(', '.join(missing))}.")
 
 # Only the open tab is computed and drawn (tab state is tracked), so reading step and epoch series
 # from the store happens only when someone looks at them.

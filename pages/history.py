@@ -22,7 +22,7 @@ from engine.results import history_files
 from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
-from ui.common import demo_banner, demo_mode, show_chart, store
+from ui.common import demo_banner, demo_mode, plain, show_chart, store
 from ui.history_import import import_step
 from ui.history_load import from_folder, from_store, from_uploads, sample_preview, sidecars
 from ui.history_views import extra_tabs
@@ -58,7 +58,9 @@ with right:
     if demo:
         st.caption(f"Demo: files up to {DEMO_MAX_UPLOAD_MB} MB; they stay in this browser session and are never saved.")
 
-items = from_uploads(list(uploads or [])) + (from_folder() if use_folder else [])
+items = from_uploads(list(uploads or []), max_bytes=DEMO_MAX_UPLOAD_MB * 2**20 if demo else None) + (
+    from_folder() if use_folder else []
+)
 if use_store:
     items.append(from_store(store().list_runs()))
 
@@ -68,24 +70,24 @@ used_sidecars = {s for s, _ in paired.values()}
 for item in items:
     if item.kind == "sidecar":
         if item.name not in used_sidecars:
-            st.warning(f"**{item.name}** looks like settings for a table, but no table named like it is loaded.")
+            st.warning(f"**{plain(item.name)}** looks like settings for a table, but no table named like it is loaded.")
         continue
     if item.kind == "error":
-        st.error(f"**{item.name}** was not loaded — {item.error}", icon=":material/error:")
+        st.error(f"**{plain(item.name)}** was not loaded — {plain(item.error)}", icon=":material/error:")
         continue
     if item.kind == "foreign":
         assert item.raw is not None
         rows, error, notes = import_step(item.name, item.key, item.raw, paired.get(item.name))
         if error:
-            st.error(f"**{item.name}** could not be mapped — {error}", icon=":material/error:")
+            st.error(f"**{plain(item.name)}** could not be mapped — {plain(error)}", icon=":material/error:")
             continue
-        st.success(f"**{item.name}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
+        st.success(f"**{plain(item.name)}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
         frames.append(rows)
         continue
     frames.append(item.frame)
     label = "AccelBench export" if item.kind == "export" else "results store"
     cols = st.columns([4, 1])
-    cols[0].success(f"**{item.name}**: {len(item.frame):,} runs ({label}).", icon=":material/check_circle:")
+    cols[0].success(f"**{plain(item.name)}**: {len(item.frame):,} runs ({label}).", icon=":material/check_circle:")
     if (
         item.kind == "export"
         and not demo
@@ -99,7 +101,7 @@ for item in items:
             added, skipped = store().import_csv(item.data, item.name)
             st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
         except CsvError as exc:
-            st.error(f"{item.name}: not imported — {exc}")
+            st.error(f"{plain(item.name)}: not imported — {plain(exc)}")
 
 if not frames:
     st.info(

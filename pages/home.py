@@ -96,7 +96,7 @@ def latest_runs() -> None:
         name, value, unit = headline(r)
         rows.append(
             {
-                "created": pd.to_datetime(r["created_at"], utc=True),
+                "created": pd.to_datetime(r["created_at"], utc=True, errors="coerce"),
                 "status": list_text(r["status"]),
                 "run": run_label(r),
                 "result": f"{name} {fmt_num(value, 1, unit)}" if value is not None else (r.get("error") or "—")[:80],

@@ -26,6 +26,7 @@ from engine.reference.grade import differing
 from engine.reference.normalize import add_per_unit
 from engine.reference.speedup import metric_family, stated_vs_computed, time_ratios
 from engine.reference.units import HARDWARE, METRICS, axis_title, geometric_mean
+from engine.results.csvio import frame_to_csv
 from ui.common import show_table
 
 TABLE_COLUMNS = [
@@ -118,7 +119,7 @@ def _table_tab(ref: pd.DataFrame) -> None:
     _provenance_table(df, "ref_table")
     st.download_button(
         "Download these rows (CSV)",
-        df.to_csv(index=False).encode(),
+        frame_to_csv(df).encode(),  # text cells made safe for a spreadsheet
         "reference_numbers_filtered.csv",
         "text/csv",
         key="ref_download",

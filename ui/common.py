@@ -6,6 +6,7 @@ No TensorFlow here; pages call the engine only through these and `engine.runs.jo
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,22 @@ import streamlit as st
 
 from engine import settings
 from engine.runs.store import Store
+
+# emphasis, code, links, HTML, directives, LaTeX, autolinks; `_` only where it can open or close emphasis
+# (CommonMark never reads an underscore inside a word, as in fashion_cnn, as emphasis)
+# and `:` only before a letter or `/` (`:red[`, `:material/…:`, `http://`), not in "column 'x': …"
+_INLINE = re.compile(r"([\\`*{}\[\]<>~$&|]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|:(?=[A-Za-z/]))")
+
+
+def plain(value: Any) -> str:
+    """User data (model names, notes, labels, file names, errors) as literal text inside st.markdown,
+    captions, warnings and errors: line breaks become spaces (no headings, lists or tables), and every
+    character that would start a link, emphasis, code, HTML, a `:red[…]`/`:material/…:` directive,
+    LaTeX (`$`) or an autolink (`http:`, `www.`) is backslash-escaped, as is a leading block marker."""
+    text = _INLINE.sub(r"\\\1", " ".join(str(value).splitlines()))
+    text = re.sub(r"(?i)\bwww\.", lambda m: m.group(0)[:-1] + "\\.", text)
+    text = re.sub(r"^(\s*)([#+\-=>!])", r"\1\\\2", text)
+    return re.sub(r"^(\s*\d+)([.)])", r"\1\\\2", text)
 
 
 def demo_mode() -> bool:
@@ -23,6 +40,22 @@ def demo_mode() -> bool:
         return str(st.secrets.get("ACCELBENCH_DEMO", "")).strip().lower() in ("1", "true", "yes", "on")
     except Exception:  # no secrets.toml at all is the normal case
         return False
+
+
+_OWNED = "owned_run_ids"
+
+
+def own_run(run_id: str) -> None:
+    """Record that this browser session launched `run_id` (it may then cancel it and read its log)."""
+    owned = st.session_state.setdefault(_OWNED, [])
+    if run_id not in owned:
+        owned.append(run_id)
+
+
+def owns_run(run_id: str) -> bool:
+    """May this session cancel `run_id` or read its log? Always outside demo mode; in demo mode only
+    for runs this session launched (a run id from a URL or another visitor is view-only)."""
+    return not demo_mode() or run_id in st.session_state.get(_OWNED, [])
 
 
 def store() -> Store:
@@ -101,6 +134,7 @@ def show_chart(fig, key: str, file_stem: str) -> None:
     if empty:  # a sentence reads better than a blank plot area, and there is nothing to download
         st.info(empty, icon=":material/info:")
         return
+    charts.escape_text(fig)  # labels and hover texts from imported files are text, never markup
     st.plotly_chart(
         fig,
         theme="streamlit",
@@ -134,12 +168,14 @@ def show_chart(fig, key: str, file_stem: str) -> None:
 
 
 def download_csv(df, key: str, file_stem: str, label: str = "CSV") -> None:
-    """A table as a CSV download (built on click)."""
+    """A table as a CSV download (built on click), safe to open in a spreadsheet (text cells that
+    start with = + - @ tab or CR get a leading `'`: engine.results.csvio.frame_to_csv)."""
+    from engine.results.csvio import frame_to_csv
     from engine.results.mapping import safe_name
 
     st.download_button(
         label,
-        data=lambda: df.to_csv(index=False).encode("utf-8"),
+        data=lambda: frame_to_csv(df).encode("utf-8"),
         file_name=f"{safe_name(file_stem)}.csv",
         mime="text/csv",
         key=key,

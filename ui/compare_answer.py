@@ -13,7 +13,7 @@ import streamlit as st
 from engine.reference import answer as ans
 from engine.reference import likeforlike as lfl
 from engine.spec import hardware_table
-from ui.common import show_table
+from ui.common import plain, show_table
 
 GRADE_ICON = {"baseline": "◎ baseline", "same": "● same", "close": "◐ close", "different": "○ different"}
 
@@ -57,7 +57,7 @@ def answer_box(all_rates: list[lfl.Rate]) -> ans.Answer | None:
     with st.container(border=True, key="cmp_answer"):
         if answer.headline:
             left, right = st.columns([4, 1])
-            left.markdown(f"**{answer.headline}**")
+            left.markdown(f"**{plain(answer.headline)}**")
             if answer.number and answer.low is not None and answer.high is not None:
                 right.metric("Times faster", ans.times_range(answer.low, answer.high), help="rate ÷ baseline rate")
         elif len(answer.rows) < 2:
@@ -94,7 +94,7 @@ def grade_table(answer: ans.Answer) -> None:
     if details:
         with st.expander("Every difference, row by row"):
             for label, lines in details:
-                st.markdown(f"**{label}**\n" + "\n".join(f"- {line}" for line in lines))
+                st.markdown(f"**{plain(label)}**\n" + "\n".join(f"- {plain(line)}" for line in lines))
 
 
 def rate_rows(answer: ans.Answer) -> pd.DataFrame:

@@ -9,7 +9,7 @@ import streamlit as st
 from engine.charts import compare as ccharts
 from engine.reference import compare as cmp
 from engine.reference.grade import differing
-from ui.common import download_csv, edit_table, show_chart, show_table, store
+from ui.common import download_csv, edit_table, plain, show_chart, show_table, store
 
 TABLE_COLUMNS = [
     "label", "origin", "metric", "value", "unit", "hardware", "hardware_count", "count_unit", "model", "dataset",
@@ -197,4 +197,4 @@ def table_tab(long: pd.DataFrame) -> None:
     if lines:
         st.markdown("**Settings that differ between the chosen rows**")
         for line in lines:
-            st.markdown(f"- {line}")
+            st.markdown(f"- {plain(line)}")

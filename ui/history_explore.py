@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.charts import history as charts
 from engine.results import history
-from ui.common import download_csv, show_chart, show_table
+from ui.common import download_csv, plain, show_chart, show_table
 
 HOW = ("median", "mean", "min", "max")
 PREVIEW_ROWS = 1_000  # rows sent to the browser table; the CSV download has them all
@@ -201,7 +201,7 @@ def rows_tab(df: pd.DataFrame, metric: str) -> None:
     if len(selected) >= 2:
         chosen = df.iloc[selected]
         for line in history.speed_warnings(chosen):
-            st.warning(f"Not like for like: {line}.", icon=":material/warning:")
+            st.warning(f"Not like for like: {plain(line)}.", icon=":material/warning:")
         diff = history.differing_settings(chosen)
         if diff.shape[1] <= 1:
             st.success("These rows share every recorded setting.")

@@ -61,14 +61,28 @@ def parse(name: str, data: bytes, key: str) -> Loaded:
         return Loaded(name, "error", key, error=str(exc))
 
 
-def from_uploads(files: list) -> list[Loaded]:
-    """Uploaded files, each parsed once per session (a rerun reuses the parsed frame)."""
+def from_uploads(files: list, max_bytes: int | None = None) -> list[Loaded]:
+    """Uploaded files, each parsed once per session (a rerun reuses the parsed frame).
+
+    With `max_bytes` (demo mode) a file is measured by the bytes the server actually received — not by
+    the size the browser claimed — and refused unparsed when it is larger."""
     cache: dict[str, Loaded] = st.session_state.setdefault(_CACHE, {})
     live = {f.file_id for f in files}
     for stale in [k for k in cache if k not in live]:
         del cache[stale]  # a file removed from the uploader is forgotten at once
     out = []
     for f in files:
+        received = len(f.getbuffer())  # the bytes on the server; no copy
+        if max_bytes is not None and received > max_bytes:
+            out.append(
+                Loaded(
+                    f.name,
+                    "error",
+                    "u" + hashlib.sha1(f.file_id.encode()).hexdigest()[:8],
+                    error=f"the file is {received / 2**20:,.1f} MB; this demo reads files up to {max_bytes / 2**20:,.0f} MB",
+                )
+            )
+            continue
         if f.file_id not in cache:
             cache[f.file_id] = parse(f.name, f.getvalue(), "u" + hashlib.sha1(f.file_id.encode()).hexdigest()[:8])
         out.append(cache[f.file_id])

@@ -12,9 +12,10 @@ from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
 from engine.spec.estimate import Estimate, estimate
+from engine.spec.memory import fmt_bytes
 from engine.spec.micro_presets import op_flops
 from engine.spec.specs import MicroSpec, Spec, SpecError
-from ui.common import fmt_seconds
+from ui.common import demo_mode, fmt_seconds, own_run
 from ui.run_form import plain_error
 
 _SHAPE_FIELDS = ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size")
@@ -52,36 +53,19 @@ def _peak_gflops(spec: Spec) -> float | None:
     return None
 
 
-def _memory_room_bytes(spec: Spec) -> float | None:
-    """What the device can hold: free host memory for a CPU run, the first GPU's memory for a GPU run."""
-    if spec.device == "cpu":
-        import psutil
-
-        return float(psutil.virtual_memory().available)
-    gpus = hardware.detect_accelerators().gpus
-    return gpus[0].memory_mb * 1e6 if spec.device == "gpu" and gpus else None
-
-
-def _bytes_text(n: float) -> str:
-    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if n >= size:
-            return f"{n / size:,.1f} {unit}"
-    return f"{n:,.0f} B"
-
-
 def ready_estimate(spec: Spec, db: Store) -> Estimate:
     """The duration and memory estimate from this host's recent finished runs (engine.spec.estimate)."""
     return estimate(spec, db.list_runs(statuses=[RunStatus.OK], limit=200), _peak_gflops(spec))
 
 
 def ready_box(spec: Spec, db: Store) -> None:
-    """The green "Ready" box with the estimate, and a warning when the run cannot finish in time or memory."""
+    """The green "Ready" box with the estimate, and a warning when the run cannot finish before its timeout
+    (one that cannot fit in memory is refused by jobs.prepare, so it never reaches this box)."""
     est = ready_estimate(spec, db)
     parts = []
     if est.seconds is not None:
         parts.append(f"about **{fmt_seconds(est.seconds)}**")
-    if est.memory_bytes is not None:
-        parts.append(f"**{_bytes_text(est.memory_bytes)}** of {spec.device.upper()} memory")
+    parts.append(f"**{fmt_bytes(est.memory_bytes)}** of host memory")
     line = f"Estimate: {' and '.join(parts)} ({est.basis})." if parts else f"No estimate: {est.basis}."
     st.success(f"{ready_text(spec)}\n\n{line}", icon=":material/check:")
     if est.over_timeout and est.seconds is not None:
@@ -91,18 +75,15 @@ def ready_box(spec: Spec, db: Store) -> None:
             "make the work smaller or raise the timeout.",
             icon=":material/timer_off:",
         )
-    room = _memory_room_bytes(spec)
-    if est.memory_bytes is not None and room and est.memory_bytes > 0.8 * room:
-        st.warning(
-            f"**More memory than this machine has free.** The run needs about {_bytes_text(est.memory_bytes)}; "
-            f"{_bytes_text(room)} is available.",
-            icon=":material/memory:",
-        )
 
 
 def launch(spec: Spec, db: Store) -> tuple[str | None, str | None]:
     """(run_id, None) once the worker has started, or (None, why it could not start)."""
     try:
-        return jobs.launch(spec, db), None
+        run_id = jobs.launch(spec, db, demo=demo_mode())
+    except SpecError as exc:  # demo mode: another run got in first (checked and inserted in one transaction)
+        return None, plain_error(exc)
     except OSError as exc:
         return None, f"The worker could not be started: {exc}"
+    own_run(run_id)
+    return run_id, None

@@ -15,7 +15,7 @@ from engine.charts.run import summarize_progress, time_series_figure
 from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
-from ui.common import fmt_num, fmt_seconds, store
+from ui.common import fmt_num, fmt_seconds, owns_run, plain, store
 
 POLL_S = 1.0
 
@@ -48,9 +48,11 @@ def live_panel(run_id: str) -> None:
             head, cancel = st.columns([5, 1], vertical_alignment="center")
             with head:
                 st.markdown(f"#### :material/pending: Running `{run_id}`")
-                st.caption(run_title(row))
+                st.caption(plain(run_title(row)))
             with cancel:
-                if st.button("Cancel run", key="run_cancel", icon=":material/stop_circle:", width="stretch"):
+                if owns_run(run_id) and st.button(
+                    "Cancel run", key="run_cancel", icon=":material/stop_circle:", width="stretch"
+                ):
                     jobs.cancel(run_id, db)
                     st.rerun()
             unit = "repeats" if view.x_title == "Repeat" else "steps"

@@ -14,7 +14,7 @@ from engine.results.backend_text import backend_lines
 from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
-from ui.common import MISSING, fmt_num, fmt_seconds, page_link, show_chart, store
+from ui.common import MISSING, fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
 from ui.run_progress import run_title
 
 if TYPE_CHECKING:
@@ -42,13 +42,15 @@ def answer_line(row: dict[str, Any]) -> None:
         return
     with st.container(border=True, key="run_answer"):
         left, right = st.columns([4, 1])
-        left.markdown(f"**{found.headline}**")
+        left.markdown(f"**{plain(found.headline)}**")
         left.caption("Compared as rates of work; the grade of each reference and every difference are on Compare.")
         if found.number and found.low is not None and found.high is not None:
             right.metric("Times faster", times_range(found.low, found.high), help="published rate ÷ this run's rate")
 
 
 def _log_tail(run_id: str, lines: int = 25) -> str:
+    if not owns_run(run_id):  # demo mode: only the session that launched a run reads its log
+        return ""
     try:
         text = (Path(jobs.run_dir_of(run_id, store())) / "log.txt").read_text(errors="replace")
     except OSError:
@@ -92,7 +94,8 @@ def _outcome(run_id: str, row: dict[str, Any]) -> None:
         )
         return
     box = st.warning if status == RunStatus.TIMEOUT else st.error
-    box(f"**{WHY.get(status, status)}.** {row.get('error') or 'No reason was recorded.'}", icon=":material/error:")
+    reason = plain(row.get("error") or "No reason was recorded.")
+    box(f"**{WHY.get(status, status)}.** {reason}", icon=":material/error:")
     tail = _log_tail(run_id)
     if tail and status in SHOW_LOG:
         with st.expander("Last lines of the worker log"):
@@ -104,7 +107,9 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
     status = row.get("status", "?")
     with st.container(border=True, key="run_result"):
         st.markdown(f"#### Result — {RESULT_TEXT.get(status, status)}")
-        st.caption(" · ".join(p for p in (f"`{run_id}`", run_title(row), row.get("device_name")) if p))
+        st.caption(
+            " · ".join(p for p in (f"`{run_id}`", plain(run_title(row)), plain(row.get("device_name") or "")) if p)
+        )
         if status == RunStatus.OK:
             answer_line(row)
         else:
@@ -185,7 +190,8 @@ def _detail_metrics(row: dict[str, Any]) -> None:
         help="Price per hour × run time, when a price was given.",
     )
     pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
-    ran_on = f"**Devices used** (where the ops actually ran): `{_devices_text(row)}`"
+    devices = _devices_text(row).replace("`", "'")  # a code span shows anything literally but a backtick
+    ran_on = f"**Devices used** (where the ops actually ran): `{devices}`"
     st.markdown(ran_on + (f" · {pct}: {peak_note}." if peak_note and row.get("gflops") else ""))
     st.caption("  \n".join(backend_lines(row)))
 
@@ -197,7 +203,7 @@ def _card_footer(run_id: str, row: dict[str, Any]) -> None:
         cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
         cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
     if row.get("notes"):
-        st.info(f"**Note:** {row['notes']}", icon=":material/info:")
+        st.info(f"**Note:** {plain(row['notes'])}", icon=":material/info:")
     page_link("pages/compare.py", "Compare this run with others", ":material/bar_chart:", {"run": run_id})
 
 

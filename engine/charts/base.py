@@ -8,10 +8,13 @@ per data point: History charts are built from aggregated frames, and raw points 
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import math
 import shutil
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -90,9 +93,46 @@ def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
 TITLE_PX, LEGEND_ROW_PX = 40, 22
 
 
+_TRACE_TEXT = ("name", "text", "hovertext", "x", "y", "customdata", "labels")
+
+
+def _escape_value(value: Any) -> Any:
+    """Text as plotly shows it literally: its label renderer reads <b>, <a href>, <br> and entities."""
+    if isinstance(value, str):
+        return html.escape(value, quote=False)
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in ("O", "U"):
+            return np.vectorize(_escape_value, otypes=[object])(value) if value.size else value
+        return value
+    if isinstance(value, (list, tuple)):
+        return type(value)(_escape_value(v) for v in value)
+    return value
+
+
+def escape_text(fig: go.Figure) -> go.Figure:
+    """Make every data-derived text of `fig` plain text: trace names, category labels, bar texts,
+    hover texts and custom data (model names, notes and labels come from imported files).
+    Our own templates and titles keep their markup. Idempotent: a figure is escaped once."""
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    if meta.get("text_escaped"):
+        return fig
+    for trace in fig.data:
+        for key in _TRACE_TEXT:
+            if key in trace and trace[key] is not None:
+                trace[key] = _escape_value(trace[key])
+    for axis in ("xaxis", "yaxis"):
+        ax = fig.layout[axis]
+        for key in ("ticktext", "categoryarray"):  # the category order must name the escaped categories
+            if ax is not None and ax[key] is not None:
+                ax[key] = _escape_value(list(ax[key]))
+    fig.layout.meta = {**meta, "text_escaped": True}
+    return fig
+
+
 def finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
     if not x_title.strip() or not y_title.strip():
         raise ChartError("every chart needs both axis titles")
+    escape_text(fig)
     rows = _legend_rows(fig)
     title_px = TITLE_PX if title else 8
     total = height + LEGEND_ROW_PX * rows

@@ -205,16 +205,25 @@ BOUND_MARK = {"about": "≈", "at least": "≥", "at most": "≤"}
 
 
 def _rate_bar(r: Rate, label: str, local: bool) -> dict[str, Any]:
-    caveat = f"<br>Caveat: {r.doubt_reason}" if r.doubtful and r.doubt_reason else ""
+    caveat = f"Caveat: {r.doubt_reason}" if r.doubtful and r.doubt_reason else ""
     return {
         "label": label,
         "value": r.value,
         "key": "local" if local else r.device_type,
         "hatched": not local and (r.derivation != "measured" or r.doubtful),
         "text": BOUND_MARK.get(r.bound, "") + short_number(r.value),
-        "hover": f"<b>{label}</b><br>{r.bound + ' ' if r.bound else ''}{r.value:,.4g} {r.unit}<br>{r.how}"
-        f"<br>id: {r.id} · source: {r.source_id}{caveat}",
+        # plain data for the hover template (the figure's texts are escaped; the template keeps its markup)
+        "hover": [
+            label,
+            f"{r.bound + ' ' if r.bound else ''}{r.value:,.4g} {r.unit}",
+            r.how,
+            f"id: {r.id} · source: {r.source_id}",
+            caveat,
+        ],  # fmt: skip
     }
+
+
+_RATE_HOVER = "<b>%{customdata[0]}</b><br>%{customdata[1]}<br>%{customdata[2]}<br>%{customdata[3]}<br>%{customdata[4]}"
 
 
 def rate_figure(run: Rate, refs: list[Rate], run_label: str) -> go.Figure:
@@ -245,8 +254,8 @@ def rate_figure(run: Rate, refs: list[Rate], run_label: str) -> go.Figure:
                 text=[b["text"] for b in sel],
                 textposition="outside",
                 cliponaxis=False,
-                hovertext=[b["hover"] for b in sel],
-                hoverinfo="text",
+                customdata=[b["hover"] for b in sel],
+                hovertemplate=_RATE_HOVER + "<extra></extra>",
             )
         )
     if any(b["hatched"] for b in bars):

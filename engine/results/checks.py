@@ -20,6 +20,8 @@ from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIV
 from engine.results.status import STATUSES
 
 ISO_UTC = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$"
+RUN_ID = r"^[A-Za-z0-9._-]{1,128}$"  # a run id names a folder under runs/: no separators, no "..", no spaces
+INT64_MAX = 2**63 - 1  # what an SQLite INTEGER holds
 BOOL_TEXT = {"true": True, "1": True, "false": False, "0": False}
 
 
@@ -84,14 +86,30 @@ def _type_rules(df: pd.DataFrame) -> list[tuple[str, np.ndarray, str]]:
             rules.append((name, bad_bools(df[name]), "expected true/false, got {raw}"))
         elif typ is int:
             rules.append((name, bad_numbers(df[name], whole=True), "expected a whole number, got {raw}"))
+            with np.errstate(invalid="ignore"):
+                huge = np.abs(numbers(df[name])) >= 2.0**63  # as floats: 2**63 - 1 rounds up to 2**63
+            rules.append((name, huge, f"{{raw}} does not fit a 64-bit whole number (at most {INT64_MAX:,})"))
         else:
             rules.append((name, bad_numbers(df[name], whole=False), "expected a finite number, got {raw}"))
     return rules
 
 
 def _row_rules(df: pd.DataFrame) -> list[tuple[str, np.ndarray, str]]:
+    run_id = df["run_id"].astype("str")
+    created = df["created_at"].fillna("").astype("str")
+    iso = created.str.match(ISO_UTC).to_numpy(dtype=bool)  # Arrow regex
+    real = pd.to_datetime(created.where(iso, None), format="ISO8601", utc=True, errors="coerce").notna().to_numpy()
     rules = [
         ("run_id", df["run_id"].isna().to_numpy(), "run_id is empty"),
+        (
+            "run_id",
+            df["run_id"].notna().to_numpy()
+            & (
+                ~run_id.str.match(RUN_ID).to_numpy(dtype=bool)
+                | run_id.str.contains("..", regex=False).to_numpy(dtype=bool)
+            ),
+            "run_id must be 1 to 128 letters, digits, '.', '_' or '-' (and no '..'), got {val}",
+        ),
         ("status", not_one_of(df["status"], STATUSES), f"status must be one of {', '.join(STATUSES)}, got {{val}}"),
         ("kind", not_one_of(df["kind"], KINDS), f"kind must be one of {', '.join(KINDS)}, got {{val}}"),
         (
@@ -99,12 +117,16 @@ def _row_rules(df: pd.DataFrame) -> list[tuple[str, np.ndarray, str]]:
             ~df["created_at"].fillna("").astype("str").str.match(ISO_UTC).to_numpy(dtype=bool),  # Arrow regex
             "created_at must be an ISO-8601 UTC time like 2026-01-31T12:00:00Z, got {val}",
         ),
+        ("created_at", iso & ~real, "created_at is not a real date and time, got {val}"),
     ]
     if "schema_version" in df.columns:
         with np.errstate(invalid="ignore"):
             newer = numbers(df["schema_version"]) > SCHEMA_VERSION
         reason = f"schema_version {{int}} is newer than this AccelBench ({SCHEMA_VERSION}); upgrade first"
         rules.append(("schema_version", newer, reason))
+        with np.errstate(invalid="ignore"):
+            below = numbers(df["schema_version"]) < 1
+        rules.append(("schema_version", below, f"schema_version must be from 1 to {SCHEMA_VERSION}, got {{int}}"))
     for name in NON_NEGATIVE:
         if name in df.columns:
             rules.append((name, negative(df[name]), "must not be negative, got {num}"))

@@ -23,7 +23,17 @@ from engine.results.checks import BOOL_TEXT, first_problem
 from engine.results.errors import CsvError
 from engine.results.schema import ADDED_COLUMNS, COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
 
-__all__ = ["REQUIRED_COLUMNS", "CsvError", "decode", "read_export", "read_header", "read_rows", "rows_to_csv"]
+__all__ = [
+    "REQUIRED_COLUMNS",
+    "CsvError",
+    "decode",
+    "frame_to_csv",
+    "read_export",
+    "read_header",
+    "read_rows",
+    "rows_to_csv",
+    "safe_text",
+]
 
 # an export may lack these; files written before a column was added lack it
 _OPTIONAL = ("schema_version", "source", "notes", *ADDED_COLUMNS)
@@ -33,6 +43,32 @@ REQUIRED_COLUMNS = tuple(c for c in COLUMN_NAMES if c not in _OPTIONAL)
 # --- writing -------------------------------------------------------------------------------------
 
 
+# OWASP CSV injection: a spreadsheet runs a cell that starts with one of these as a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_GUARDED = r"'[=+\-@\t\r']"  # what `safe_text` produces, undone by `unguard`
+
+
+def safe_text(text: str) -> str:
+    """A text cell that a spreadsheet shows as text: `'` is put before a leading = + - @ tab or CR.
+
+    A text that already starts with `'` gets one more, so `unguard` can undo exactly what was added
+    (AccelBench's own export round-trips exactly): on import, a cell starting with `'` followed by
+    one of = + - @ tab CR or `'` loses that first `'`; every other cell is read as it is.
+    """
+    return "'" + text if text[:1] in FORMULA_START or text[:1] == "'" else text
+
+
+def unguard(col: pd.Series) -> pd.Series:
+    """Undo `safe_text` over a column of text cells (missing cells stay missing)."""
+    guarded = col.astype("str").str.match(_GUARDED, na=False).to_numpy(dtype=bool)  # Arrow: C speed
+    if not guarded.any():
+        return col
+    text = col.astype(object)
+    out = text.copy()
+    out[guarded] = text[guarded].str[1:]
+    return out
+
+
 def format_cell(value: Any, typ: type) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
@@ -40,15 +76,34 @@ def format_cell(value: Any, typ: type) -> str:
         return "true" if value else "false"
     if typ is float:
         return repr(float(value))
+    if typ is str:
+        return safe_text(str(value))
     return str(value)
+
+
+def frame_to_csv(df: pd.DataFrame) -> str:
+    """Any table as CSV text (no index), its text cells made safe to open in a spreadsheet (`safe_text`).
+
+    Every CSV a page offers for download goes through here, as every results export goes through
+    `rows_to_csv`."""
+    safe = df.copy()
+    for name in safe.columns:
+        col = safe[name]
+        if col.dtype == object or pd.api.types.is_string_dtype(col):
+            safe[name] = col.map(lambda v: safe_text(v) if isinstance(v, str) else v).astype(col.dtype)
+    return safe.to_csv(index=False, lineterminator="\r\n")  # CRLF: a cell holding a bare CR gets quoted
 
 
 def rows_to_csv(rows: Iterable[ResultRow]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
+    # the csv module quotes a cell holding \n but not one holding a bare \r (a reader ends the record
+    # there): such rows are written with every cell quoted
+    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
     writer.writerow(COLUMN_NAMES)
     for row in rows:
-        writer.writerow([format_cell(row.get(name), COLUMN_TYPES[name]) for name in COLUMN_NAMES])
+        cells = [format_cell(row.get(name), COLUMN_TYPES[name]) for name in COLUMN_NAMES]
+        (quoted if "\r" in "".join(cells) else writer).writerow(cells)
     return buf.getvalue()
 
 
@@ -80,6 +135,14 @@ def _check_header(header: list[str]) -> None:
         raise CsvError(
             f"missing column(s): {', '.join(missing)} — is this an AccelBench results export?", 1, missing[0]
         )
+    unknown = [h for h in header if h not in COLUMN_TYPES]
+    if unknown:  # refused, never dropped silently: the History page maps foreign columns explicitly
+        raise CsvError(
+            f"unknown column(s): {', '.join(repr(u) for u in unknown)} — not AccelBench result columns; "
+            "remove them, or load the file on the History page to map them",
+            1,
+            unknown[0],
+        )
     dupes = sorted({h for h in header if header.count(h) > 1})
     if dupes:
         raise CsvError(f"column {dupes[0]!r} appears twice", 1, dupes[0])
@@ -87,10 +150,18 @@ def _check_header(header: list[str]) -> None:
 
 def _parse(data: bytes | str, text: str, header: list[str], limit: int, records: csv_records.Records) -> pd.DataFrame:
     """The first `limit` non-blank records as a frame of cells (missing = NaN, text stripped)."""
+    texts = [h for h in header if COLUMN_TYPES.get(h) is str]
     if records.rows is not None:  # already split by the csv module
         width = len(header)
         cells = [[(c.strip() or None) for c in (r + [""] * width)[:width]] for r in records.rows[:limit]]
-        return pd.DataFrame(cells, columns=header, dtype=object)
+        df = pd.DataFrame(cells, columns=header, dtype=object)
+        for name in texts:  # the plain strip above, redone where it would have made a live formula
+            i = header.index(name)
+            raw = pd.Series([r[i] if i < len(r) else "" for r in records.rows[:limit]], dtype=object)
+            df[name] = _strip_text(raw)
+            if "'" in text:
+                df[name] = unguard(df[name])
+        return df
     # text as Python objects: twice as fast to read as Arrow strings; numbers parsed by the C parser.
     # Bytes go straight to the parser: wrapping the text in a StringIO would re-encode 35 MB.
     text_types = {h: object for h in header if COLUMN_TYPES.get(h) in (str, bool) or h not in COLUMN_TYPES}
@@ -101,8 +172,24 @@ def _parse(data: bytes | str, text: str, header: list[str], limit: int, records:
     if records.padded:
         # Arrow strings strip at C speed; object strings would take a Python call per cell
         for name in text_types:
-            df[name] = df[name].astype("str").str.strip().replace("", None).astype(object)
+            if name in texts:
+                df[name] = _strip_text(df[name])
+            else:
+                df[name] = df[name].astype("str").str.strip().replace("", None).astype(object)
+    if "'" in text:  # no quote anywhere: nothing to undo (the common case, and free)
+        for name in texts:
+            df[name] = unguard(df[name])
     return df.reset_index(drop=True)
+
+
+def _strip_text(col: pd.Series) -> pd.Series:
+    """Text cells stripped of padding — except leading blanks before = + - @, which stay: stripping
+    "\t=cmd" would turn a harmless cell into a live formula. Empty cells become missing."""
+    raw = col.astype("str").where(col.notna(), "")
+    stripped = raw.str.strip()
+    live = stripped.str.match(r"[=+\-@]", na=False) & (raw.str.lstrip().str.len() < raw.str.len())
+    out = stripped.where(~live, raw.str.rstrip())
+    return out.astype(object).where(out != "", None)
 
 
 def _up_to_first_wrong(data: bytes | str, text: str, header: list[str], records: csv_records.Records):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -18,13 +19,16 @@ from pathlib import Path
 from typing import Any
 
 from engine import settings
+from engine.results.checks import RUN_ID
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
-from engine.runs import hardware
+from engine.runs import endings, hardware
 from engine.runs.progress import read_progress
+from engine.runs.rows import initial_row, micro_shape  # noqa: F401 (micro_shape: callers use jobs.micro_shape)
 from engine.runs.store import Store
 from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
-from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
+from engine.spec.memory import estimate_bytes, fmt_bytes, memory_problem
+from engine.spec.specs import Spec, SpecError, spec_from_dict, spec_to_dict
 
 # A run row with no job handle yet is still being launched for at most this long.
 _LAUNCH_GRACE_S = 30.0
@@ -44,69 +48,58 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
     """
     acc = hardware.detect_accelerators()
     spec = spec_from_dict(raw, gpu_count=len(acc.gpus))
+    demo = settings.demo_mode() if demo is None else demo
+    if demo:  # before anything looks at devices: a TPU address must never be dialled in demo mode
+        check_demo_caps(spec)
     problem = hardware.device_problem(spec.device, acc, getattr(spec, "tpu", ""))
     if problem:
         raise SpecError("--device", problem)
-    if demo if demo is not None else settings.demo_mode():
-        check_demo_caps(spec)
+    check_memory(spec, acc)
+    if demo:
         check_one_at_a_time()
     return spec
 
 
-def initial_row(spec: Spec, run_id: str) -> ResultRow:
-    """What is known about a run before it starts (the worker fills in the rest)."""
-    row: ResultRow = {
-        "run_id": run_id,
-        "status": RunStatus.QUEUED,
-        "kind": spec.kind,
-        "device": spec.device,
-        "backend": spec.backend,
-        "xla": spec.xla,
-        "price_per_hour_usd": spec.price_per_hour_usd or None,
-    }
-    if isinstance(spec, MicroSpec):
-        row["dtype"] = row["precision"] = spec.dtype
-        row["model"] = spec.bench
-        row["dataset"] = "synthetic"
-        row["shape"] = micro_shape(spec)
-        row["strategy"] = "none"
-        row["global_batch_size"] = spec.batch_size if spec.bench == "conv2d" else None
-    elif isinstance(spec, TrainSpec):
-        row.update(
-            {
-                "model": spec.model,
-                "dataset": spec.dataset,
-                "precision": spec.precision,
-                "dtype": spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32",
-                "strategy": spec.strategy,
-                "global_batch_size": spec.batch_size,
-                "epochs": spec.epochs,
-                "steps_per_epoch": spec.steps_per_epoch,
-            }
-        )
-    return row
+def check_memory(spec: Spec, acc: hardware.Accelerators | None = None) -> int:
+    """Refuse a run whose estimated need (engine.spec.memory) exceeds the host's available memory or
+    the GPU's; returns the estimate in bytes."""
+    gpu_mb = max((g.memory_mb for g in acc.gpus), default=0.0) if acc is not None else 0.0
+    problem = memory_problem(spec, _available_bytes(), gpu_mb)
+    if problem:
+        raise problem
+    return estimate_bytes(spec)
 
 
-def micro_shape(spec: MicroSpec) -> str:
-    if spec.bench == "matmul":
-        return f"({spec.m}x{spec.k})@({spec.k}x{spec.n})"
-    return f"{spec.batch_size}x{spec.height}x{spec.width}x{spec.channels} * {spec.kernel_size}x{spec.kernel_size}x{spec.channels}x{spec.filters}"
+def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> str:
+    """Store the run as queued, start its worker, and return the run_id at once.
 
-
-def launch(spec: Spec, store: Store | None = None) -> str:
-    """Store the run as queued, start its worker, and return the run_id at once."""
+    In demo mode (`demo`, else ACCELBENCH_DEMO) the run is stored only while no other run is queued
+    or running — checked and inserted in one transaction — else SpecError names the run in the way.
+    """
     store = store or Store()
     run_id = new_run_id()
     run_dir = settings.runs_dir(store.path) / run_id
-    run_dir.mkdir(parents=True)
     spec_dict = spec_to_dict(spec)
-    (run_dir / "spec.json").write_text(json.dumps(spec_dict, indent=2))
-    store.insert_run(initial_row(spec, run_id))
+    row = initial_row(spec, run_id)
+    if settings.demo_mode() if demo is None else demo:
+        refresh(store)  # a dead worker's row must not block the demo forever
+        busy = store.insert_run_unless_active(row)
+        if busy is not None:
+            raise _busy_error(busy)
+    else:
+        store.insert_run(row)
+    try:
+        run_dir.mkdir(parents=True)
+        (run_dir / "spec.json").write_text(json.dumps(spec_dict, indent=2))
+    except OSError as exc:
+        store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"could not write the run folder: {exc}"})
+        raise
     env = {
         **os.environ,
         "ACCELBENCH_DB": str(store.path),
         "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"),
         "PYTHONUNBUFFERED": "1",
+        "ACCELBENCH_MEMORY_ESTIMATE": fmt_bytes(estimate_bytes(spec)),  # named in an out-of-memory reason
     }
     try:
         with (run_dir / "log.txt").open("ab") as log:
@@ -123,8 +116,17 @@ def launch(spec: Spec, store: Store | None = None) -> str:
         store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"could not start the worker: {exc}"})
         raise
     _children[run_id] = proc
-    store.set_job(run_id, proc.pid, _create_time(proc.pid), time.time() + spec.timeout_s, str(run_dir), spec_dict)
+    # a SIGKILL reads as out of memory only for a run whose estimate was over half the memory left
+    tight = estimate_bytes(spec) > 0.5 * _available_bytes()
+    handle = {**spec_dict, "_memory_estimate": env["ACCELBENCH_MEMORY_ESTIMATE"], "_memory_tight": tight}
+    store.set_job(run_id, proc.pid, _create_time(proc.pid), time.time() + spec.timeout_s, str(run_dir), handle)
     return run_id
+
+
+def _available_bytes() -> float:
+    import psutil
+
+    return psutil.virtual_memory().available
 
 
 def _create_time(pid: int) -> float:
@@ -185,16 +187,11 @@ def refresh(store: Store | None = None) -> list[str]:
     now = time.time()
     for job in store.active_jobs():
         run_id = job["run_id"]
+        proc = _children.get(run_id)
+        code = proc.poll() if proc is not None else None
         _reap(run_id)
         if not _alive(job["pid"], job["pid_started"]):
-            if store.update_run(
-                run_id,
-                {
-                    "status": RunStatus.INTERRUPTED,
-                    "error": "the worker process ended without a result (killed, out of memory, or the machine restarted)",
-                },
-                only_if_status=ACTIVE_STATUSES,
-            ):
+            if store.update_run(run_id, endings.ending(job, code), only_if_status=ACTIVE_STATUSES):
                 changed.append(run_id)
         elif now > job["deadline"] + _DEADLINE_GRACE_S:
             timeout_s = job["spec"].get("timeout_s")
@@ -207,37 +204,28 @@ def refresh(store: Store | None = None) -> list[str]:
             _kill_group(job["pid"])
     # rows marked active that never got a job handle (a launcher that died mid-launch)
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
-        if (
-            store.get_job(row["run_id"]) is None
-            and _age_s(row["created_at"] or "") > _LAUNCH_GRACE_S
-            and store.update_run(
-                row["run_id"],
-                {"status": RunStatus.INTERRUPTED, "error": "the run was never started"},
-                only_if_status=ACTIVE_STATUSES,
-            )
+        if store.get_job(row["run_id"]) is not None or endings.age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S:
+            continue
+        if endings.adopt_orphan(
+            row["run_id"], store
+        ):  # its worker is alive: the launcher died before storing the handle
+            continue
+        if store.update_run(
+            row["run_id"],
+            {"status": RunStatus.INTERRUPTED, "error": "the run was never started"},
+            only_if_status=ACTIVE_STATUSES,
         ):
             changed.append(row["run_id"])
     return changed
-
-
-def _age_s(created_at: str) -> float:
-    try:
-        t = datetime.fromisoformat(created_at.replace("Z", "+00:00"))
-    except ValueError:
-        return float("inf")
-    return (datetime.now(UTC) - t).total_seconds()
 
 
 def cancel(run_id: str, store: Store | None = None) -> bool:
     """Stop a queued/running run and record it `cancelled`. False when it had already ended."""
     store = store or Store()
     created = (store.get_run(run_id) or {}).get("created_at")
-    wall_s = _age_s(created) if created else None  # how long it really ran
-    changed = store.update_run(
-        run_id,
-        {"status": RunStatus.CANCELLED, "error": "cancelled by the user", "total_s": wall_s},
-        only_if_status=ACTIVE_STATUSES,
-    )
+    ended: dict[str, Any] = {"status": RunStatus.CANCELLED, "error": "cancelled by the user"}
+    ended["total_s"] = endings.age_s(created) if created else None  # how long it really ran (wall time)
+    changed = store.update_run(run_id, ended, only_if_status=ACTIVE_STATUSES)
     job = store.get_job(run_id)
     if changed and job and _alive(job["pid"], job["pid_started"]):
         _kill_group(job["pid"])
@@ -276,25 +264,36 @@ def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=
 
 
 def run_dir_of(run_id: str, store: Store | None = None) -> Path:
+    """The run's folder — always inside the runs folder. A run id that could name anything else (an
+    imported id with a separator or "..") gets a path that cannot exist, so reading its log fails
+    like a missing log instead of reading another file."""
     store = store or Store()
+    runs = settings.runs_dir(store.path).resolve()
     job = store.get_job(run_id)
-    return Path(job["run_dir"]) if job else settings.runs_dir(store.path) / run_id
+    path = Path(job["run_dir"]) if job else runs / run_id
+    inside = path.resolve().parent == runs
+    if not inside or not re.fullmatch(RUN_ID, run_id) or ".." in run_id:
+        return runs / "#not-a-run-id"  # '#' is never in a run id, so no folder of that name is made
+    return path
 
 
 def check_one_at_a_time() -> None:
     """Refuse a new run while another is queued or running: a public demo shares one small machine.
 
     Stale rows (a worker that died) are reconciled first, so a crash cannot block the demo forever.
-    Two launches in the same instant can both pass; the worker's own timeout still bounds them.
+    This is the early answer for the form; the guarantee is `launch`'s check-and-insert transaction.
     """
     store = Store()
     refresh(store)
     active = store.list_runs(statuses=ACTIVE_STATUSES, limit=1)
     if active:
-        run = active[0]
-        raise SpecError(
-            "run",
-            f"demo mode runs one benchmark at a time and run {run['run_id']} ({run.get('model') or run['kind']}) "
-            "is still going; wait for it to finish (it is capped at "
-            f"{DEMO_TIMEOUT_S:g} s) and try again",
-        )
+        raise _busy_error(active[0])
+
+
+def _busy_error(run: ResultRow) -> SpecError:
+    return SpecError(
+        "run",
+        f"demo mode runs one benchmark at a time and run {run['run_id']} ({run.get('model') or run['kind']}) "
+        "is still going; wait for it to finish (it is capped at "
+        f"{DEMO_TIMEOUT_S:g} s) and try again",
+    )

@@ -8,6 +8,7 @@ workers and the dashboard can write at once without losing anything.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -19,8 +20,9 @@ from typing import Any, cast
 from engine import settings
 from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
+from engine.runs.sqlite_db import StoreError, connect, create_tables, explain_store_error
 
-_SQL_TYPES = {str: "TEXT", int: "INTEGER", float: "REAL", bool: "INTEGER"}
+__all__ = ["Store", "StoreError", "explain_store_error", "utc_now", "wait_for"]
 
 
 def utc_now() -> str:
@@ -28,53 +30,51 @@ def utc_now() -> str:
 
 
 class Store:
-    """A results database at `path` (default: settings.db_path())."""
+    """A results database at `path` (default: settings.db_path()).
+
+    A database file this process cannot write is opened read-only (`read_only`): reading, listing and
+    exporting work; a write raises StoreError saying so.
+    """
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path else settings.db_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._conn() as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
-            cols = ", ".join(
-                f"{name} {_SQL_TYPES[typ]}" + (" PRIMARY KEY" if name == "run_id" else "")
-                for name, typ in COLUMN_TYPES.items()
-            )
-            conn.execute(f"CREATE TABLE IF NOT EXISTS runs ({cols})")
-            self._add_missing_columns(conn)
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS jobs (run_id TEXT PRIMARY KEY, pid INTEGER, pid_started REAL,"
-                " deadline REAL, run_dir TEXT, spec TEXT)"
-            )
-            conn.execute("CREATE TABLE IF NOT EXISTS series (run_id TEXT, kind TEXT, idx INTEGER, payload TEXT)")
-            conn.execute("CREATE INDEX IF NOT EXISTS series_run ON series (run_id, kind, idx)")
-            conn.execute("CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at)")
-            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.read_only = self.path.is_file() and not os.access(self.path, os.W_OK)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise explain_store_error(self.path, exc) from None
+        if self.path.is_dir():
+            raise explain_store_error(self.path, IsADirectoryError(str(self.path)))
+        if not self.read_only:
+            try:
+                self._setup()
+            except StoreError as exc:
+                if "read-only" not in str(exc):
+                    raise
+                self.read_only = True
+        with self._conn() as conn:  # a damaged file is refused here, not at the first query
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
 
-    @staticmethod
-    def _add_missing_columns(conn: sqlite3.Connection) -> None:
-        """A database made before a column existed gains it (NULL in old rows), so old DBs stay readable."""
-        have = {r[1] for r in conn.execute("PRAGMA table_info(runs)")}
-        for name, typ in COLUMN_TYPES.items():
-            if name not in have:
-                conn.execute(f"ALTER TABLE runs ADD COLUMN {name} {_SQL_TYPES[typ]}")
+    def _setup(self) -> None:
+        with self._conn() as conn:
+            create_tables(conn)
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        try:
-            conn.execute("PRAGMA busy_timeout=60000")
+        with connect(self.path, self.read_only) as conn:
             yield conn
-        finally:
-            conn.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
+        if self.read_only:
+            raise explain_store_error(self.path, sqlite3.OperationalError("attempt to write a readonly database"))
         with self._conn() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
             except BaseException:
-                conn.execute("ROLLBACK")
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
 
@@ -102,6 +102,24 @@ class Store:
         with self._write() as conn:
             self._insert(conn, full)
         return full["run_id"]
+
+    def insert_run_unless_active(self, row: ResultRow) -> ResultRow | None:
+        """Insert a run only while no run is queued or running — the check and the insert are one
+        transaction, so of several launches at the same instant exactly one gets through.
+
+        Returns None when inserted, else the active run that is in the way (nothing is written).
+        """
+        full: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "created_at": utc_now(), "source": "local", **row}
+        with self._write() as conn:
+            conn.row_factory = sqlite3.Row
+            busy = conn.execute(
+                f"SELECT * FROM runs WHERE status IN ({', '.join('?' * len(ACTIVE_STATUSES))}) LIMIT 1",
+                ACTIVE_STATUSES,
+            ).fetchone()
+            if busy is not None:
+                return self._from_sql(busy)
+            self._insert(conn, full)
+        return None
 
     def _insert(self, conn: sqlite3.Connection, row: Mapping[str, Any]) -> None:
         names = [n for n in COLUMN_NAMES if n in row]
@@ -135,8 +153,12 @@ class Store:
         return self._from_sql(row) if row else None
 
     def find_run_ids(self, prefix: str) -> list[str]:
+        """Run ids that start with `prefix` — literally: `%` and `_` are not wildcards; "" matches none."""
+        if not prefix:
+            return []
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         with self._conn() as conn:
-            return [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE run_id LIKE ? || '%'", (prefix,))]
+            return [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\'", (pattern,))]
 
     def list_runs(self, statuses: Iterable[str] | None = None, limit: int | None = None) -> list[ResultRow]:
         """Runs, newest first."""
@@ -192,6 +214,29 @@ class Store:
                 "INSERT INTO series VALUES (?, ?, ?, ?)",
                 [(run_id, kind, i, json.dumps(r)) for i, r in enumerate(rows)],
             )
+
+    def finish_run(
+        self,
+        run_id: str,
+        fields: Mapping[str, Any],
+        series: Mapping[str, list[dict[str, Any]]],
+        only_if_status: Iterable[str],
+    ) -> bool:
+        """A run's final columns and its timing series in ONE transaction: both are written, or (when its
+        status is no longer one of `only_if_status`, e.g. already `timeout`) neither. Returns whether written."""
+        statuses = list(only_if_status)
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        args = [self._to_sql(k, v) for k, v in fields.items()] + [run_id, *statuses]
+        sql = f"UPDATE runs SET {sets} WHERE run_id = ? AND status IN ({', '.join('?' * len(statuses))})"
+        with self._write() as conn:
+            if conn.execute(sql, args).rowcount == 0:
+                return False
+            for kind, rows in series.items():
+                conn.executemany(
+                    "INSERT INTO series VALUES (?, ?, ?, ?)",
+                    [(run_id, kind, i, json.dumps(r)) for i, r in enumerate(rows)],
+                )
+        return True
 
     def get_series(self, run_id: str, kind: str) -> list[dict[str, Any]]:
         with self._conn() as conn:

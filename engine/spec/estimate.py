@@ -1,6 +1,6 @@
 """How long a request will take and how much memory it needs, before it runs.
 
-Duration = the work (FLOPs, or examples for training) ÷ this host's measured speed — the median rate
+Memory is engine.spec.memory's estimate (the one launch checks). Duration = the work (FLOPs, or examples for training) ÷ this host's measured speed — the median rate
 of its recent finished runs of the same kind — plus the worker's start-up. With no such run yet, a
 microbenchmark falls back on the device's peak × ASSUMED_EFFICIENCY (stated in the text); a training
 run has no estimate until one run of that model has been measured here. Pure functions: the caller
@@ -14,37 +14,27 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.spec.memory import estimate_bytes
 from engine.spec.micro_presets import SHAPE_FIELDS, op_flops
 from engine.spec.specs import MicroSpec, Spec
 
 ASSUMED_EFFICIENCY = 0.25  # of the theoretical peak, for an op never measured on this host
 STARTUP_S = 10.0  # the worker's TensorFlow import and device set-up, on top of the work
 RECENT = 10  # how many of the latest matching runs set the measured speed
-_DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """seconds / memory_bytes: None when unknown; basis: where the speed came from, in words."""
+    """seconds: None when unknown; memory_bytes: host bytes; basis: where the speed came from, in words."""
 
     seconds: float | None
-    memory_bytes: float | None
+    memory_bytes: float
     basis: str
     timeout_s: float
 
     @property
     def over_timeout(self) -> bool:
         return self.seconds is not None and self.seconds > self.timeout_s
-
-
-def micro_memory_bytes(spec: MicroSpec) -> float:
-    """Operands and result of one op on the device (what a matmul or conv2d must hold at once)."""
-    size = _DTYPE_BYTES.get(spec.dtype, 4)
-    if spec.bench == "matmul":
-        return float(size * (spec.m * spec.k + spec.k * spec.n + spec.m * spec.n))
-    images = spec.batch_size * spec.height * spec.width
-    kernel = spec.kernel_size**2 * spec.channels * spec.filters
-    return float(size * (images * spec.channels + kernel + images * spec.filters))
 
 
 def _matching(rows: Iterable[Mapping[str, Any]], **want: Any) -> list[Mapping[str, Any]]:
@@ -63,8 +53,7 @@ def estimate(spec: Spec, recent_ok: Iterable[Mapping[str, Any]], peak_gflops: fl
         return _micro(spec, rows, peak_gflops)
     same = _matching(rows, kind="train", model=spec.model, device=spec.device)
     rate = _median(r.get("examples_per_sec") for r in same)
-    memory_mb = _median(r.get("peak_host_memory_mb") for r in same)
-    memory = memory_mb * 1e6 if memory_mb else None
+    memory = float(estimate_bytes(spec))
     if rate is None:
         basis = f"no {spec.model} run has finished on this {spec.device.upper()} yet, so there is no measured speed"
         return Estimate(None, memory, basis, spec.timeout_s)
@@ -77,7 +66,7 @@ def estimate(spec: Spec, recent_ok: Iterable[Mapping[str, Any]], peak_gflops: fl
 def _micro(spec: MicroSpec, rows: list[Mapping[str, Any]], peak_gflops: float | None) -> Estimate:
     shape = {f: getattr(spec, f) for f in SHAPE_FIELDS[spec.bench]}
     flops = op_flops(spec.bench, **shape) * (spec.repeats + spec.warmup)
-    memory = micro_memory_bytes(spec)
+    memory = float(estimate_bytes(spec))
     same = _matching(rows, kind=spec.bench, device=spec.device, dtype=spec.dtype)
     rate = _median(r.get("gflops") for r in same)
     where = f"this {spec.device.upper()}"

@@ -49,7 +49,9 @@ def explain(exc: BaseException) -> str:
     tf = sys.modules.get("tensorflow")  # only a TensorFlow run has it; never imported just to explain
     oom = (MemoryError,) + ((tf.errors.ResourceExhaustedError,) if tf is not None else ())
     if isinstance(exc, oom) or "out of memory" in text.lower() or "RESOURCE_EXHAUSTED" in text:
-        return f"out of memory: {text[:300]} — try a smaller batch size or shape"
+        estimate = os.environ.get("ACCELBENCH_MEMORY_ESTIMATE")
+        note = f" (estimated need {estimate})" if estimate else ""
+        return f"out of memory: {text[:300]}{note} — try a smaller batch size or shape"
     if isinstance(exc, PlacementError):
         return f"placement: {text}"
     return f"{exc.__class__.__name__}: {text[:500]}"
@@ -113,11 +115,12 @@ def main(run_dir: str) -> int:
         wall_s = time.perf_counter() - t0
         if spec.price_per_hour_usd:
             result["cost_usd"] = spec.price_per_hour_usd * (result.get("total_s") or wall_s) / 3600.0
-        for kind, rows in report.series.items():
-            store.add_series(run_id, kind, rows)
         result = {k: v for k, v in result.items() if v is not None}
-        ok = store.update_run(
-            run_id, {**result, "status": RunStatus.OK, "error": None}, only_if_status=(RunStatus.RUNNING,)
+        ok = store.finish_run(  # status and series in one transaction
+            run_id,
+            {**result, "status": RunStatus.OK, "error": None},
+            report.series,
+            only_if_status=(RunStatus.RUNNING,),
         )
         report.phase("done", status=RunStatus.OK if ok else "superseded")
         return 0 if ok else 1
@@ -125,11 +128,10 @@ def main(run_dir: str) -> int:
         traceback.print_exc()
         message = explain(exc)
         try:
-            for kind, rows in report.series.items():
-                store.add_series(run_id, kind, rows)
-            store.update_run(
+            store.finish_run(
                 run_id,
                 {"status": RunStatus.FAILED, "error": message, "total_s": time.perf_counter() - t0},
+                report.series,
                 only_if_status=(RunStatus.RUNNING,),
             )
         finally:

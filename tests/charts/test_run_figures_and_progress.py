@@ -119,7 +119,7 @@ def test_reference_chart_compares_gflops_of_different_shapes_marks_bounds_and_de
     published = [t for t in fig.data if t.name.endswith("(published)")]
     assert all(set(t.marker.pattern.shape) == {"/"} for t in published)  # derived from a time: hatched
     assert any(t.name == "hatched = derived or doubtful" for t in fig.data)
-    hover = " ".join(h for t in published for h in t.hovertext)
+    hover = " ".join(str(h) for t in published for row in t.customdata for h in row)
     assert "id: SEED-TF-GPU-SETTINGS-02" in hover  # internal ids in the hover, human labels on the axis
     assert not any("SEED" in label for label in fig.layout.yaxis.categoryarray)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.spec.estimate import ASSUMED_EFFICIENCY, STARTUP_S, estimate, micro_memory_bytes
+from engine.spec.estimate import ASSUMED_EFFICIENCY, STARTUP_S, estimate
+from engine.spec.memory import estimate_bytes
 from engine.spec.specs import MicroSpec, TrainSpec
 
 
@@ -19,7 +20,7 @@ def test_matmul_uses_the_median_of_recent_measured_runs():
     est = estimate(spec, rows, peak_gflops=1000.0)
     assert est.seconds == pytest.approx(STARTUP_S + 2e9 * 10 / 20e9)
     assert "median 20.0 GFLOP/s of the last 3 matmul run(s)" in est.basis
-    assert est.memory_bytes == 3 * 1000 * 1000 * 4
+    assert est.memory_bytes == estimate_bytes(spec)  # the same memory rule launch checks
 
 
 def test_without_a_measured_run_the_peak_times_the_stated_efficiency():
@@ -29,16 +30,10 @@ def test_without_a_measured_run_the_peak_times_the_stated_efficiency():
     assert est.over_timeout and f"{ASSUMED_EFFICIENCY:.0%} of its peak" in est.basis
 
 
-def test_conv_memory_counts_images_kernel_and_output():
-    spec = MicroSpec(bench="conv2d", batch_size=2, height=8, width=8, channels=3, filters=4, kernel_size=3)
-    assert micro_memory_bytes(spec) == 4 * (2 * 8 * 8 * 3 + 9 * 3 * 4 + 2 * 8 * 8 * 4)
-
-
 def test_training_needs_a_measured_run_of_the_same_model():
     spec = TrainSpec(model="fashion_cnn", batch_size=64, epochs=2, steps_per_epoch=5)
     assert estimate(spec, [ok(kind="train", model="tiny_cnn", examples_per_sec=100.0)], None).seconds is None
-    rows = [ok(kind="train", model="fashion_cnn", examples_per_sec=160.0, time_to_first_step_s=2.0,
-               peak_host_memory_mb=900.0)]  # fmt: skip
+    rows = [ok(kind="train", model="fashion_cnn", examples_per_sec=160.0, time_to_first_step_s=2.0)]
     est = estimate(spec, rows, None)
     assert est.seconds == pytest.approx(STARTUP_S + 2.0 + 64 * 2 * 5 / 160)
-    assert est.memory_bytes == 900e6 and not est.over_timeout
+    assert est.memory_bytes == estimate_bytes(spec) and not est.over_timeout

@@ -254,14 +254,20 @@ def test_a_cancelled_run_shows_how_long_it_really_ran_and_no_error(db):
 
 
 def test_the_ready_box_estimates_and_warns_past_the_timeout(db):
-    """A 30000³ matmul is valid, but at this host's measured speed it cannot finish within the timeout."""
+    """A big matmul that fits in memory is valid, but at this host's measured speed it cannot finish in time."""
+    from engine.spec.memory import estimate_bytes, fmt_bytes
+    from engine.spec.specs import MicroSpec
+
     stored_run(db, "20260101-000005-ffffff", gflops=40.0)  # this host's measured speed for a float32 matmul
     at = run_page()
     ready = texts(at.success)
     assert "Estimate: about" in ready and "median 40.0 GFLOP/s of the last 1 matmul run(s) on this CPU" in ready
     assert "Longer than the timeout" not in texts(at.warning)
     for f in ("m", "n", "k"):
-        at.number_input(key=f"run_{f}").set_value(30_000).run()
+        at.number_input(key=f"run_{f}").set_value(8192).run()
+    at.number_input(key="run_repeats").set_value(1000).run()
     warnings = texts(at.warning)
     assert "**Longer than the timeout.**" in warnings and "10.0 min timeout" in warnings, warnings
-    assert "about **8.3 h** and **10.8 GB** of CPU memory" in texts(at.success)
+    big = MicroSpec(m=8192, n=8192, k=8192, repeats=1000)
+    assert f"about **7.7 h** and **{fmt_bytes(estimate_bytes(big))}** of host memory" in texts(at.success)
+    assert not at.button(key="run_launch").disabled  # a warning: the user may still raise the timeout or go on
