@@ -11,6 +11,7 @@ import streamlit as st
 
 from engine.spec import catalog
 from engine.spec import specs as spec
+from engine.spec.replicas import planned_replicas
 from ui.run_fields import spec_number
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
 def _per_replica_text(raw: dict[str, Any], gpu_count: int) -> str:
     """'128 × 2 replicas' — what each replica gets from the global batch, when it can be known before the run."""
     try:
-        planned = spec.planned_replicas(
+        planned = planned_replicas(
             spec.TrainSpec(device=raw["device"], strategy=raw["strategy"], logical_devices=raw["logical_devices"]),
             gpu_count,
         )
