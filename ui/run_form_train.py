@@ -24,6 +24,16 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     `device_select` draws the device picker shared with the microbenchmark form.
     """
     raw: dict[str, Any] = {"kind": "train"}
+    _model_and_data(raw)
+    raw["device"] = device_select()
+    _strategy_and_precision(raw)
+    _batch_and_length(raw, gpu_count)
+    _accelerator_settings(raw)
+    return raw
+
+
+def _model_and_data(raw: dict[str, Any]) -> None:
+    """Model and dataset pickers, which datasets the model trains on, and the flowers data folder."""
     cols: tuple[DeltaGenerator, ...] = st.columns(2)  # rows below have other widths
     with cols[0]:
         raw["model"] = st.selectbox(
@@ -47,7 +57,10 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     st.caption(f"{raw['model']} trains on: {', '.join(fits)}.")
     if raw["dataset"] == "flowers":
         raw["data_dir"] = st.text_input("Data folder (flowers TFRecords, local path or gs://)", key="run_data_dir")
-    raw["device"] = device_select()
+
+
+def _strategy_and_precision(raw: dict[str, Any]) -> None:
+    """Strategy, logical devices and precision."""
     cols = st.columns(3)
     with cols[0]:
         raw["strategy"] = st.selectbox(
@@ -68,6 +81,10 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
         )
     with cols[2]:
         raw["precision"] = st.selectbox("Precision", spec.PRECISIONS, key="run_precision")
+
+
+def _batch_and_length(raw: dict[str, Any], gpu_count: int) -> None:
+    """Global batch (and what each replica gets), XLA, epochs, steps and validation steps."""
     cols = st.columns(3, vertical_alignment="bottom")
     with cols[0]:
         raw["batch_size"] = int(
@@ -108,6 +125,10 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
                 help="Validation batches at the end of each epoch (0 = none).",
             )
         )
+
+
+def _accelerator_settings(raw: dict[str, Any]) -> None:
+    """The TPU address and, for GPU runs, visible devices and memory settings."""
     if raw["device"] == "tpu":
         raw["tpu"] = st.text_input(
             "TPU address (name or grpc://host:port; empty = TPU_NAME / COLAB_TPU_ADDR / this TPU VM)", key="run_tpu"
@@ -133,7 +154,6 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
         )
         if gpu:
             raw.update(visible_devices=visible, memory_growth=growth, memory_limit_mb=limit)
-    return raw
 
 
 def _per_replica_text(raw: dict[str, Any], gpu_count: int) -> str:
