@@ -24,7 +24,7 @@ mark_frame()
 navigation = st.navigation(PAGES)
 deeplink = take_deeplink()
 if deeplink:
-    st.switch_page(deeplink)
+    st.switch_page(deeplink[0], query_params=deeplink[1])
 try:
     navigation.run()
 except StoreError as exc:  # every database fault on every page: one message saying what to do, no traceback

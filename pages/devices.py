@@ -22,7 +22,7 @@ ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py
 
 from engine.runs import hardware
 from engine.runs.tfprobe import PROBE_TIMEOUT_S, probe_tensorflow
-from ui.common import demo_banner, fmt_num, page_link
+from ui.common import demo_banner, fmt_num, page_link, show_table
 
 # Devices-page widget → the session key the Run page reads as its default.
 SHARED = {
@@ -74,7 +74,7 @@ with st.container(border=True):
 
 st.subheader("GPUs")
 if acc.gpus:
-    st.dataframe(
+    show_table(
         pd.DataFrame(
             [{"index": g.index, "name": g.name, "memory_mb": g.memory_mb, "driver": g.driver_version} for g in acc.gpus]
         ),

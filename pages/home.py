@@ -21,7 +21,7 @@ from engine.results.status import ACTIVE_STATUSES
 from engine.runs import hardware, jobs
 from engine.spec import presets
 from engine.spec.specs import SpecError
-from ui.common import demo_banner, demo_mode, download_csv, fmt_num, page_link, store, switch_page
+from ui.common import demo_banner, demo_mode, download_csv, fmt_num, page_link, show_table, store, switch_page
 from ui.status import list_text
 
 
@@ -104,7 +104,7 @@ def latest_runs() -> None:
             }
         )
     table = pd.DataFrame(rows)
-    picked = st.dataframe(
+    picked = show_table(
         table,
         hide_index=True,
         key="home_runs",

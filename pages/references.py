@@ -27,6 +27,7 @@ from engine.reference.normalize import add_per_unit
 from engine.reference.speedup import metric_family, stated_vs_computed, time_ratios
 from engine.reference.units import HARDWARE, METRICS, axis_title, geometric_mean
 from engine.results.csvio import frame_to_csv
+from ui.common import show_table
 
 TABLE_COLUMNS = [
     "ref_id", "hardware", "model_label", "dataset_label", "metric", "value", "unit", "value_kind", "batch_label",
@@ -55,7 +56,7 @@ def _reference() -> pd.DataFrame | None:
 
 
 def _provenance_table(df: pd.DataFrame, key: str) -> None:
-    st.dataframe(
+    show_table(
         df.reindex(columns=TABLE_COLUMNS),
         hide_index=True,
         width="stretch",
@@ -135,23 +136,23 @@ def _seeds_tab(ref: pd.DataFrame) -> None:
         left, right = st.columns([3, 2])
         left.markdown(f"**{caption}**")
         # No number format: the article's own digits (1866.703, 1053.5027) show as printed.
-        left.dataframe(table, width="stretch", key=f"ref_seed001_t{n}")
+        show_table(table, where=left, width="stretch", key=f"ref_seed001_t{n}")
         ratios = time_ratios(table.rename_axis("model"), "TPUv2", ("K80", "P100"), name="TPU")
         right.markdown("**Speedup of the TPU** (from the table)")
-        right.dataframe(ratios, width="stretch", key=f"ref_seed001_r{n}")
+        show_table(ratios, where=right, width="stretch", key=f"ref_seed001_r{n}")
         gm = geometric_mean(ratios["TPU vs K80 (×)"].tolist())
         right.caption(
             f"Geometric mean vs K80: {gm:.2f}× · vs P100: {geometric_mean(ratios['TPU vs P100 (×)'].tolist()):.2f}×"
         )
     extra = seed_rows(ref, "SEED-VN-FLOWERS")
-    st.dataframe(extra[~extra["metric"].eq("train_time_s")], hide_index=True, width="stretch", key="ref_seed001_extra")
+    show_table(extra[~extra["metric"].eq("train_time_s")], hide_index=True, width="stretch", key="ref_seed001_extra")
 
     st.subheader("Article 000 — Colab conv microbenchmark and Fashion-MNIST")
     st.warning(
         'The 2.47 s "TPU" figure ran on the TPU VM\'s host CPU — the code never targeted the TPU. It is charted as a CPU.',
         icon=":material/warning:",
     )
-    st.dataframe(
+    show_table(
         pd.concat([seed_rows(ref, "SEED-COLAB-CONV"), seed_rows(ref, "SEED-COLAB-FMNIST")]),
         hide_index=True,
         width="stretch",
@@ -160,14 +161,14 @@ def _seeds_tab(ref: pd.DataFrame) -> None:
 
     st.subheader("Article 002 — CPU vs GPU matmul (10000×100) @ (100×100000)")
     st.caption("Timed by printed clock stamps at one-second resolution: about 6 s on the CPU, under 1 s on the GPU.")
-    st.dataframe(seed_rows(ref, "SEED-TF-GPU-SETTINGS"), hide_index=True, width="stretch", key="ref_seed002")
+    show_table(seed_rows(ref, "SEED-TF-GPU-SETTINGS"), hide_index=True, width="stretch", key="ref_seed002")
 
     st.subheader("Article 003 — RiseML: Cloud TPU vs P100/V100")
-    st.dataframe(seed_rows(ref, "SEED-RISEML"), hide_index=True, width="stretch", key="ref_seed003")
+    show_table(seed_rows(ref, "SEED-RISEML"), hide_index=True, width="stretch", key="ref_seed003")
     checks = stated_vs_computed(ref)
     checks = checks[checks["ref_id"].str.startswith(("SEED", "SEC-GSLIN"))]
     st.markdown("**Published ratios checked against the published absolute numbers**")
-    st.dataframe(
+    show_table(
         checks,
         hide_index=True,
         width="stretch",

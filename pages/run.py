@@ -20,9 +20,11 @@ ensure_frame(__file__)  # a bare deep link (/run?run=… on a fresh server) is r
 from engine.runs import jobs
 from ui.common import demo_banner, demo_mode, store
 from ui.run_form import cli_command, run_form
-from ui.run_launch import check, launch, ready_text
+from ui.run_launch import check, launch, ready_box
+from ui.run_next import load_settings, next_run_note, shown_spec
 from ui.run_progress import live_panel
-from ui.run_result import recent_runs, result_card, result_charts
+from ui.run_recent import recent_runs
+from ui.run_result import result_card, result_charts
 
 st.title("Run a benchmark")
 demo_banner()
@@ -41,46 +43,16 @@ if run_id:
         st.session_state["run_session_runs"].append(run_id)
 db = store()
 active = bool(run_id) and jobs.is_active(run_id, db)
+shown = shown_spec(run_id, db)
+if shown and "run_workload" not in st.session_state:
+    load_settings(shown)  # a link to a run opens the form on that run's settings
 
-form_col, launch_col = st.columns([3, 2], gap="large")
-with form_col, st.container(border=True, key="run_form_box"):
-    raw = run_form(demo)
-
-with launch_col:
-    st.markdown("#### Check and launch")
-    spec, problem = check(raw, demo)
-    if spec is None:
-        st.error(f"{problem}\n\nNothing has been launched; change the setting above.", icon=":material/block:")
-    else:
-        st.success(ready_text(spec), icon=":material/check:")
-    if active:
-        st.caption(
-            "A run from this page is still going; launch another once it ends (or cancel it) so they do not share the CPU."
-        )
-    launched = st.button(
-        "Launch run",
-        key="run_launch",
-        type="primary",
-        icon=":material/play_arrow:",
-        disabled=spec is None or active,
-        width="stretch",
-    )
-    with st.expander("Same run from the command line"):
-        st.code(cli_command(raw), language="bash")
-    if launched and spec is not None and not active:
-        new_id, failure = launch(spec, db)
-        if failure:
-            st.error(failure, icon=":material/error:")
-        else:
-            st.session_state["run_id"] = new_id
-            st.session_state["run_session_runs"].append(new_id)
-            st.query_params["run"] = new_id
-            st.rerun()
-
-st.divider()
+# The run first — live progress, then its result — so after Launch it is on screen without scrolling;
+# the form follows, collapsed and labelled as the next run while a run is shown.
+row = None
 if not run_id:
     st.info(
-        "No run yet. Choose a workload above and press **Launch run** — the *Quick matmul 512³* preset finishes in "
+        "No run yet. Choose a workload below and press **Launch run** — the *Quick matmul 512³* preset finishes in "
         "seconds. Progress shows here while it runs, then the result card and a chart against the seed articles' numbers.",
         icon=":material/play_circle:",
     )
@@ -98,6 +70,46 @@ else:
             st.rerun()
     else:
         result_card(run_id, row)
-        result_charts(run_id, row)
 
+form_box = st.expander("Next run", expanded=False, icon=":material/tune:") if run_id else st.container()
+with form_box:
+    form_col, launch_col = st.columns([3, 2], gap="large")
+    with form_col, st.container(border=True, key="run_form_box"):
+        raw = run_form(demo)
+    with launch_col:
+        st.markdown("#### Check and launch")
+        spec, problem = check(raw, demo)
+        if spec is None:
+            st.error(f"{problem}\n\nNothing has been launched; change the setting.", icon=":material/block:")
+        else:
+            ready_box(spec, db)
+        if run_id:
+            next_run_note(spec, shown)
+        if active:
+            st.caption(
+                "A run from this page is still going; launch another once it ends (or cancel it) so they do not "
+                "share the CPU."
+            )
+        launched = st.button(
+            "Launch run",
+            key="run_launch",
+            type="primary",
+            icon=":material/play_arrow:",
+            disabled=spec is None or active,
+            width="stretch",
+        )
+        with st.expander("Same run from the command line"):
+            st.code(cli_command(raw), language="bash")
+if launched and spec is not None and not active:
+    new_id, failure = launch(spec, db)
+    if failure:
+        st.error(failure, icon=":material/error:")
+    else:
+        st.session_state["run_id"] = new_id
+        st.session_state["run_session_runs"].append(new_id)
+        st.query_params["run"] = new_id
+        st.rerun()
+
+if row is not None and run_id:
+    result_charts(run_id, row)
 recent_runs(st.session_state["run_session_runs"])

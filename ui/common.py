@@ -63,22 +63,48 @@ def store() -> Store:
     return Store()
 
 
+MISSING = "—"  # how every table, metric and caption shows a value that is not there (never "None" or "nan")
+
+
+def show_table(data: Any, where: Any = None, **kwargs: Any) -> Any:
+    """st.dataframe (or `where.dataframe`, for a column) with missing cells shown as "—".
+
+    The one table formatter of the app: every page's tables go through it, so no cell reads "None".
+    Object columns get the dash as text too, which keeps a downloaded copy of the shown frame readable.
+    """
+    import pandas as pd
+
+    if isinstance(data, pd.DataFrame):
+        text_cols = [c for c in data.columns if data[c].dtype == object]
+        if text_cols:
+            data = data.copy()
+            data[text_cols] = data[text_cols].astype(object).where(data[text_cols].notna(), MISSING)
+    return (where or st).dataframe(data, placeholder=MISSING, **kwargs)
+
+
+def edit_table(data: Any, **kwargs: Any) -> Any:
+    """st.data_editor with missing cells shown as "—" (the data itself is left as it is, so edits round-trip)."""
+    return st.data_editor(data, placeholder=MISSING, **kwargs)
+
+
 def fmt_num(value: Any, digits: int = 1, unit: str = "") -> str:
     """1234.5 → '1,234.5 unit'; missing → '—'."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
+        return MISSING
     text = f"{value:,.{digits}f}"
     return f"{text} {unit}".strip()
 
 
 def fmt_seconds(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    if value < 1:
-        return f"{value * 1000:,.1f} ms"
+        return MISSING
+    if value < 1:  # milliseconds below a second, seconds above: the unit follows the magnitude
+        return f"{value * 1000:.3g} ms"
     if value < 120:
         return f"{value:,.2f} s"
-    return f"{value / 60:,.1f} min"
+    if value < 2 * 3600:
+        return f"{value / 60:,.1f} min"
+    return f"{value / 3600:,.1f} h"
 
 
 def demo_banner() -> None:

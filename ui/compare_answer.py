@@ -13,7 +13,7 @@ import streamlit as st
 from engine.reference import answer as ans
 from engine.reference import likeforlike as lfl
 from engine.spec import hardware_table
-from ui.common import plain
+from ui.common import plain, show_table
 
 GRADE_ICON = {"baseline": "◎ baseline", "same": "● same", "close": "◐ close", "different": "○ different"}
 
@@ -81,11 +81,10 @@ def grade_table(answer: ans.Answer) -> None:
         }
         for c in answer.rows
     ]
-    st.dataframe(
+    show_table(
         pd.DataFrame(rows),
         hide_index=True,
         key="cmp_grade_table",
-        placeholder="—",
         column_config={
             "Rate": st.column_config.NumberColumn(format="%.4g"),
             "× faster": st.column_config.NumberColumn(format="%.3g×", help="rate ÷ the baseline's rate"),
@@ -107,6 +106,8 @@ def rate_rows(answer: ans.Answer) -> pd.DataFrame:
             "value_canonical": [c.rate.value for c in answer.rows],
             "doubtful": [c.rate.doubtful for c in answer.rows],
             "derived": [c.rate.derivation != "measured" for c in answer.rows],
+            "device_type": [c.rate.device_type for c in answer.rows],
+            "id": [c.rate.id for c in answer.rows],
             "speedup": [c.speedup for c in answer.rows],
             "basis": "rate",
             "unit": answer.baseline.unit,

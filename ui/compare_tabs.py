@@ -9,7 +9,7 @@ import streamlit as st
 from engine.charts import compare as ccharts
 from engine.reference import compare as cmp
 from engine.reference.grade import differing
-from ui.common import download_csv, plain, show_chart, store
+from ui.common import download_csv, edit_table, plain, show_chart, show_table, store
 
 TABLE_COLUMNS = [
     "label", "origin", "metric", "value", "unit", "hardware", "hardware_count", "count_unit", "model", "dataset",
@@ -43,13 +43,13 @@ def bars_tab(rows: pd.DataFrame, family: str) -> None:
                 "*Rate of work, like for like*."
             )
     show_chart(ccharts.speedup_chart(table, baseline), "cmp_chart_speedup", f"compare_speedup_{family}")
-    st.dataframe(
+    show_table(
         table,
         hide_index=True,
         key="cmp_speedup_table",
-        placeholder="—",
         column_config={
             "label": "Run or reference",
+            "origin": "Origin",
             "value_canonical": st.column_config.NumberColumn(label, format="%.4g"),
             "speedup": st.column_config.NumberColumn("Times faster (×)", format="%.3g×"),
             "basis": "Compared as",
@@ -85,7 +85,7 @@ def scaling_tab(long: pd.DataFrame) -> None:
         "devices share the same cores, so they show the strategy's overhead rather than more hardware."
     )
     show_chart(ccharts.scaling_chart(table), "cmp_chart_scaling", "compare_scaling")
-    st.dataframe(
+    show_table(
         table,
         hide_index=True,
         key="cmp_scaling_table",
@@ -147,7 +147,7 @@ def cost_tab(long: pd.DataFrame, runs: list[dict], ref: pd.DataFrame | None) -> 
     labels = list(dict.fromkeys(long["label"]))
     defaults = cmp.default_prices(long, runs, ref)
     prices = pd.DataFrame({"label": labels, "price_per_hour_usd": [defaults.get(lab) for lab in labels]})
-    edited = st.data_editor(
+    edited = edit_table(
         prices,
         hide_index=True,
         key="cmp_prices",
@@ -185,7 +185,7 @@ def cost_tab(long: pd.DataFrame, runs: list[dict], ref: pd.DataFrame | None) -> 
 
 def table_tab(long: pd.DataFrame) -> None:
     table = long.reindex(columns=TABLE_COLUMNS)
-    st.dataframe(
+    show_table(
         table,
         hide_index=True,
         key="cmp_table",

@@ -28,10 +28,13 @@ def ensure_frame(page_file: str) -> None:
         return
     if Path(ctx.main_script_path).name != "app.py":
         return  # the page is the entrypoint itself (AppTest, or `streamlit run pages/x.py`): nothing to route
-    st.session_state[DEEPLINK_KEY] = f"pages/{Path(page_file).name}"
-    st.switch_page("app.py")
+    # The query string goes along both hops: st.switch_page drops it unless it is passed on (a bare
+    # `/run?run=ID` on a fresh server would otherwise land on the Run page without its run).
+    query = {k: st.query_params.get_all(k) for k in st.query_params}
+    st.session_state[DEEPLINK_KEY] = (f"pages/{Path(page_file).name}", query)
+    st.switch_page("app.py", query_params=query)
 
 
-def take_deeplink() -> str | None:
-    """In app.py after st.navigation: the page a bare deep link asked for, once."""
+def take_deeplink() -> tuple[str, dict[str, list[str]]] | None:
+    """In app.py after st.navigation: the page a bare deep link asked for and its query string, once."""
     return st.session_state.pop(DEEPLINK_KEY, None)

@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.charts import history as charts
 from engine.results import history
-from ui.common import download_csv, plain, show_chart
+from ui.common import download_csv, plain, show_chart, show_table
 
 HOW = ("median", "mean", "min", "max")
 PREVIEW_ROWS = 1_000  # rows sent to the browser table; the CSV download has them all
@@ -85,7 +85,7 @@ def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
     x = by[0] if by else "group"
     colour = by[1] if len(by) > 1 else None
     show_chart(charts.history_bars(agg, metric, x, colour, how), "hist_chart_bars", f"history_{metric}_{how}")
-    st.dataframe(
+    show_table(
         agg,
         hide_index=True,
         key="hist_agg_table",
@@ -126,7 +126,7 @@ def pivot_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
         return
     table = history.pivot(df, index, columns, metric, how)
     show_chart(charts.pivot_heatmap(table, metric, index, columns, how), "hist_chart_pivot", f"history_pivot_{metric}")
-    st.dataframe(table, key="hist_pivot_table")
+    show_table(table, key="hist_pivot_table")
     download_csv(
         table.reset_index(), "hist_pivot_csv", f"history_pivot_{metric}_{index}_x_{columns}", "Download the pivot (CSV)"
     )
@@ -153,7 +153,7 @@ def baseline_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None
     )
     show_chart(charts.delta_chart(delta, metric, baseline), "hist_chart_delta", f"history_delta_{metric}")
     table = delta[["group", metric, "times", "rows"]]
-    st.dataframe(
+    show_table(
         table,
         hide_index=True,
         key="hist_delta_table",
@@ -185,7 +185,7 @@ def rows_tab(df: pd.DataFrame, metric: str) -> None:
     )
     shown_cols = [c for c in dict.fromkeys(order) if c in df.columns]
     preview = df[shown_cols].head(PREVIEW_ROWS).reset_index(drop=True)
-    picked = st.dataframe(
+    picked = show_table(
         preview,
         hide_index=True,
         key="hist_rows",
@@ -206,5 +206,5 @@ def rows_tab(df: pd.DataFrame, metric: str) -> None:
         if diff.shape[1] <= 1:
             st.success("These rows share every recorded setting.")
         else:
-            st.dataframe(diff, hide_index=True, key="hist_diff")
+            show_table(diff, hide_index=True, key="hist_diff")
             download_csv(diff, "hist_diff_csv", "history_settings_that_differ", "Download (CSV)")

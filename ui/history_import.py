@@ -18,6 +18,7 @@ from engine.results.errors import CsvError
 from engine.results.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
 from engine.results.imported import to_long
 from engine.results.importer import Raw, apply_import
+from ui.common import edit_table, show_table
 
 PREVIEW = 8
 
@@ -65,7 +66,7 @@ def _roles_table(raw: Raw, m: ImportMapping) -> pd.DataFrame:
 def _roles(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMapping:
     """One row per column: its role, and for a value what it measures, its unit, its model, which way is better."""
     table = _roles_table(raw, m)
-    edited = st.data_editor(
+    edited = edit_table(
         table,
         key=f"{key}_roles_{version}_{len(table)}",
         hide_index=True,
@@ -104,7 +105,7 @@ def _systems(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMappin
     rules = [r for r in text.split("\n") if r.strip()]
     try:
         table = systems.preview(raw.frame[column], rules, limit=12)
-        st.dataframe(table.drop(columns=["device_label"]), hide_index=True, key=f"{key}_sys_preview")
+        show_table(table.drop(columns=["device_label"]), hide_index=True, key=f"{key}_sys_preview")
     except CsvError as exc:
         st.error(str(exc), icon=":material/error:")
     return replace(m, system_rules=rules)
@@ -145,7 +146,7 @@ def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str
             return None, str(exc), []
         st.caption(f"The first rows as they will be imported ({len(rows):,} in all):")
         first = to_long(rows).head(PREVIEW)
-        st.dataframe(first.dropna(axis=1, how="all"), hide_index=True, key=f"{k}_preview")
+        show_table(first.dropna(axis=1, how="all"), hide_index=True, key=f"{k}_preview")
         for note in notes:
             st.caption("• " + note)
         st.download_button(

@@ -12,7 +12,7 @@ from engine.charts import imported as charts
 from engine.reference.answer import times
 from engine.results import imported
 from engine.results.history import metric_title
-from ui.common import download_csv, show_chart
+from ui.common import download_csv, show_chart, show_table
 
 
 def extra_tabs(df: pd.DataFrame, metric: str) -> list[tuple[str, Callable[[], None]]]:
@@ -40,7 +40,7 @@ def scaling_tab(df: pd.DataFrame, metric: str) -> None:
         f"{int(sc[sc['group'] == best['group']]['device_count'].min())}, {best['efficiency'] * 100:.0f}% of ideal."
     )
     table = sc[["group", "device_count", metric, "ideal", "speedup", "efficiency"]]
-    st.dataframe(
+    show_table(
         table,
         hide_index=True,
         key="hist_scaling_table",
@@ -64,7 +64,7 @@ def noise_tab(df: pd.DataFrame, metric: str) -> None:
         "Two configurations whose difference is inside that band are within noise."
     )
     table = nz[["group", "median", "min", "max", "cv_pct", "rows"]]
-    st.dataframe(
+    show_table(
         table,
         hide_index=True,
         key="hist_noise_table",
@@ -83,7 +83,7 @@ def accuracy_tab(df: pd.DataFrame, metric: str) -> None:
     tt = imported.time_to_target(df, metric, target)
     if tt.empty:
         return
-    st.dataframe(
+    show_table(
         tt[["group", "hours", "cost_usd", "best", "devices"]],
         hide_index=True,
         key="hist_tta_table",

@@ -17,6 +17,7 @@ from engine.spec import backends, catalog
 from engine.spec import specs as spec
 from engine.spec.demo import DEMO_TIMEOUT_S
 from engine.spec.micro_presets import MICRO_PRESETS, SHAPE_FIELDS, preset_fields
+from ui.run_fields import spec_number
 from ui.run_form_backend import backend_select
 from ui.run_form_train import train_form
 
@@ -70,6 +71,8 @@ DEVICE_DEFAULTS = {
     "gpu_memory_limit_mb": "run_memory_limit_mb",
     "logical_devices": "run_logical_devices",
 }
+_TRAIN_FIELDS: tuple[str, ...] = ("batch_size", "strategy", "precision", "epochs", "steps_per_epoch", "tpu")
+_TRAIN_FIELDS += ("validation_steps", "logical_devices", "visible_devices", "memory_growth", "memory_limit_mb")
 _DEFAULTS: dict[str, Any] = {
     "run_workload": "Microbenchmark",
     "run_preset": "matmul_512",
@@ -81,17 +84,8 @@ _DEFAULTS: dict[str, Any] = {
     "run_model": "fashion_cnn",
     "run_dataset": "synthetic",
     "run_data_dir": "",
-    "run_batch_size": 256,
-    "run_strategy": "auto",
-    "run_precision": "float32",
-    "run_epochs": 2,
-    "run_steps_per_epoch": 20,
-    "run_validation_steps": 0,
-    "run_tpu": "",
-    "run_visible_devices": "",
-    "run_memory_growth": False,
-    "run_memory_limit_mb": 0,
-    "run_logical_devices": 1,
+    # a training run's fields start at the spec's own defaults (the form never retypes them)
+    **{f"run_{f}": getattr(spec.TrainSpec(), f) for f in _TRAIN_FIELDS},
 }
 
 
@@ -172,8 +166,8 @@ def _mark_custom() -> None:
     st.session_state["run_preset"] = CUSTOM
 
 
-def _int_input(label: str, key: str, lo: int = 1, hi: int = spec.MAX_DIM, help: str | None = None) -> int:
-    return int(st.number_input(label, min_value=lo, max_value=hi, step=1, key=key, help=help, on_change=_mark_custom))
+def _int_input(label: str, key: str, field: str) -> int:
+    return int(spec_number(label, key, spec.MICRO_BOUNDS, field, on_change=_mark_custom))
 
 
 def _device_label(acc: hardware.Accelerators) -> dict[str, str]:
@@ -202,19 +196,19 @@ def micro_form(acc: hardware.Accelerators) -> dict[str, Any]:
         cols: tuple[DeltaGenerator, ...] = st.columns(3)  # rows below have other widths
         for col, f in zip(cols, ("m", "k", "n"), strict=True):
             with col:
-                raw[f] = _int_input(f.upper(), f"run_{f}")
+                raw[f] = _int_input(f.upper(), f"run_{f}", f)
     else:
         st.caption("A batch of random images convolved with random kernels (SAME padding, stride 1).")
         cols = st.columns(3)
         with cols[0]:
-            raw["batch_size"] = _int_input("Batch size (images)", "run_conv_batch")
-            raw["channels"] = _int_input("Channels", "run_channels")
+            raw["batch_size"] = _int_input("Batch size (images)", "run_conv_batch", "batch_size")
+            raw["channels"] = _int_input("Channels", "run_channels", "channels")
         with cols[1]:
-            raw["height"] = _int_input("Height (px)", "run_height")
-            raw["filters"] = _int_input("Filters", "run_filters")
+            raw["height"] = _int_input("Height (px)", "run_height", "height")
+            raw["filters"] = _int_input("Filters", "run_filters", "filters")
         with cols[2]:
-            raw["width"] = _int_input("Width (px)", "run_width")
-            raw["kernel_size"] = _int_input("Kernel size (px)", "run_kernel_size")
+            raw["width"] = _int_input("Width (px)", "run_width", "width")
+            raw["kernel_size"] = _int_input("Kernel size (px)", "run_kernel_size", "kernel_size")
     cols = st.columns(2, vertical_alignment="bottom")
     with cols[0]:
         raw["dtype"] = st.selectbox("Data type", spec.DTYPES, key="run_dtype")
@@ -223,23 +217,21 @@ def micro_form(acc: hardware.Accelerators) -> dict[str, Any]:
     cols = st.columns(2)
     with cols[0]:
         raw["repeats"] = int(
-            st.number_input(
+            spec_number(
                 "Timed repeats",
-                1,
-                spec.MAX_REPEATS,
-                step=1,
-                key="run_repeats",
+                "run_repeats",
+                spec.MICRO_BOUNDS,
+                "repeats",
                 help="The median and p10–p90 come from these.",
             )
         )
     with cols[1]:
         raw["warmup"] = int(
-            st.number_input(
+            spec_number(
                 "Warm-up repeats",
-                0,
-                spec.MAX_REPEATS,
-                step=1,
-                key="run_warmup",
+                "run_warmup",
+                spec.MICRO_BOUNDS,
+                "warmup",
                 help="Untimed; the first one (trace + compile) is reported apart.",
             )
         )
@@ -261,29 +253,30 @@ def _device_select(acc: hardware.Accelerators) -> str:
 def common_fields(raw: dict[str, Any], is_train: bool, demo: bool) -> dict[str, Any]:
     # Separate keys: a training run's sensible timeout is far longer than a microbenchmark's.
     timeout_key = "run_timeout_train_s" if is_train else "run_timeout_micro_s"
-    default_s = 3600.0 if is_train else 600.0
+    default_s = float((spec.TrainSpec() if is_train else spec.MicroSpec()).timeout_s)
+    bounds = spec.TRAIN_BOUNDS if is_train else spec.MICRO_BOUNDS
     st.session_state.setdefault(timeout_key, min(default_s, DEMO_TIMEOUT_S) if demo else default_s)
     cols = st.columns(2)
     with cols[0]:
         raw["price_per_hour_usd"] = float(
-            st.number_input(
+            spec_number(
                 "Price (USD per hour)",
-                0.0,
-                10_000.0,
+                "run_price",
+                bounds,
+                "price_per_hour_usd",
                 step=0.1,
-                format="%.2f",
-                key="run_price",
+                fmt="%.2f",
                 help="0 = free or unknown. Used to compute the run's cost.",
             )
         )
     with cols[1]:
         raw["timeout_s"] = float(
-            st.number_input(
+            spec_number(
                 "Timeout (s)",
-                1.0,
-                float(spec.MAX_TIMEOUT_S),
+                timeout_key,
+                bounds,
+                "timeout_s",
                 step=60.0,
-                key=timeout_key,
                 help="The run is stopped and recorded as timeout past this.",
             )
         )

@@ -11,6 +11,8 @@ import streamlit as st
 
 from engine.spec import catalog
 from engine.spec import specs as spec
+from engine.spec.replicas import planned_replicas
+from ui.run_fields import spec_number
 
 if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
@@ -22,6 +24,16 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     `device_select` draws the device picker shared with the microbenchmark form.
     """
     raw: dict[str, Any] = {"kind": "train"}
+    _model_and_data(raw)
+    raw["device"] = device_select()
+    _strategy_and_precision(raw)
+    _batch_and_length(raw, gpu_count)
+    _accelerator_settings(raw)
+    return raw
+
+
+def _model_and_data(raw: dict[str, Any]) -> None:
+    """Model and dataset pickers, which datasets the model trains on, and the flowers data folder."""
     cols: tuple[DeltaGenerator, ...] = st.columns(2)  # rows below have other widths
     with cols[0]:
         raw["model"] = st.selectbox(
@@ -45,7 +57,10 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     st.caption(f"{raw['model']} trains on: {', '.join(fits)}.")
     if raw["dataset"] == "flowers":
         raw["data_dir"] = st.text_input("Data folder (flowers TFRecords, local path or gs://)", key="run_data_dir")
-    raw["device"] = device_select()
+
+
+def _strategy_and_precision(raw: dict[str, Any]) -> None:
+    """Strategy, logical devices and precision."""
     cols = st.columns(3)
     with cols[0]:
         raw["strategy"] = st.selectbox(
@@ -56,26 +71,28 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
         )
     with cols[1]:
         raw["logical_devices"] = int(
-            st.number_input(
+            spec_number(
                 "Logical devices",
-                1,
-                64,
-                step=1,
-                key="run_logical_devices",
+                "run_logical_devices",
+                spec.TRAIN_BOUNDS,
+                "logical_devices",
                 help="Split the CPU or the one GPU into K devices (article 002's way to try MirroredStrategy on one device).",
             )
         )
     with cols[2]:
         raw["precision"] = st.selectbox("Precision", spec.PRECISIONS, key="run_precision")
+
+
+def _batch_and_length(raw: dict[str, Any], gpu_count: int) -> None:
+    """Global batch (and what each replica gets), XLA, epochs, steps and validation steps."""
     cols = st.columns(3, vertical_alignment="bottom")
     with cols[0]:
         raw["batch_size"] = int(
-            st.number_input(
+            spec_number(
                 "Batch size (global)",
-                1,
-                1_048_576,
-                step=1,
-                key="run_batch_size",
+                "run_batch_size",
+                spec.TRAIN_BOUNDS,
+                "batch_size",
                 help="The GLOBAL batch: it is split evenly across the replicas.",
             )
         )
@@ -86,25 +103,32 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
     cols = st.columns(3)
     with cols[0]:
         raw["epochs"] = int(
-            st.number_input(
-                "Epochs", 1, 10_000, step=1, key="run_epochs", help="The first epoch (with compile) is reported apart."
+            spec_number(
+                "Epochs",
+                "run_epochs",
+                spec.TRAIN_BOUNDS,
+                "epochs",
+                help="The first epoch (with compile) is reported apart.",
             )
         )
     with cols[1]:
         raw["steps_per_epoch"] = int(
-            st.number_input("Steps per epoch", 1, 1_000_000, step=1, key="run_steps_per_epoch")
+            spec_number("Steps per epoch", "run_steps_per_epoch", spec.TRAIN_BOUNDS, "steps_per_epoch")
         )
     with cols[2]:
         raw["validation_steps"] = int(
-            st.number_input(
+            spec_number(
                 "Validation steps",
-                0,
-                100_000,
-                step=1,
-                key="run_validation_steps",
+                "run_validation_steps",
+                spec.TRAIN_BOUNDS,
+                "validation_steps",
                 help="Validation batches at the end of each epoch (0 = none).",
             )
         )
+
+
+def _accelerator_settings(raw: dict[str, Any]) -> None:
+    """The TPU address and, for GPU runs, visible devices and memory settings."""
     if raw["device"] == "tpu":
         raw["tpu"] = st.text_input(
             "TPU address (name or grpc://host:port; empty = TPU_NAME / COLAB_TPU_ADDR / this TPU VM)", key="run_tpu"
@@ -119,24 +143,23 @@ def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, An
         )
         growth = st.checkbox("Memory growth (allocate as needed)", key="run_memory_growth", disabled=not gpu)
         limit = int(
-            st.number_input(
+            spec_number(
                 "Memory limit per logical GPU (MB, 0 = none)",
-                0,
-                10_000_000,
+                "run_memory_limit_mb",
+                spec.TRAIN_BOUNDS,
+                "memory_limit_mb",
                 step=256,
-                key="run_memory_limit_mb",
                 disabled=not gpu,
             )
         )
         if gpu:
             raw.update(visible_devices=visible, memory_growth=growth, memory_limit_mb=limit)
-    return raw
 
 
 def _per_replica_text(raw: dict[str, Any], gpu_count: int) -> str:
     """'128 × 2 replicas' — what each replica gets from the global batch, when it can be known before the run."""
     try:
-        planned = spec.planned_replicas(
+        planned = planned_replicas(
             spec.TrainSpec(device=raw["device"], strategy=raw["strategy"], logical_devices=raw["logical_devices"]),
             gpu_count,
         )

@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.runs import jobs
+import streamlit as st
+
+from engine.results.status import RunStatus
+from engine.runs import hardware, jobs
 from engine.runs.store import Store
+from engine.spec.estimate import Estimate, estimate
+from engine.spec.memory import fmt_bytes
 from engine.spec.micro_presets import op_flops
 from engine.spec.specs import MicroSpec, Spec, SpecError
-from ui.common import demo_mode, own_run
+from ui.common import demo_mode, fmt_seconds, own_run
 from ui.run_form import plain_error
 
 _SHAPE_FIELDS = ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size")
@@ -36,6 +41,40 @@ def ready_text(spec: Spec) -> str:
         f"Ready: **{spec.model}** on {spec.dataset}, global batch {spec.batch_size}, {spec.epochs} epoch(s) × "
         f"{spec.steps_per_epoch} steps on **{spec.device.upper()}** ({spec.precision})."
     )
+
+
+def _peak_gflops(spec: Spec) -> float | None:
+    dtype = spec.dtype if isinstance(spec, MicroSpec) else "float32"
+    if spec.device == "cpu":
+        return hardware.cpu_peak_gflops(dtype)
+    gpus = hardware.detect_accelerators().gpus
+    if spec.device == "gpu" and gpus:
+        return hardware.accelerator_peak_gflops(gpus[0].name, dtype)
+    return None
+
+
+def ready_estimate(spec: Spec, db: Store) -> Estimate:
+    """The duration and memory estimate from this host's recent finished runs (engine.spec.estimate)."""
+    return estimate(spec, db.list_runs(statuses=[RunStatus.OK], limit=200), _peak_gflops(spec))
+
+
+def ready_box(spec: Spec, db: Store) -> None:
+    """The green "Ready" box with the estimate, and a warning when the run cannot finish before its timeout
+    (one that cannot fit in memory is refused by jobs.prepare, so it never reaches this box)."""
+    est = ready_estimate(spec, db)
+    parts = []
+    if est.seconds is not None:
+        parts.append(f"about **{fmt_seconds(est.seconds)}**")
+    parts.append(f"**{fmt_bytes(est.memory_bytes)}** of host memory")
+    line = f"Estimate: {' and '.join(parts)} ({est.basis})." if parts else f"No estimate: {est.basis}."
+    st.success(f"{ready_text(spec)}\n\n{line}", icon=":material/check:")
+    if est.over_timeout and est.seconds is not None:
+        st.warning(
+            f"**Longer than the timeout.** The estimate ({fmt_seconds(est.seconds)}) is past the "
+            f"{fmt_seconds(spec.timeout_s)} timeout, so the run would be stopped before it finishes: "
+            "make the work smaller or raise the timeout.",
+            icon=":material/timer_off:",
+        )
 
 
 def launch(spec: Spec, db: Store) -> tuple[str | None, str | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,8 +14,7 @@ from engine.results.backend_text import backend_lines
 from engine.results.status import RunStatus
 from engine.runs import jobs
 from engine.runs.progress import read_progress
-from engine.spec.micro_presets import REFERENCE_SHAPES, op_flops, same_shape_as_reference
-from ui.common import fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
+from ui.common import MISSING, fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
 from ui.run_progress import run_title
 from ui.run_telemetry import result_telemetry
 
@@ -22,17 +22,6 @@ if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
 
 from ui.status import RESULT_TEXT, SHOW_LOG, WHY
-
-
-@st.cache_data(ttl="10m", max_entries=4, show_spinner=False)
-def reference_rows(op: str) -> pd.DataFrame:
-    """The seed articles' published op times for one operation ('' columns when the CSV is unavailable)."""
-    try:
-        from engine.reference.data import load_reference
-
-        return charts_run.reference_op_rows(load_reference(), op)
-    except (ImportError, OSError, ValueError):
-        return pd.DataFrame()
 
 
 @st.cache_data(ttl="10m", max_entries=2, show_spinner=False)
@@ -77,6 +66,43 @@ def _devices_text(row: dict[str, Any]) -> str:
     return ", ".join(short) or "—"
 
 
+def wall_time_s(run_id: str, row: dict[str, Any]) -> float | None:
+    """How long a run really ran: its recorded total, else launch → its last progress event (a run that
+    was cancelled or killed wrote no total of its own)."""
+    if row.get("total_s") is not None:
+        return float(row["total_s"])
+    events = read_progress(jobs.run_dir_of(run_id, store()))
+    last = max((ev["t"] for ev in events if isinstance(ev.get("t"), (int, float))), default=None)
+    try:
+        started = datetime.fromisoformat(str(row.get("created_at")).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        started = None
+    if last is not None and started is not None:
+        return max(0.0, last - started)
+    return charts_run.summarize_progress(events).elapsed_s or None
+
+
+def _outcome(run_id: str, row: dict[str, Any]) -> None:
+    """Why a run did not finish: a cancel the user asked for is a fact, not an error."""
+    status = row.get("status", "?")
+    if status == RunStatus.CANCELLED:
+        ran = wall_time_s(run_id, row)
+        st.info(
+            f"**You cancelled this run** after {fmt_seconds(ran)} (wall time, from launch to the cancel)."
+            if ran
+            else "**You cancelled this run.**",
+            icon=":material/cancel:",
+        )
+        return
+    box = st.warning if status == RunStatus.TIMEOUT else st.error
+    reason = plain(row.get("error") or "No reason was recorded.")
+    box(f"**{WHY.get(status, status)}.** {reason}", icon=":material/error:")
+    tail = _log_tail(run_id)
+    if tail and status in SHOW_LOG:
+        with st.expander("Last lines of the worker log"):
+            st.code(tail, language=None)
+
+
 def result_card(run_id: str, row: dict[str, Any]) -> None:
     """Status, timings, throughput, placement and notes of a finished run."""
     status = row.get("status", "?")
@@ -87,89 +113,99 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
         )
         if status == RunStatus.OK:
             answer_line(row)
-        if status != RunStatus.OK:
-            st.error(
-                f"**{WHY.get(status, status)}.** {plain(row.get('error') or 'No reason was recorded.')}",
-                icon=":material/error:",
-            )
-            tail = _log_tail(run_id)
-            if tail and status in SHOW_LOG:
-                with st.expander("Last lines of the worker log"):
-                    st.code(tail, language=None)
+        else:
+            _outcome(run_id, row)
         if row.get("step_time_ms_median") is None:
             # Nothing was measured (cancelled/failed before timing): a grid of dashes would only add noise.
             cols: tuple[DeltaGenerator, ...] = st.columns(4)  # rows below have other widths
             cols[0].metric("Status", status)
-            ran_s = row.get("total_s")
-            if ran_s is None:  # a cancelled/killed worker wrote no total; its progress events still say how long
-                ran_s = charts_run.summarize_progress(read_progress(jobs.run_dir_of(run_id, store()))).elapsed_s
-            cols[1].metric("Ran for", fmt_seconds(ran_s) if ran_s else "—")
+            ran_s = wall_time_s(run_id, row)
+            cols[1].metric("Ran for", fmt_seconds(ran_s), help="Wall time, from launch to the end.")
             page_link("pages/history.py", "See all runs in History", ":material/table_chart:")
             return
-        p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
-        spread = f"p10–p90 {p10:,.2f}–{p90:,.2f} ms" if p10 is not None and p90 is not None else None
-        step_word = "step" if row.get("kind") == "train" else "repeat"
-        cols = st.columns(4)
-        cols[0].metric("Status", status)
-        cols[1].metric(
-            f"Median time per {step_word}",
-            fmt_num(row.get("step_time_ms_median"), 2, "ms"),
-            delta=spread,
-            delta_color="off",
-            delta_arrow="off",
-            help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps.",
-        )
+        _headline_metrics(row)
+        _detail_metrics(row)
+        _card_footer(run_id, row)
+
+
+def _ms_text(ms: Any) -> str:
+    return fmt_seconds(ms / 1000) if isinstance(ms, (int, float)) else MISSING
+
+
+def _headline_metrics(row: dict[str, Any]) -> None:
+    """First row, in view right after a run: its time per step/repeat, rate of work and totals."""
+    p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
+    spread = f"p10–p90 {_ms_text(p10)} – {_ms_text(p90)}" if p10 is not None and p90 is not None else None
+    step_word = "step" if row.get("kind") == "train" else "repeat"
+    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
+    cols = st.columns(4)
+    cols[0].metric(
+        f"Median time per {step_word}",
+        _ms_text(row.get("step_time_ms_median")),
+        delta=spread,
+        delta_color="off",
+        delta_arrow="off",
+        help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps.",
+    )
+    cols[1].metric(
+        "Achieved GFLOP/s",
+        fmt_num(row.get("gflops"), 1),
+        delta=pct if pct != MISSING else None,
+        delta_color="off",
+        delta_arrow="off",
+        help=f"{pct}: {peak_note}." if peak_note else "No theoretical peak is known for this device.",
+    )
+    if row.get("kind") == "matmul":
+        cols[2].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
+    else:
         cols[2].metric(
-            "Time to first step",
-            fmt_seconds(row.get("time_to_first_step_s")),
-            help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
-        )
-        cols[3].metric("Total time", fmt_seconds(row.get("total_s")))
-        pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
-        cols = st.columns(4)
-        cols[0].metric(
-            "Achieved GFLOP/s",
-            fmt_num(row.get("gflops"), 1),
-            delta=pct if pct != "—" else None,
-            delta_color="off",
-            delta_arrow="off",
-            help=peak_note or "No theoretical peak is known for this device.",
-        )
-        cols[1].metric(
             "Examples/s",
             fmt_num(row.get("examples_per_sec"), 1),
             help="Steady-state throughput, global batch ÷ median step time.",
         )
-        if row.get("kind") == "train":
-            per = row.get("per_replica_batch_size")
-            cols[2].metric(
-                "Replicas",
-                fmt_num(row.get("replicas"), 0),
-                delta=f"{per} per replica" if per else None,
-                delta_color="off",
-                delta_arrow="off",
-            )
-            cols[3].metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
-        else:
-            cols[2].metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
-            cols[3].metric(
-                "Cost",
-                f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else "—",
-                help="Price per hour × run time, when a price was given.",
-            )
-        devices = _devices_text(row).replace("`", "'")  # a code span shows anything literally but a backtick
-        st.markdown(f"**Devices used** (where the ops actually ran): `{devices}`")
-        st.caption("  \n".join(backend_lines(row)))
-        if peak_note and row.get("gflops"):
-            st.caption(f"{pct}: {peak_note}.")
-        if row.get("kind") == "train" and status == RunStatus.OK:
-            cols = st.columns(3)
-            cols[0].metric("Final loss", fmt_num(row.get("final_loss"), 4))
-            cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
-            cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
-        if row.get("notes"):
-            st.info(f"**Note:** {plain(row['notes'])}", icon=":material/info:")
-        page_link("pages/compare.py", "Compare this run with others", ":material/bar_chart:", {"run": run_id})
+    cols[3].metric("Total time", fmt_seconds(row.get("total_s")))
+
+
+def _detail_metrics(row: dict[str, Any]) -> None:
+    cols = iter(st.columns(4))  # filled left to right, so no gap where a metric does not apply
+    next(cols).metric(
+        "Time to first step",
+        fmt_seconds(row.get("time_to_first_step_s")),
+        help="Tracing + compiling + the first execution. Shown apart: it is not in the median.",
+    )
+    if row.get("kind") == "train":
+        per = row.get("per_replica_batch_size")
+        next(cols).metric(
+            "Replicas",
+            fmt_num(row.get("replicas"), 0),
+            delta=f"{per} per replica" if per else None,
+            delta_color="off",
+            delta_arrow="off",
+        )
+        next(cols).metric("First epoch", fmt_seconds(row.get("first_epoch_s")))
+    elif row.get("kind") != "matmul":
+        next(cols).metric("Peak host memory", fmt_num(row.get("peak_host_memory_mb"), 0, "MB"))
+    next(cols).metric(
+        "Cost",
+        f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else MISSING,
+        help="Price per hour × run time, when a price was given.",
+    )
+    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
+    devices = _devices_text(row).replace("`", "'")  # a code span shows anything literally but a backtick
+    ran_on = f"**Devices used** (where the ops actually ran): `{devices}`"
+    st.markdown(ran_on + (f" · {pct}: {peak_note}." if peak_note and row.get("gflops") else ""))
+    st.caption("  \n".join(backend_lines(row)))
+
+
+def _card_footer(run_id: str, row: dict[str, Any]) -> None:
+    if row.get("kind") == "train" and row.get("status") == RunStatus.OK:
+        cols = st.columns(3)
+        cols[0].metric("Final loss", fmt_num(row.get("final_loss"), 4))
+        cols[1].metric("Final accuracy", fmt_num(row.get("final_accuracy"), 4))
+        cols[2].metric("Validation accuracy", fmt_num(row.get("val_accuracy"), 4))
+    if row.get("notes"):
+        st.info(f"**Note:** {plain(row['notes'])}", icon=":material/info:")
+    page_link("pages/compare.py", "Compare this run with others", ":material/bar_chart:", {"run": run_id})
 
 
 def result_charts(run_id: str, row: dict[str, Any]) -> None:
@@ -204,97 +240,26 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
 
 
 def reference_chart(run_id: str, row: dict[str, Any]) -> None:
+    """The run's GFLOP/s next to the seed articles' (derived from their published time and shape)."""
+    from engine.reference.answer import auto_references
+    from engine.reference.likeforlike import rate_of_run
+
     op: str = row.get("kind") or ""
-    refs = reference_rows(op)
-    if refs.empty:
-        st.caption(f"No published {op} times are available to compare with.")
-        return
-    median_ms = row.get("step_time_ms_median")
-    run_s = median_ms / 1000 if median_ms and row.get("status") == RunStatus.OK else None
-    if run_s is None:
+    run = rate_of_run(row) if row.get("status") == RunStatus.OK else None
+    if run is None:
         return  # "this run vs the articles" with no run in it says nothing; the References page has the rest
-    job = store().get_job(run_id)
-    shape = charts_run.shape_of(row, job["spec"] if job else None)
-    scaled_s = None
-    same = same_shape_as_reference(op, shape)
-    if run_s and shape and not same:
-        scaled_s = run_s * op_flops(op, **REFERENCE_SHAPES[op]) / op_flops(op, **shape)
+    refs = auto_references(run, _reference_frame())
+    if not refs:
+        st.caption(f"No published {op} figures are available to compare with.")
+        return
     label = f"This run ({(row.get('device') or '').upper()}, {row.get('dtype')})"
-    ref_shape = refs["shape"].iloc[0] if "shape" in refs and refs["shape"].iloc[0] else ""
-    fig = charts_run.reference_figure(op, refs, run_s, label, scaled_s, ref_shape)
-    show_chart(fig, "run_reference_chart", f"{run_id}_vs_articles")
-    notes = []
-    if scaled_s:
-        notes.append(
-            "This run's shape differs from the article's, so its time is also shown scaled by FLOPs to the article's "
-            "shape (hatched) — an estimate; pick the article preset to measure it."
-        )
+    show_chart(charts_run.rate_figure(run, refs, label), "run_reference_chart", f"{run_id}_vs_articles")
+    notes = [
+        "The articles published times of their own shapes; their GFLOP/s is that shape's FLOPs ÷ the time "
+        "(hatched: derived, not measured). Rates of different shapes still differ in efficiency — pick an "
+        "article preset to run the same shape."
+    ]
     if op == "conv2d":
         notes.append("The article did not state the images' channel count; the preset assumes 3 (RGB).")
-    doubtful = refs[refs["doubtful"]] if "doubtful" in refs else refs.iloc[0:0]
-    for _, r in doubtful.iterrows():
-        notes.append(f"{r['hardware']}: {r['doubt_reason']}.")
-    if notes:
-        st.caption("\n".join(f"- {n}" for n in notes))
-
-
-def recent_runs(run_ids: list[str]) -> None:
-    """This session's runs, newest first; pick one to show it above."""
-    db = store()
-    rows = [r for r in (db.get_run(rid) for rid in reversed(run_ids)) if r]
-    st.subheader("Runs in this session")
-    if not rows:
-        st.caption("Runs you launch here are listed for this browser session; all runs are under History.")
-        return
-    df = pd.DataFrame(rows)
-    df["created_at"] = pd.to_datetime(df["created_at"], utc=True, errors="coerce")
-    for col in ("step_time_ms_median", "gflops", "examples_per_sec"):
-        df[col] = pd.to_numeric(df[col], errors="coerce")  # a running run's None must show empty, not "None"
-    df["what"] = [r["model"] if r["kind"] == "train" else f"{r['kind']} {r.get('shape') or ''}" for r in rows]
-    cols = [
-        "created_at",
-        "run_id",
-        "status",
-        "what",
-        "device",
-        "dtype",
-        "xla",
-        "step_time_ms_median",
-        "gflops",
-        "examples_per_sec",
-    ]
-    st.dataframe(
-        df[cols],
-        hide_index=True,
-        key="run_recent_table",
-        placeholder="—",
-        column_config={
-            "created_at": st.column_config.DatetimeColumn("Started (UTC)", format="YYYY-MM-DD HH:mm:ss"),
-            "run_id": st.column_config.TextColumn("Run"),
-            "status": st.column_config.TextColumn("Status"),
-            "what": st.column_config.TextColumn("Workload"),
-            "device": st.column_config.TextColumn("Device"),
-            "dtype": st.column_config.TextColumn("Data type"),
-            "xla": st.column_config.CheckboxColumn("XLA"),
-            "step_time_ms_median": st.column_config.NumberColumn("Median time (ms)", format="%.2f"),
-            "gflops": st.column_config.NumberColumn("GFLOP/s", format="%.1f"),
-            "examples_per_sec": st.column_config.NumberColumn("Examples/s", format="%.1f"),
-        },
-    )
-    if len(rows) > 1:
-        st.selectbox(
-            "Show a run from this session",
-            [r["run_id"] for r in rows],
-            index=None,
-            placeholder="pick a run to show its result above",
-            key="run_show_pick",
-            on_change=_show_picked,
-        )
-
-
-def _show_picked() -> None:
-    picked = st.session_state.get("run_show_pick")
-    if picked:
-        st.session_state["run_id"] = picked
-        st.query_params["run"] = picked
-        st.session_state["run_show_pick"] = None
+    notes += [f"{r.label}: {r.doubt_reason}." for r in refs if r.doubtful and r.doubt_reason]
+    st.caption("\n".join(f"- {n}" for n in notes))

@@ -1,7 +1,7 @@
 """The shared chart base (axis titles, the log rule and × ticks, colours per device type, hatching, number
 formats, empty figures) plus HTML/PNG export. No streamlit here.
 
-Every figure gets axis titles with units (`_finish` refuses to build one without), leaves colours
+Every figure gets axis titles with units (`finish` refuses to build one without), leaves colours
 of text and grid to the Streamlit theme (light and dark both readable), and never draws one trace
 per data point: History charts are built from aggregated frames, and raw points use WebGL.
 """
@@ -46,7 +46,7 @@ def _log_ticks(values) -> dict:
     return {"type": "log", "dtick": "D2"}  # within a decade: 2 and 5 only
 
 
-def _value_axis(values, log: bool) -> dict:
+def value_axis(values, log: bool) -> dict:
     return _log_ticks(values) if log else {"type": "linear"}
 
 
@@ -59,6 +59,26 @@ def speedup_ticks(values) -> tuple[list[float], list[str]]:
     else:
         ticks = [10.0**e for e in range(-6, 7) if lo / 10 <= 10.0**e <= hi * 10]
     return ticks, [f"{t:g}×" if t >= 1 else f"1/{round(1 / t):g}×" for t in ticks]
+
+
+def time_unit(values_ms) -> tuple[float, str]:
+    """(divisor, unit) for times held in milliseconds: seconds once the typical value reaches a second.
+
+    The one rule for "seconds or milliseconds by magnitude" on every chart (values ÷ divisor are in unit).
+    """
+    vals = sorted(float(v) for v in values_ms if v is not None and not pd.isna(v) and float(v) > 0)
+    typical = vals[len(vals) // 2] if vals else 0.0
+    return (1000.0, "s") if typical >= 1000 else (1.0, "ms")
+
+
+def count_axis(values) -> dict:
+    """Axis settings for counts (repeats, steps, epochs, replicas): whole-number ticks only, 1-2-5 spaced."""
+    vals = [float(v) for v in values if v is not None and not pd.isna(v)]
+    span = (max(vals) - min(vals)) if vals else 1.0
+    raw = max(1.0, span / 8)  # at most about 8 ticks
+    mag = 10 ** math.floor(math.log10(raw))
+    step = int(next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw))
+    return {"tick0": 0, "dtick": step, "tickformat": ",d"}
 
 
 def _legend_rows(fig: go.Figure, width_px: int = 900) -> int:
@@ -109,7 +129,7 @@ def escape_text(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def _finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
+def finish(fig: go.Figure, x_title: str, y_title: str, title: str = "", height: int = 420) -> go.Figure:
     if not x_title.strip() or not y_title.strip():
         raise ChartError("every chart needs both axis titles")
     escape_text(fig)
@@ -156,7 +176,7 @@ def empty_figure(message: str, x_title: str = "—", y_title: str = "—") -> go
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     fig.update_layout(meta={"empty": message})
-    return _finish(fig, x_title, y_title, height=240)
+    return finish(fig, x_title, y_title, height=240)
 
 
 def is_empty(fig: go.Figure) -> str:
@@ -185,12 +205,12 @@ def hatch_legend() -> go.Bar:
     )
 
 
-def _bar_height(n: int) -> int:
+def bar_height(n: int) -> int:
     """Horizontal bars: enough room per category that long labels stay on one line."""
     return int(min(1400, 150 + 36 * max(n, 2)))
 
 
-def _num(v: float) -> str:
+def short_number(v: float) -> str:
     """Compact numbers for bar labels: 2,580 · 45.2 · 1.33 · 0.00233."""
     if v is None or pd.isna(v):
         return ""

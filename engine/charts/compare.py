@@ -13,59 +13,91 @@ import plotly.graph_objects as go
 
 from engine.charts.base import (
     BAD,
+    DEVICE_COLOURS,
+    DEVICE_NAMES,
     GOOD,
     NEUTRAL,
     ORIGIN_COLOURS,
     PALETTE,
     ChartError,
-    _bar_height,
-    _finish,
-    _num,
-    _value_axis,
+    bar_height,
     empty_figure,
+    finish,
     hatch_legend,
     hatched,
+    short_number,
     speedup_ticks,
+    value_axis,
     wants_log,
 )
 
 
+def _colour_key(origin: str, device_type) -> str:
+    """This machine's runs in their own colour; everything else by device type (cpu/gpu/tpu)."""
+    if origin == "this machine":
+        return "local"
+    dev = str(device_type).lower() if isinstance(device_type, str) else ""
+    return dev if dev in DEVICE_COLOURS else origin
+
+
+def _bar_name(key: str, origin: str) -> str:
+    if key == "local":
+        return "This machine"
+    return f"{DEVICE_NAMES.get(key, key)} ({origin})" if key in DEVICE_NAMES else origin
+
+
 def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go.Figure:
-    """One horizontal bar per row (label), coloured by origin, best at the top, on a linear axis (bars compare
-    lengths); doubtful or derived figures hatched, which the legend says."""
+    """One horizontal bar per row (label), coloured by device type (this machine's runs in their own colour),
+    best at the top, on a linear axis (bars compare lengths); doubtful or derived figures hatched, which the
+    legend says. Hover shows the row's id (run or reference) next to its label."""
     if rows.empty:
         return empty_figure("Nothing to compare for this metric yet.")
     df = rows.sort_values("value_canonical", ascending=higher_is_better, kind="stable")  # plotly draws bottom-up
+    devices = df["device_type"] if "device_type" in df.columns else pd.Series("", index=df.index)
+    df = df.assign(
+        _key=[_colour_key(str(o), d) for o, d in zip(df["origin"], devices, strict=True)],
+        _id=_row_ids(df),
+    )
     fig = go.Figure()
-    for origin, g in df.groupby("origin", sort=False):
-        doubtful = hatched(g)
+    for (key, origin), g in df.groupby(["_key", "origin"], sort=False):
         fig.add_trace(
             go.Bar(
                 y=g["label"],
                 x=g["value_canonical"],
                 orientation="h",
-                name=str(origin),
+                name=_bar_name(str(key), str(origin)),
                 marker={
-                    "color": ORIGIN_COLOURS.get(str(origin), NEUTRAL),
-                    "pattern": {"shape": ["/" if d else "" for d in doubtful]},
+                    "color": DEVICE_COLOURS.get(str(key), ORIGIN_COLOURS.get(str(origin), NEUTRAL)),
+                    "pattern": {"shape": ["/" if d else "" for d in hatched(g)]},
                 },
-                text=[_num(v) for v in g["value_canonical"]],
+                text=[short_number(v) for v in g["value_canonical"]],
                 textposition="outside",
                 cliponaxis=False,
-                hovertemplate="%{y}<br>%{x:,.4g}<extra>%{fullData.name}</extra>",
+                customdata=g["_id"],
+                hovertemplate="%{y}<br>%{x:,.4g}<br>id: %{customdata}<extra>%{fullData.name}</extra>",
             )
         )
     if hatched(df).any():
         fig.add_trace(hatch_legend())
-    fig.update_layout(barmode="group")
+    fig.update_layout(barmode="overlay")
     fig.update_yaxes(categoryorder="array", categoryarray=list(df["label"]))
     fig.update_xaxes(type="linear", rangemode="tozero")
     direction = "higher is better" if higher_is_better else "lower is better"
-    return _finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", _bar_height(len(df)))
+    return finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", bar_height(len(df)))
+
+
+def _row_ids(df: pd.DataFrame) -> list[str]:
+    """The internal id of each row for the hover: its run_id, ref_id or rate id ('—' when none)."""
+    out = []
+    for rec in df.to_dict("records"):
+        found = next((rec[c] for c in ("id", "run_id", "ref_id") if isinstance(rec.get(c), str) and rec[c]), "—")
+        out.append(str(found))
+    return out
 
 
 def speedup_text(s: float) -> str:
-    return f"{_num(s)}×"
+    """'711×', '21.9×', '3.64×': whole numbers from 100× up (a tenth of 711× says nothing)."""
+    return f"{s:,.0f}×" if s >= 100 else f"{short_number(s)}×"
 
 
 def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
@@ -100,12 +132,12 @@ def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
     tickvals, ticktext = speedup_ticks(list(data["speedup"]))
     fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
     fig.update_yaxes(categoryorder="array", categoryarray=list(data["label"]))
-    return _finish(
+    return finish(
         fig,
         "Times faster than the baseline (×, log scale; dotted line = 1×)",
         "Run or reference",
         f"Times faster than {baseline_label} (green = faster, red = slower)",
-        _bar_height(len(data)),
+        bar_height(len(data)),
     )
 
 
@@ -128,8 +160,8 @@ def batch_chart(sweep: pd.DataFrame) -> go.Figure:
         )
     batches = sorted(set(sweep["batch_size"].astype(int)))
     fig.update_xaxes(type="log", tickvals=batches, ticktext=[f"{b:,}" for b in batches])
-    fig.update_yaxes(**_value_axis(sweep["value_canonical"], wants_log(sweep["value_canonical"])))
-    return _finish(
+    fig.update_yaxes(**value_axis(sweep["value_canonical"], wants_log(sweep["value_canonical"])))
+    return finish(
         fig, "Global batch size (examples per step, log scale)", "Throughput (examples/s)", "Throughput vs batch size"
     )
 
@@ -169,7 +201,7 @@ def scaling_chart(table: pd.DataFrame) -> go.Figure:
         )
     counts = sorted(set(table["replicas"].astype(float)))
     fig.update_xaxes(tickvals=counts, ticktext=[f"{c:g}" for c in counts])
-    return _finish(
+    return finish(
         fig,
         "Replicas (devices in sync)",
         "Throughput (examples/s)",
@@ -187,8 +219,8 @@ def step_box(samples: pd.DataFrame) -> go.Figure:
         fig.add_trace(
             go.Box(x=g["step_time_ms"], name=str(label), orientation="h", boxpoints="outliers", showlegend=False)
         )
-    fig.update_xaxes(**_value_axis(samples["step_time_ms"], wants_log(samples["step_time_ms"])))
-    return _finish(fig, "Step time (ms)", "Run", "Step-time distribution (steady state)", _bar_height(len(labels) * 2))
+    fig.update_xaxes(**value_axis(samples["step_time_ms"], wants_log(samples["step_time_ms"])))
+    return finish(fig, "Step time (ms)", "Run", "Step-time distribution (steady state)", bar_height(len(labels) * 2))
 
 
 def epoch_chart(epochs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
@@ -200,7 +232,7 @@ def epoch_chart(epochs: pd.DataFrame, column: str, y_title: str) -> go.Figure:
     for label, g in data.groupby("label", sort=False):
         fig.add_trace(go.Scatter(x=g["epoch"], y=g[column], mode="lines+markers", name=str(label)))
     fig.update_xaxes(dtick=1)
-    return _finish(fig, "Epoch", y_title, y_title + " per epoch")
+    return finish(fig, "Epoch", y_title, y_title + " per epoch")
 
 
 def cost_chart(costs: pd.DataFrame, column: str, x_title: str) -> go.Figure:
@@ -213,11 +245,11 @@ def cost_chart(costs: pd.DataFrame, column: str, x_title: str) -> go.Figure:
             x=data[column],
             orientation="h",
             marker_color=ORIGIN_COLOURS["reference"],
-            text=[f"${_num(v)}" for v in data[column]],
+            text=[f"${short_number(v)}" for v in data[column]],
             textposition="outside",
             cliponaxis=False,
             hovertemplate="%{y}<br>$%{x:,.4g}<extra></extra>",
         )
     )
-    fig.update_xaxes(**_value_axis(data[column], wants_log(data[column])))
-    return _finish(fig, x_title, "Run or reference", x_title + " (lower is better)", _bar_height(len(data)))
+    fig.update_xaxes(**value_axis(data[column], wants_log(data[column])))
+    return finish(fig, x_title, "Run or reference", x_title + " (lower is better)", bar_height(len(data)))

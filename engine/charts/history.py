@@ -12,12 +12,12 @@ from engine.charts.base import (
     BAD,
     GOOD,
     NEUTRAL,
-    _bar_height,
-    _finish,
-    _num,
-    _value_axis,
+    bar_height,
     empty_figure,
+    finish,
+    short_number,
     speedup_ticks,
+    value_axis,
     wants_log,
 )
 from engine.results.history import metric_title
@@ -54,14 +54,14 @@ def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how
         )
     fig.update_layout(barmode="overlay")  # one bar per category: overlay never leaves gaps for missing colours
     fig.update_yaxes(categoryorder="array", categoryarray=list(data["group"]), autorange="reversed")
-    fig.update_xaxes(**_value_axis(agg[metric], wants_log(agg[metric])))
+    fig.update_xaxes(**value_axis(agg[metric], wants_log(agg[metric])))
     category = " · ".join(c.replace("_", " ") for c in ([x, colour] if colour else [x]))
-    return _finish(
+    return finish(
         fig,
         f"{value_title}, {how}",
         category,
         f"{how.capitalize()} {value_title} by {category} (whiskers: p10–p90)",
-        _bar_height(len(data)),
+        bar_height(len(data)),
     )
 
 
@@ -81,7 +81,7 @@ def delta_chart(agg: pd.DataFrame, metric: str, baseline_group: str) -> go.Figur
             x=data["times"],
             orientation="h",
             marker_color=colours,
-            text=[f"{_num(t)}×" for t in data["times"]],
+            text=[f"{short_number(t)}×" for t in data["times"]],
             textposition="outside",
             cliponaxis=False,
             hovertemplate="%{y}<br>%{x:.3g}× the baseline<extra></extra>",
@@ -91,12 +91,12 @@ def delta_chart(agg: pd.DataFrame, metric: str, baseline_group: str) -> go.Figur
     tickvals, ticktext = speedup_ticks(data["times"])
     fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)
     fig.update_yaxes(autorange="reversed")
-    return _finish(
+    return finish(
         fig,
         f"Times better than the baseline (×, log scale) in {metric_title(metric)}",
         "Group",
         f"× vs {baseline_group} (green = better, red = worse)",
-        _bar_height(len(data)),
+        bar_height(len(data)),
     )
 
 
@@ -121,7 +121,7 @@ def history_time_chart(series: pd.DataFrame, metric: str, colour: str | None, bu
         only = pd.Timestamp(series["date"].iloc[0])
         step = {"second": "1s", "minute": "1min", "hour": "1h", "day": "1D", "week": "7D"}[bucket]
         fig.update_xaxes(range=[only - pd.Timedelta(step) * 3, only + pd.Timedelta(step) * 3])
-    return _finish(
+    return finish(
         fig,
         f"Date (UTC, per {bucket})",
         f"{metric_title(metric)}, {how} per {bucket}",
@@ -146,6 +146,4 @@ def pivot_heatmap(table: pd.DataFrame, metric: str, index: str, columns: str, ho
             hovertemplate="%{y} × %{x}<br>%{z:,.4g}<extra></extra>",
         )
     )
-    return _finish(
-        fig, columns.replace("_", " "), index.replace("_", " "), f"{how.capitalize()} {metric_title(metric)}"
-    )
+    return finish(fig, columns.replace("_", " "), index.replace("_", " "), f"{how.capitalize()} {metric_title(metric)}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from engine.charts.base import NEUTRAL, PALETTE, _bar_height, _finish, _value_axis, empty_figure, wants_log
+from engine.charts.base import NEUTRAL, PALETTE, bar_height, empty_figure, finish, value_axis, wants_log
 from engine.results.history import higher_is_better, metric_title
 
 
@@ -36,9 +36,9 @@ def scaling_chart(sc: pd.DataFrame, metric: str) -> go.Figure:
     counts = sorted(sc["device_count"].dropna().astype(int).unique())
     fig.update_xaxes(type="log", tickvals=counts, ticktext=[str(c) for c in counts])
     fig.update_yaxes(
-        **_value_axis(pd.concat([sc[metric], sc["ideal"]]), wants_log(pd.concat([sc[metric], sc["ideal"]])))
+        **value_axis(pd.concat([sc[metric], sc["ideal"]]), wants_log(pd.concat([sc[metric], sc["ideal"]])))
     )
-    return _finish(fig, "Devices (log scale)", metric_title(metric), f"Scaling: {metric_title(metric)} (dotted: ideal)")
+    return finish(fig, "Devices (log scale)", metric_title(metric), f"Scaling: {metric_title(metric)} (dotted: ideal)")
 
 
 def noise_chart(nz: pd.DataFrame, metric: str) -> go.Figure:
@@ -58,11 +58,11 @@ def noise_chart(nz: pd.DataFrame, metric: str) -> go.Figure:
     )  # fmt: skip
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(
-        **_value_axis(pd.concat([data["min"], data["max"]]), wants_log(pd.concat([data["min"], data["max"]])))
+        **value_axis(pd.concat([data["min"], data["max"]]), wants_log(pd.concat([data["min"], data["max"]])))
     )
-    return _finish(
+    return finish(
         fig, metric_title(metric), "Configuration", "Spread of repeated rows (dot: median, band: min–max)",
-        _bar_height(len(data)),
+        bar_height(len(data)),
     )  # fmt: skip
 
 
@@ -83,4 +83,4 @@ def accuracy_chart(df: pd.DataFrame, metric: str, target: float | None) -> go.Fi
         )  # fmt: skip
     if target is not None:
         fig.add_hline(y=target, line_dash="dot", line_color=NEUTRAL, annotation_text=f"target {target:g}")
-    return _finish(fig, "Elapsed time (hours)", metric_title(metric), f"{metric_title(metric)} over training time")
+    return finish(fig, "Elapsed time (hours)", metric_title(metric), f"{metric_title(metric)} over training time")

@@ -76,44 +76,17 @@ def bar_by_hardware(
     Returns:
       The figure; with no matching rows, an empty figure whose title says so.
     """
-    fam = metric_family(metric)
-    df = rows[[metric_family(m) == fam for m in rows["metric"]]]
-    if model:
-        df = df[df["model"] == model]
     info = METRICS[metric]
-    direction = "higher is better" if info.higher_is_better else "lower is better"
+    df = _rows_for(rows, metric, model)
     fig = go.Figure()
     if df.empty:
         fig.update_layout(title=f"No {info.label.lower()} rows{f' for {model}' if model else ''}")
         return fig
-    df = df.copy()
-    df["value_canonical"] = [
-        to_canonical(m, v, u) for m, v, u in zip(df["metric"], df["value"], df["unit"], strict=True)
-    ]
-    df = df.sort_values("value_canonical", ascending=not info.higher_is_better, kind="stable")
-    df["bar_label"] = _bar_labels(df)
-    df["colour_key"] = [
-        "local" if k == "local" else d for k, d in zip(df["source_kind"], df["device_type"], strict=True)
-    ]
     for (colour_key, doubtful), g in df.groupby(["colour_key", "doubtful"], sort=False):
-        name = NAMES.get(colour_key, colour_key) + (" — doubtful (hatched)" if doubtful else "")
-        fig.add_trace(
-            go.Bar(
-                x=g["bar_label"],
-                y=g["value_canonical"],
-                name=name,
-                marker={
-                    "color": COLOURS.get(colour_key, "#888"),
-                    "opacity": 0.45 if doubtful else 1.0,
-                    "pattern": {"shape": "/" if doubtful else ""},
-                    "line": {"color": COLOURS.get(colour_key, "#888"), "width": 1},
-                },
-                hovertext=[_hover(r, info.unit) for r in g.to_dict("records")],
-                hoverinfo="text",
-            )
-        )
+        fig.add_trace(_bar_trace(g, str(colour_key), bool(doubtful), info.unit))
     use_log = wants_log(df["value_canonical"]) if log is None else log
-    unit = METRICS[df["metric"].iloc[0]].unit if fam == "throughput" else info.unit
+    unit = METRICS[df["metric"].iloc[0]].unit if metric_family(metric) == "throughput" else info.unit
+    direction = "higher is better" if info.higher_is_better else "lower is better"
     fig.update_layout(
         title=title or f"{info.label}{f' — {model}' if model else ''} ({direction})",
         barmode="overlay",
@@ -132,3 +105,41 @@ def bar_by_hardware(
         margin={"t": 60},
     )
     return fig
+
+
+def _rows_for(rows: pd.DataFrame, metric: str, model: str | None) -> pd.DataFrame:
+    """The rows of `metric`'s family (and `model`), in canonical units, best first, labelled and colour-keyed."""
+    fam = metric_family(metric)
+    df = rows[[metric_family(m) == fam for m in rows["metric"]]]
+    if model:
+        df = df[df["model"] == model]
+    if df.empty:
+        return df
+    df = df.copy()
+    df["value_canonical"] = [
+        to_canonical(m, v, u) for m, v, u in zip(df["metric"], df["value"], df["unit"], strict=True)
+    ]
+    df = df.sort_values("value_canonical", ascending=not METRICS[metric].higher_is_better, kind="stable")
+    df["bar_label"] = _bar_labels(df)
+    df["colour_key"] = [
+        "local" if k == "local" else d for k, d in zip(df["source_kind"], df["device_type"], strict=True)
+    ]
+    return df
+
+
+def _bar_trace(g: pd.DataFrame, colour_key: str, doubtful: bool, unit: str) -> go.Bar:
+    """One device type's bars; doubtful ones lighter and hatched, under their own legend entry."""
+    colour = COLOURS.get(colour_key, "#888")
+    return go.Bar(
+        x=g["bar_label"],
+        y=g["value_canonical"],
+        name=NAMES.get(colour_key, colour_key) + (" — doubtful (hatched)" if doubtful else ""),
+        marker={
+            "color": colour,
+            "opacity": 0.45 if doubtful else 1.0,
+            "pattern": {"shape": "/" if doubtful else ""},
+            "line": {"color": colour, "width": 1},
+        },
+        hovertext=[_hover(r, unit) for r in g.to_dict("records")],
+        hoverinfo="text",
+    )

@@ -2,28 +2,34 @@
 
 The worker's events (engine.runs.progress) are turned into one `ProgressView` — phase, done/total,
 current rate, ETA, the per-repeat or per-step times — so the page only lays it out and the
-arithmetic is unit-tested. The reference chart puts a run next to the seed articles' published
-op times; a row's device colour comes from the reference data's own `device_type`, which is how
-article 000's "TPU runtime that ran on the CPU" stays a CPU bar.
+arithmetic is unit-tested. The reference chart puts a run's rate of work next to the seed
+articles' (engine.reference.likeforlike); a row's device colour comes from the reference data's own
+`device_type`, which is how article 000's "TPU runtime that ran on the CPU" stays a CPU bar.
 """
 
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
 import plotly.graph_objects as go
 
-from engine.charts.base import DEVICE_COLOURS, DEVICE_NAMES
-from engine.spec.micro_presets import SHAPE_FIELDS
+from engine.charts.base import (
+    DEVICE_COLOURS,
+    DEVICE_NAMES,
+    NEUTRAL,
+    bar_height,
+    count_axis,
+    finish,
+    hatch_legend,
+    short_number,
+    time_unit,
+)
+from engine.reference.likeforlike import Rate
 
-DEVICE_COLORS = DEVICE_COLOURS
-RUN_COLOR = DEVICE_COLOURS["local"]
 # Above this max/min ratio a linear axis hides the small bars, so the axis goes logarithmic.
 LOG_AXIS_RATIO = 20.0
 _RECENT = 5  # the rate and ETA use the median of the last few repeats/steps, not one noisy sample
@@ -42,7 +48,6 @@ PHASE_TEXT = {
     "measured": "Measured; saving the result",
     "done": "Finished",
 }
-VALUE_PREFIX = {"approx": "≈", "upper_bound": "≤", "lower_bound": "≥"}
 
 
 @dataclass
@@ -70,7 +75,7 @@ class ProgressView:
     x: list[int] = field(default_factory=list)
     time_ms: list[float] = field(default_factory=list)
     x_title: str = "Repeat"
-    epoch: dict[str, Any] | None = None
+    epoch: Mapping[str, Any] | None = None
 
     @property
     def fraction(self) -> float:
@@ -132,10 +137,21 @@ def _layout(fig: go.Figure, title: str, height: int = 320) -> go.Figure:
 
 
 def time_series_figure(x: list[int], time_ms: list[float], x_title: str, title: str) -> go.Figure:
-    """Per-repeat or per-step time (ms) with its median as a dotted line."""
-    fig = go.Figure(go.Scatter(x=x, y=time_ms, mode="lines+markers", name="time", marker=dict(size=5)))
-    if time_ms:
-        med = statistics.median(time_ms)
+    """Per-repeat or per-step time (in ms or s by magnitude) with its median as a dotted line."""
+    div, unit = time_unit(time_ms)
+    ys = [t / div for t in time_ms]
+    fig = go.Figure(
+        go.Scatter(
+            x=x,
+            y=ys,
+            mode="lines+markers",
+            name="time",
+            marker=dict(size=5),
+            hovertemplate=f"{x_title} %{{x:,d}}<br>%{{y:,.4g}} {unit}<extra></extra>",
+        )
+    )
+    if ys:
+        med = statistics.median(ys)
         # A trace, not add_hline: hline annotations are placed in log10 units on a log axis and blow up its range.
         # Mid-grey reads on both the light and the dark theme.
         fig.add_trace(
@@ -144,19 +160,19 @@ def time_series_figure(x: list[int], time_ms: list[float], x_title: str, title: 
                 y=[med, med],
                 mode="lines+text",
                 line=dict(dash="dot", color="#8c8c8c"),
-                text=[f"median {med:,.2f} ms", ""],
+                text=[f"median {med:,.3g} {unit}", ""],
                 textposition="top right",
                 textfont=dict(color="#8c8c8c"),
                 name="median",
                 hoverinfo="skip",
             )
         )
-    fig.update_xaxes(title=x_title)
+    fig.update_xaxes(title=x_title, **count_axis(x))
     # The first step carries tracing/compile; a log axis keeps the steady steps readable beside it.
-    if _wide(time_ms):
-        fig.update_yaxes(title="Time (ms, log scale)", type="log", dtick=1)  # decades only: 2/5 minor labels crowd it
+    if _wide(ys):
+        fig.update_yaxes(title=f"Time ({unit}, log scale)", type="log", dtick=1)  # decades only
     else:
-        fig.update_yaxes(title="Time (ms)", type="linear")
+        fig.update_yaxes(title=f"Time ({unit})", type="linear")
     fig.update_layout(showlegend=False)
     return _layout(fig, title)
 
@@ -177,7 +193,7 @@ def epoch_figure(epochs: list[dict[str, Any]]) -> go.Figure:
         if any(y is not None for y in ys):
             name = ("validation " if key.startswith("val_") else "training ") + key.removeprefix("val_")
             fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=name, line=dict(dash=dash)), row=1, col=col)
-    fig.update_xaxes(title="Epoch", dtick=1)
+    fig.update_xaxes(title="Epoch", **count_axis(xs))
     fig.update_yaxes(title="Loss (cross-entropy)", row=1, col=1)
     fig.update_yaxes(title="Accuracy (fraction)", row=1, col=2)
     return _layout(fig, "Loss and accuracy per epoch", height=340)
@@ -185,123 +201,69 @@ def epoch_figure(epochs: list[dict[str, Any]]) -> go.Figure:
 
 # --- the run next to the seed articles -----------------------------------------------------------
 
-
-def shape_of(row: dict[str, Any], spec: dict[str, Any] | None) -> dict[str, int]:
-    """The run's op shape fields, from its spec.json when known, else parsed from the stored `shape` text."""
-    bench = row.get("kind")
-    if bench not in SHAPE_FIELDS:
-        return {}
-    if spec and all(f in spec for f in SHAPE_FIELDS[bench]):
-        return {f: int(spec[f]) for f in SHAPE_FIELDS[bench]}
-    nums = [int(n) for n in re.findall(r"\d+", row.get("shape") or "")]
-    if bench == "matmul" and len(nums) == 4:  # "(m x k)@(k x n)"
-        return {"m": nums[0], "k": nums[1], "n": nums[3]}
-    if bench == "conv2d" and len(nums) == 8:  # "BxHxWxC * kxkxCxF"
-        b, h, w, c, ks = nums[:5]
-        return {"batch_size": b, "height": h, "width": w, "channels": c, "kernel_size": ks, "filters": nums[7]}
-    return {}
+BOUND_MARK = {"about": "≈", "at least": "≥", "at most": "≤"}
 
 
-def reference_op_rows(ref: pd.DataFrame, op: str) -> pd.DataFrame:
-    """Published op times (seconds) for `op` ("matmul"/"conv2d"), fastest first."""
-    if ref is None or ref.empty:
-        return pd.DataFrame()
-    rows = ref[(ref["model"] == op) & (ref["metric"] == "op_time_s")]
-    return rows.sort_values("value").reset_index(drop=True)
+def _rate_bar(r: Rate, label: str, local: bool) -> dict[str, Any]:
+    caveat = f"Caveat: {r.doubt_reason}" if r.doubtful and r.doubt_reason else ""
+    return {
+        "label": label,
+        "value": r.value,
+        "key": "local" if local else r.device_type,
+        "hatched": not local and (r.derivation != "measured" or r.doubtful),
+        "text": BOUND_MARK.get(r.bound, "") + short_number(r.value),
+        # plain data for the hover template (the figure's texts are escaped; the template keeps its markup)
+        "hover": [
+            label,
+            f"{r.bound + ' ' if r.bound else ''}{r.value:,.4g} {r.unit}",
+            r.how,
+            f"id: {r.id} · source: {r.source_id}",
+            caveat,
+        ],  # fmt: skip
+    }
 
 
-def fmt_time_s(seconds: float, prefix: str = "") -> str:
-    """3 significant digits, in ms below a second: '3.54 ms', '2.44 s'."""
-    if seconds < 1:
-        return f"{prefix}{seconds * 1000:.3g} ms"
-    return f"{prefix}{seconds:.3g} s"
+_RATE_HOVER = "<b>%{customdata[0]}</b><br>%{customdata[1]}<br>%{customdata[2]}<br>%{customdata[3]}<br>%{customdata[4]}"
 
 
-def reference_figure(
-    op: str,
-    refs: pd.DataFrame,
-    run_time_s: float | None,
-    run_label: str,
-    scaled_time_s: float | None = None,
-    ref_shape_text: str = "",
-) -> go.Figure:
-    """Horizontal bars of op time (s): this run (and its FLOP-scaled estimate) on top, then the published rows.
+def rate_figure(run: Rate, refs: list[Rate], run_label: str) -> go.Figure:
+    """This run's rate of work (GFLOP/s) next to the seed articles', on a linear axis, this run on top.
 
-    A reference bar's colour and legend group come from the row's own device_type, never from its
-    label — so a row the data marks as a CPU (article 000's 'TPU' runtime) is drawn as a CPU.
-    Approximate and bound values are drawn paler, with ≈/≤/≥ in their label.
+    The articles publish times of their own shapes; their GFLOP/s is derived from that time and the
+    shape's FLOPs (hatched), so a different shape is compared as work per second, never as a time.
+    A bar's colour comes from the row's own device type (article 000's 'TPU' runtime ran on the CPU).
     """
-    # (label, seconds, legend group, colour, text, hover, opacity), top to bottom
-    bars: list[tuple[str, float, str, str, str, str, float]] = []
-    if run_time_s:
-        bars.append(
-            (run_label, run_time_s, "This run", RUN_COLOR, fmt_time_s(run_time_s), "median over the timed repeats", 1.0)
-        )
-    if scaled_time_s:
-        why = "this run's time × (article's FLOPs ÷ this run's FLOPs): an estimate, not a measurement"
-        bars.append(
-            (
-                "This run, scaled to the article's shape",
-                scaled_time_s,
-                "This run (estimate)",
-                RUN_COLOR,
-                fmt_time_s(scaled_time_s, "≈"),
-                why,
-                1.0,
-            )
-        )
-    dup = refs["hardware"].duplicated(keep=False) if not refs.empty else pd.Series(dtype=bool)
-    for i, r in refs.iterrows():
-        dev = str(r["device_type"])
-        kind = str(r.get("value_kind", ""))
-        prefix = VALUE_PREFIX.get(kind, "")
-        label = f"{r['hardware']} ({r['source_id']})" if dup.get(i, False) else str(r["hardware"])
-        doubt = f"<br>Caveat: {r['doubt_reason']}" if r.get("doubtful") and r.get("doubt_reason") else ""
-        hover = f"{r['hardware']}<br>{r['source_id']}: {r['source_title']}<br>{prefix}{r['value']:g} s{doubt}"
-        group = f"{DEVICE_NAMES.get(dev, dev)} (published)"
-        opacity = 1.0 if kind in ("exact", "") else 0.6
-        text = fmt_time_s(float(r["value"]), prefix)
-        bars.append((label, float(r["value"]), group, DEVICE_COLORS.get(dev, "#999"), text, hover, opacity))
+    labels = [r.label.removesuffix(" (published)") for r in refs]
+    dup = {lab for lab in labels if labels.count(lab) > 1}
+    labels = [f"{lab} · {r.source_id}" if lab in dup else lab for lab, r in zip(labels, refs, strict=True)]
+    bars = [_rate_bar(run, run_label, True)]
+    bars += sorted((_rate_bar(r, lab, False) for r, lab in zip(refs, labels, strict=True)), key=lambda b: -b["value"])
     fig = go.Figure()
-    for group in dict.fromkeys(b[2] for b in bars):
-        sel = [b for b in bars if b[2] == group]
+    for key in dict.fromkeys(b["key"] for b in bars):
+        sel = [b for b in bars if b["key"] == key]
         fig.add_trace(
             go.Bar(
-                y=[b[0] for b in sel],
-                x=[b[1] for b in sel],
+                y=[b["label"] for b in sel],
+                x=[b["value"] for b in sel],
                 orientation="h",
-                name=group,
-                marker=dict(
-                    color=sel[0][3],
-                    opacity=[b[6] for b in sel],
-                    pattern=dict(shape="/" if "estimate" in group else ""),
-                ),
-                text=[b[4] for b in sel],
+                name=DEVICE_NAMES.get(key, key) + ("" if key == "local" else " (published)"),
+                marker={
+                    "color": DEVICE_COLOURS.get(key, NEUTRAL),
+                    "pattern": {"shape": ["/" * b["hatched"] for b in sel]},
+                },
+                text=[b["text"] for b in sel],
                 textposition="outside",
                 cliponaxis=False,
-                hovertext=[b[5] for b in sel],
-                hoverinfo="text",
+                customdata=[b["hover"] for b in sel],
+                hovertemplate=_RATE_HOVER + "<extra></extra>",
             )
         )
-    values = [b[1] for b in bars]
-    log = _wide(values)
-    fig.update_xaxes(
-        title="Op time (s, log scale) — lower is better" if log else "Op time (s) — lower is better",
-        type="log" if log else "linear",
-    )
-    if log and values:
-        # Room on the right for the outside value labels (log ranges are in powers of ten).
-        # dtick=1: label whole decades only; Plotly's 2/5 minor labels crowd a short axis.
-        fig.update_xaxes(range=[math.log10(min(values)) - 0.3, math.log10(max(values)) + 0.5], dtick=1)
-    elif values:
-        fig.update_xaxes(range=[0, max(values) * 1.3])
-    # Plotly lists horizontal categories bottom-up, so reverse to keep this run on top.
-    fig.update_yaxes(categoryorder="array", categoryarray=[b[0] for b in reversed(bars)], automargin=True)
-    fig.update_layout(barmode="overlay", legend=dict(traceorder="normal"))
-    title = f"{op}: this run vs the seed articles' published times"
-    if ref_shape_text:
-        title += f"<br><sup>published shape {ref_shape_text}</sup>"
-    return _layout(fig, title, height=160 + 40 * max(1, len(bars)))
+    if any(b["hatched"] for b in bars):
+        fig.add_trace(hatch_legend())
+    fig.update_xaxes(type="linear", range=[0, max(b["value"] for b in bars) * 1.2])
+    fig.update_yaxes(categoryorder="array", categoryarray=[b["label"] for b in reversed(bars)])
+    title = f"{run.workload}: this run vs the seed articles, as rates of work"
+    return finish(fig, f"Rate of work ({run.unit}) — higher is better", "Hardware", title, bar_height(len(bars)))
 
 
 def peak_text(gflops: float | None, peak_gflops: float | None, device: str | None) -> tuple[str, str]:

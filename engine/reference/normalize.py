@@ -108,30 +108,34 @@ def global_batch(row: Mapping[str, Any]) -> int | None:
 _NATIVE_DATASET = {"imagenet_shape": "imagenet"}
 
 
-def local_settings(result: Mapping[str, Any]) -> dict[str, Any]:
-    """A local result row's settings in the reference schema (hardware key and count, model, batch, …)."""
+def _local_dataset_key(kind: str, model: str, dataset: str) -> str:
+    """The reference schema's dataset key of a local run: its model's native dataset for synthetic data."""
     from engine.spec import catalog  # light module: facts only, no TensorFlow
 
+    if kind != "train" or model not in catalog.MODELS:
+        return "synthetic"
+    native = catalog.resolve_dataset(model, dataset).name if dataset in (*catalog.DATASETS, "synthetic") else dataset
+    return _NATIVE_DATASET.get(native, native)
+
+
+def _local_count(device: str, key: str, replicas: int) -> tuple[int, str]:
+    if device == "tpu":
+        return replicas, "core"
+    if device == "gpu":
+        return replicas, ("die" if key == "k80" else "gpu")
+    return 1, "host"  # logical CPU devices split one host; they are not more hardware
+
+
+def local_settings(result: Mapping[str, Any]) -> dict[str, Any]:
+    """A local result row's settings in the reference schema (hardware key and count, model, batch, …)."""
     kind = result.get("kind") or "train"
     device = (result.get("device") or "cpu").lower()
     name = result.get("device_name") or ""
     key = hardware_key_for_device(device, name)
-    replicas = int(result.get("replicas") or 1)
     model = kind if kind in ("matmul", "conv2d") else (result.get("model") or "")
     dataset = result.get("dataset") or ""
-    if kind == "train" and model in catalog.MODELS:
-        native = (
-            catalog.resolve_dataset(model, dataset).name if dataset in (*catalog.DATASETS, "synthetic") else dataset
-        )
-        dataset_key = _NATIVE_DATASET.get(native, native)
-    else:
-        dataset_key = "synthetic"
-    if device == "tpu":
-        count, unit = replicas, "core"
-    elif device == "gpu":
-        count, unit = replicas, ("die" if key == "k80" else "gpu")
-    else:
-        count, unit = 1, "host"  # logical CPU devices split one host; they are not more hardware
+    dataset_key = _local_dataset_key(kind, model, dataset)
+    count, unit = _local_count(device, key, int(result.get("replicas") or 1))
     run_id = str(result.get("run_id") or "local")
     label = name or device.upper()
     return {

@@ -222,9 +222,10 @@ def refresh(store: Store | None = None) -> list[str]:
 def cancel(run_id: str, store: Store | None = None) -> bool:
     """Stop a queued/running run and record it `cancelled`. False when it had already ended."""
     store = store or Store()
-    changed = store.update_run(
-        run_id, {"status": RunStatus.CANCELLED, "error": "cancelled by the user"}, only_if_status=ACTIVE_STATUSES
-    )
+    created = (store.get_run(run_id) or {}).get("created_at")
+    ended: dict[str, Any] = {"status": RunStatus.CANCELLED, "error": "cancelled by the user"}
+    ended["total_s"] = endings.age_s(created) if created else None  # how long it really ran (wall time)
+    changed = store.update_run(run_id, ended, only_if_status=ACTIVE_STATUSES)
     job = store.get_job(run_id)
     if changed and job and _alive(job["pid"], job["pid_started"]):
         _kill_group(job["pid"])

@@ -7,12 +7,13 @@ rules cannot drift apart.
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.spec import backends, catalog
 from engine.spec.backend_rules import backend_problem
+from engine.spec.fields import SpecError, boolean, choice, fill, flag, number, whole
+from engine.spec.replicas import planned_replicas, resolve_strategy
 
 DEVICES = ("cpu", "gpu", "tpu")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -25,15 +26,29 @@ MAX_DIM = 1_000_000
 MAX_ELEMENTS = 4_000_000_000  # per operand/result tensor
 MAX_REPEATS = 10_000
 MAX_TIMEOUT_S = 7 * 24 * 3600
+MAX_PRICE_PER_HOUR_USD = 10_000
 
-
-class SpecError(ValueError):
-    """An invalid request. `field` is the CLI-style name of the first bad field."""
-
-    def __init__(self, field: str, message: str):
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}")
+# (lowest, highest) allowed value of each numeric field. Validation and the Run page's form both read
+# these, so a bound is written once; the defaults are the dataclasses' own.
+_COMMON_BOUNDS: dict[str, tuple[float, float]] = {
+    "price_per_hour_usd": (0, MAX_PRICE_PER_HOUR_USD),
+    "timeout_s": (1, MAX_TIMEOUT_S),
+}
+MICRO_BOUNDS: dict[str, tuple[float, float]] = {
+    **{f: (1, MAX_DIM) for f in ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size")},
+    "repeats": (1, MAX_REPEATS),
+    "warmup": (0, MAX_REPEATS),
+    **_COMMON_BOUNDS,
+}
+TRAIN_BOUNDS: dict[str, tuple[float, float]] = {
+    "batch_size": (1, 1_048_576),
+    "epochs": (1, 10_000),
+    "steps_per_epoch": (1, 1_000_000),
+    "validation_steps": (0, 100_000),
+    "logical_devices": (1, 64),
+    "memory_limit_mb": (0, 10_000_000),
+    **_COMMON_BOUNDS,
+}
 
 
 @dataclass(frozen=True)
@@ -124,86 +139,29 @@ class TrainSpec:
 Spec = MicroSpec | TrainSpec
 
 
-def _int(d: dict, key: str, lo: int, hi: int) -> int:
-    v = d[key]
-    if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
-        raise SpecError(_flag(key), f"must be a whole number from {lo} to {hi}, got {v!r}")
-    try:
-        iv = int(v)
-    except (TypeError, ValueError):
-        raise SpecError(_flag(key), f"must be a whole number from {lo} to {hi}, got {v!r}") from None
-    if not lo <= iv <= hi:
-        raise SpecError(_flag(key), f"must be from {lo} to {hi}, got {iv}")
-    return iv
-
-
-def _float(d: dict, key: str, lo: float, hi: float) -> float:
-    v = d[key]
-    try:
-        fv = float(v)
-    except (TypeError, ValueError):
-        raise SpecError(_flag(key), f"must be a number from {lo:g} to {hi:g}, got {v!r}") from None
-    if isinstance(v, bool) or not math.isfinite(fv) or not lo <= fv <= hi:
-        raise SpecError(_flag(key), f"must be a number from {lo:g} to {hi:g}, got {v!r}")
-    return fv
-
-
-def _choice(d: dict, key: str, allowed: tuple[str, ...]) -> str:
-    v = d[key]
-    if not isinstance(v, str) or v not in allowed:
-        raise SpecError(_flag(key), f"must be one of {', '.join(allowed)}; got {v!r}")
-    return v
-
-
-def _bool(d: dict, key: str) -> bool:
-    v = d[key]
-    if isinstance(v, bool):
-        return v
-    if isinstance(v, str) and v.lower() in ("true", "false", "1", "0", "yes", "no"):
-        return v.lower() in ("true", "1", "yes")
-    if isinstance(v, int) and v in (0, 1):
-        return bool(v)
-    raise SpecError(_flag(key), f"must be true or false, got {v!r}")
-
-
 def _backend(d: dict) -> str:
-    name = _choice(d, "backend", backends.BACKENDS)
+    name = choice(d, "backend", backends.BACKENDS)
     problem = backends.not_installed_reason(name)
     if problem:
         raise SpecError("--backend", problem)
     return name
 
 
-def _flag(key: str) -> str:
-    return "--" + key.replace("_", "-")
-
-
-def _fill(cls, d: dict[str, Any]) -> dict[str, Any]:
-    names = {f.name for f in fields(cls)}
-    unknown = sorted(set(d) - names - {"kind"})
-    if unknown:
-        raise SpecError(
-            _flag(unknown[0]), f"is not a setting of a {cls.__name__} (allowed: {', '.join(sorted(names))})"
-        )
-    defaults = asdict(cls())
-    return {**defaults, **{k: v for k, v in d.items() if k in names and v is not None}}
-
-
 def validate_micro(raw: dict[str, Any]) -> MicroSpec:
-    d = _fill(MicroSpec, raw)
+    d = fill(MicroSpec, raw)
     out: dict[str, Any] = {  # MicroSpec's fields, each checked
-        "bench": _choice(d, "bench", BENCHES),
-        "dtype": _choice(d, "dtype", DTYPES),
-        "xla": _bool(d, "xla"),
-        "repeats": _int(d, "repeats", 1, MAX_REPEATS),
-        "warmup": _int(d, "warmup", 0, MAX_REPEATS),
-        "device": _choice(d, "device", DEVICES),
+        "bench": choice(d, "bench", BENCHES),
+        "dtype": choice(d, "dtype", DTYPES),
+        "xla": boolean(d, "xla"),
+        "repeats": whole(d, "repeats", MICRO_BOUNDS),
+        "warmup": whole(d, "warmup", MICRO_BOUNDS),
+        "device": choice(d, "device", DEVICES),
         "backend": _backend(d),
-        "price_per_hour_usd": _float(d, "price_per_hour_usd", 0, 10_000),
-        "timeout_s": _float(d, "timeout_s", 1, MAX_TIMEOUT_S),
+        "price_per_hour_usd": number(d, "price_per_hour_usd", MICRO_BOUNDS),
+        "timeout_s": number(d, "timeout_s", MICRO_BOUNDS),
     }
     for key in ("m", "n", "k", "batch_size", "height", "width", "channels", "filters", "kernel_size"):
-        out[key] = _int(d, key, 1, MAX_DIM)
+        out[key] = whole(d, key, MICRO_BOUNDS)
     if out["bench"] == "matmul":
         m, n, k = out["m"], out["n"], out["k"]
         for name, size in (("--m/--k", m * k), ("--k/--n", k * n), ("--m/--n", m * n)):
@@ -224,65 +182,29 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
     return MicroSpec(**out)
 
 
-def planned_replicas(spec: TrainSpec, gpu_count: int) -> int | None:
-    """Replicas the strategy will have, when knowable before TF starts (None for TPU/multi-worker)."""
-    strategy = resolve_strategy(spec, gpu_count)
-    if strategy in ("default", "one_device"):
-        return 1
-    if strategy == "mirrored":
-        if spec.device == "cpu" or spec.logical_devices > 1:
-            return spec.logical_devices
-        gpus = _gpus_used(spec, gpu_count)
-        # the worker re-validates with a huge count ("not checked here"): the real count is checked once
-        # the strategy exists (engine.worker.strategies), never against a made-up one
-        return gpus if gpus < UNKNOWN_GPU_COUNT else None
-    return None
-
-
-UNKNOWN_GPU_COUNT = 10**6  # what engine.worker passes: device counts were checked by the launcher
-
-
-def _gpus_used(spec: TrainSpec, gpu_count: int) -> int:
-    """GPUs a run can see: --visible-devices narrows the machine's count."""
-    return len(spec.visible_devices.split(",")) if spec.visible_devices else gpu_count
-
-
-def resolve_strategy(spec: TrainSpec, gpu_count: int) -> str:
-    """`auto` → the strategy the device and counts imply; explicit choices pass through."""
-    if spec.strategy != "auto":
-        return spec.strategy
-    if spec.backend == "torch":
-        return "default"  # Keras's torch backend trains on one device
-    if spec.device == "tpu":
-        return "tpu"
-    if spec.logical_devices > 1 or (spec.device == "gpu" and _gpus_used(spec, gpu_count) > 1):
-        return "mirrored"
-    return "default"
-
-
 def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
-    d = _fill(TrainSpec, raw)
+    d = fill(TrainSpec, raw)
     out: dict[str, Any] = {  # TrainSpec's fields, each checked
-        "model": _choice(d, "model", catalog.MODEL_NAMES),
-        "dataset": _choice(d, "dataset", catalog.DATASET_NAMES),
-        "batch_size": _int(d, "batch_size", 1, 1_048_576),
-        "epochs": _int(d, "epochs", 1, 10_000),
-        "steps_per_epoch": _int(d, "steps_per_epoch", 1, 1_000_000),
-        "validation_steps": _int(d, "validation_steps", 0, 100_000),
-        "device": _choice(d, "device", DEVICES),
-        "strategy": _choice(d, "strategy", STRATEGIES),
-        "logical_devices": _int(d, "logical_devices", 1, 64),
-        "precision": _choice(d, "precision", PRECISIONS),
+        "model": choice(d, "model", catalog.MODEL_NAMES),
+        "dataset": choice(d, "dataset", catalog.DATASET_NAMES),
+        "batch_size": whole(d, "batch_size", TRAIN_BOUNDS),
+        "epochs": whole(d, "epochs", TRAIN_BOUNDS),
+        "steps_per_epoch": whole(d, "steps_per_epoch", TRAIN_BOUNDS),
+        "validation_steps": whole(d, "validation_steps", TRAIN_BOUNDS),
+        "device": choice(d, "device", DEVICES),
+        "strategy": choice(d, "strategy", STRATEGIES),
+        "logical_devices": whole(d, "logical_devices", TRAIN_BOUNDS),
+        "precision": choice(d, "precision", PRECISIONS),
         "backend": _backend(d),
-        "xla": _bool(d, "xla"),
-        "memory_growth": _bool(d, "memory_growth"),
-        "memory_limit_mb": _int(d, "memory_limit_mb", 0, 10_000_000),
-        "price_per_hour_usd": _float(d, "price_per_hour_usd", 0, 10_000),
-        "timeout_s": _float(d, "timeout_s", 1, MAX_TIMEOUT_S),
+        "xla": boolean(d, "xla"),
+        "memory_growth": boolean(d, "memory_growth"),
+        "memory_limit_mb": whole(d, "memory_limit_mb", TRAIN_BOUNDS),
+        "price_per_hour_usd": number(d, "price_per_hour_usd", TRAIN_BOUNDS),
+        "timeout_s": number(d, "timeout_s", TRAIN_BOUNDS),
     }
     for key in ("data_dir", "visible_devices", "tpu"):
         if not isinstance(d[key], str):
-            raise SpecError(_flag(key), f"must be text, got {d[key]!r}")
+            raise SpecError(flag(key), f"must be text, got {d[key]!r}")
         out[key] = d[key].strip()
     if out["visible_devices"] and not all(p.strip().isdigit() for p in out["visible_devices"].split(",")):
         raise SpecError("--visible-devices", f"must be GPU indices like 0 or 0,1; got {out['visible_devices']!r}")

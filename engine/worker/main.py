@@ -24,7 +24,8 @@ from pathlib import Path
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.progress import Reporter
 from engine.runs.store import Store
-from engine.spec.specs import UNKNOWN_GPU_COUNT, MicroSpec, Spec, SpecError, spec_from_dict
+from engine.spec.replicas import UNKNOWN_GPU_COUNT
+from engine.spec.specs import MicroSpec, Spec, SpecError, spec_from_dict
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import tensorflow as tf
 
-from engine.spec.specs import SpecError, TrainSpec, resolve_strategy
+from engine.spec.replicas import resolve_strategy
+from engine.spec.specs import SpecError, TrainSpec
 from engine.worker import tfenv
 
 

@@ -7,12 +7,14 @@ import shlex
 import pytest
 
 from engine.charts import run as charts_run
+from engine.charts.base import DEVICE_COLOURS, count_axis
 from engine.reference.data import load_reference
 from engine.runs import jobs
 from engine.spec import specs as spec
 from engine.spec.micro_presets import (
     MICRO_PRESETS,
     REFERENCE_SHAPES,
+    SHAPE_FIELDS,
     matching_preset,
     op_flops,
     preset_fields,
@@ -73,55 +75,61 @@ def test_empty_progress():
     assert view.fraction == 0 and view.total is None and "Waiting" in view.phase
 
 
-def test_shape_from_spec_or_from_the_stored_text():
-    row = {"kind": "matmul", "shape": "(10000x100)@(100x100000)"}
-    assert charts_run.shape_of(row, None) == {"m": 10000, "k": 100, "n": 100000}
-    assert charts_run.shape_of(row, {"m": 1, "n": 2, "k": 3}) == {"m": 1, "n": 2, "k": 3}
-    conv = {"kind": "conv2d", "shape": "4x64x64x3 * 3x3x3x32"}
-    assert charts_run.shape_of(conv, None) == {
-        "batch_size": 4, "height": 64, "width": 64, "channels": 3, "kernel_size": 3, "filters": 32
-    }  # fmt: skip
-    assert charts_run.shape_of({"kind": "train"}, None) == {}
+def test_micro_shape_text_round_trips_through_the_parser():
+    from engine.reference.likeforlike import parse_shape
 
-
-def test_micro_shape_text_round_trips_through_shape_of():
     for name in MICRO_PRESETS:
         micro = spec.validate_micro(preset_fields(name))
-        row = {"kind": micro.bench, "shape": jobs.micro_shape(micro)}
-        expected = {f: getattr(micro, f) for f in charts_run.SHAPE_FIELDS[micro.bench]}
-        assert charts_run.shape_of(row, None) == expected, name
+        expected = {f: getattr(micro, f) for f in SHAPE_FIELDS[micro.bench]}
+        assert parse_shape(micro.bench, jobs.micro_shape(micro)) == expected, name
+
+
+def _rates(op: str, shape: str, gflops: float):
+    from engine.reference.answer import auto_references
+    from engine.reference.likeforlike import rate_of_run
+
+    run = rate_of_run({"run_id": "r1", "status": "ok", "kind": op, "model": op, "shape": shape, "dtype": "float32",
+                       "device": "cpu", "gflops": gflops, "step_time_ms_median": 1.0})  # fmt: skip
+    return run, auto_references(run, load_reference())
 
 
 def test_the_tpu_runtime_that_ran_on_the_cpu_is_charted_as_a_cpu():
-    refs = charts_run.reference_op_rows(load_reference(), "conv2d")
+    run, refs = _rates("conv2d", "4x64x64x3 * 3x3x3x32", 5.0)
     assert len(refs) == 3
-    fig = charts_run.reference_figure("conv2d", refs, run_time_s=0.001, run_label="This run (CPU, float32)")
+    fig = charts_run.rate_figure(run, refs, "This run (CPU, float32)")
     groups = {trace.name: list(trace.y) for trace in fig.data}
     assert "TPU (published)" not in groups
     assert "Colab 'TPU' runtime (host CPU)" in groups["CPU (published)"]
     assert groups["GPU (published)"] == ["K80 (1 die)"]
     cpu = next(t for t in fig.data if t.name == "CPU (published)")
-    assert cpu.marker.color == charts_run.DEVICE_COLORS["cpu"]
-    # 1 ms next to 2.47 s is a wide range: log axis, with the unit in the title
-    assert fig.layout.xaxis.type == "log"
-    assert "Op time (s, log scale)" in fig.layout.xaxis.title.text
+    assert cpu.marker.color == DEVICE_COLOURS["cpu"]
+    # a rate of work on a linear axis (bars compare lengths), higher is better, the unit in the title
+    assert fig.layout.xaxis.type == "linear"
+    assert fig.layout.xaxis.title.text == "Rate of work (GFLOP/s) — higher is better"
     # this run is drawn on top (plotly lists horizontal categories bottom-up)
     assert list(fig.layout.yaxis.categoryarray)[-1] == "This run (CPU, float32)"
 
 
-def test_reference_chart_marks_bounds_and_estimates():
-    refs = charts_run.reference_op_rows(load_reference(), "matmul")
-    fig = charts_run.reference_figure("matmul", refs, 2.0, "This run", scaled_time_s=3.0)
-    texts = [t for trace in fig.data for t in trace.text]
-    assert "≤1 s" in texts and "≈6 s" in texts and "≈3 s" in texts
-    assert fig.layout.xaxis.type == "linear"  # 1–6 s is not a wide range
-    estimate = next(t for t in fig.data if t.name == "This run (estimate)")
-    assert estimate.marker.pattern.shape == "/"
+def test_reference_chart_compares_gflops_of_different_shapes_marks_bounds_and_derived_rates():
+    run, refs = _rates("matmul", "(512x512)@(512x512)", 25.0)
+    fig = charts_run.rate_figure(run, refs, "This run")
+    texts = [t for trace in fig.data for t in (trace.text or ())]
+    assert "25.0" in texts  # this run, measured
+    assert "≥200.0" in texts and "≈33.3" in texts  # the articles' times as rates: ≤1 s → ≥200, ≈6 s → ≈33.3
+    published = [t for t in fig.data if t.name.endswith("(published)")]
+    assert all(set(t.marker.pattern.shape) == {"/"} for t in published)  # derived from a time: hatched
+    assert any(t.name == "hatched = derived or doubtful" for t in fig.data)
+    hover = " ".join(str(h) for t in published for row in t.customdata for h in row)
+    assert "id: SEED-TF-GPU-SETTINGS-02" in hover  # internal ids in the hover, human labels on the axis
+    assert not any("SEED" in label for label in fig.layout.yaxis.categoryarray)
 
 
-def test_fmt_time_switches_to_ms_below_a_second():
-    assert charts_run.fmt_time_s(0.00354) == "3.54 ms"
-    assert charts_run.fmt_time_s(2.44) == "2.44 s"
+def test_time_axis_and_count_ticks():
+    fig = charts_run.time_series_figure([1, 2, 3, 4], [1500.0, 1600.0, 1550.0, 1580.0], "Step", "t")
+    assert fig.layout.yaxis.title.text == "Time (s)"  # seconds once the typical time reaches a second
+    assert fig.layout.xaxis.dtick == 1 and fig.layout.xaxis.tickformat == ",d"  # whole steps only
+    assert charts_run.time_series_figure([1, 2], [3.0, 4.0], "Repeat", "t").layout.yaxis.title.text == "Time (ms)"
+    assert count_axis(range(1, 401))["dtick"] == 50
 
 
 def test_time_series_goes_log_when_the_first_step_dwarfs_the_rest():

@@ -86,6 +86,7 @@ def test_cancel_records_cancelled_and_stops_the_process(cli, db):
     job = store.get_job(run_id)
     assert wait_for(lambda: not jobs._alive(job["pid"], job["pid_started"]), 10)
     assert store.get_run(run_id)["status"] == "cancelled"
+    assert store.get_run(run_id)["total_s"] > 1  # the wall time it really ran (TensorFlow start-up included)
     assert cli("cancel", run_id).stdout.startswith(f"run {run_id} had already ended")
 
 

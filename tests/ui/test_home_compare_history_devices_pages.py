@@ -131,7 +131,10 @@ def test_compare_preselects_the_linked_run_next_to_references(db_env):
     bars, speedup = charts[0], charts[1]
     assert bars["layout"]["xaxis"]["title"]["text"].startswith("Rate of work")
     assert bars["layout"]["xaxis"]["type"] == "linear" and speedup["layout"]["xaxis"]["type"] == "log"
-    assert {"this machine", "reference", "hatched = derived or doubtful"} <= {t["name"] for t in bars["data"]}
+    # coloured by device type, the user's own runs in their own colour
+    assert {"This machine", "CPU (reference)", "GPU (reference)", "hatched = derived or doubtful"} <= {
+        t["name"] for t in bars["data"]
+    }
 
 
 def test_compare_session_run_id_and_training_charts(db_env):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from conftest import ROOT, needs_no_gpu
@@ -116,18 +117,25 @@ def test_small_matmul_runs_for_real_and_shows_the_result_card(db, monkeypatch):
     assert float(gflops.replace(",", "")) > 0
     assert "CPU:0" in texts(at.markdown)  # devices used: where the ops really ran
     assert "**Devices used**" in texts(at.markdown)
-    assert metric(at, "Status") == "ok"
+    assert "finished" in texts(at.markdown)  # the card's heading says how it ended; no "Status: ok" metric
     assert metric(at, "Median time per repeat").endswith("ms")
     specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    reference = next(s for s in specs if "published times" in s["layout"]["title"]["text"])
+    reference = next(s for s in specs if "as rates of work" in s["layout"]["title"]["text"])
     names = {t["name"] for t in reference["data"]}
     assert "This run" in names and "CPU (published)" in names
-    assert reference["layout"]["xaxis"]["title"]["text"].startswith("Op time (s")
+    assert reference["layout"]["xaxis"]["title"]["text"] == "Rate of work (GFLOP/s) — higher is better"
     assert run_id in list(at.dataframe[0].value["run_id"])  # this session's runs table
 
     # A fresh session with only ?run=… (a reload) reattaches to the same result.
     again = run_page(query_run=run_id)
     assert metric(again, "Achieved GFLOP/s") == gflops
+    # ... and its form opens on that run's settings, or says how the next run differs and offers them back
+    assert again.number_input(key="run_repeats").value == 5
+    assert "The form holds the settings of the run shown above" in texts(again.caption)
+    again.number_input(key="run_m").set_value(1024).run()
+    assert "M: 512 → 1024" in texts(again.caption)
+    again.button(key="run_load_shown").click().run()
+    assert again.number_input(key="run_m").value == 512 and again.session_state["run_preset"] == "matmul_512"
 
 
 def stored_run(db: Path, run_id: str, **fields) -> str:
@@ -201,3 +209,65 @@ def test_a_finished_training_run_says_how_many_times_faster_the_published_hardwa
     assert sentence and "a TPU v2-8 (published) trains up to about 75× faster than this CPU" in sentence[0]
     assert "K80 (1 die) (published) up to about 25×" in sentence[0] and "per example" in sentence[0]
     assert metric(at, "Times faster") == "75×"
+
+
+def test_an_out_of_range_value_blocks_launch_with_the_fields_message(db):
+    """The widget has no bounds of its own: the spec's range decides, and its message blocks Launch."""
+    from engine.spec.specs import MAX_DIM, TRAIN_BOUNDS, TrainSpec
+
+    at = run_page()
+    at.number_input(key="run_m").set_value(0).run()
+    errors = texts(at.error)
+    assert f"**M** — must be from 1 to {MAX_DIM}, got 0" in errors, errors
+    assert at.button(key="run_launch").disabled
+    at.number_input(key="run_m").set_value(512).run()
+    assert not at.error and not at.button(key="run_launch").disabled
+
+    at.radio(key="run_workload").set_value("Training").run()
+    assert at.number_input(key="run_epochs").value == TrainSpec().epochs  # the spec's default, not a retyped one
+    hi = int(TRAIN_BOUNDS["epochs"][1])
+    assert f"to {hi:,}" in at.number_input(key="run_epochs").help  # the range shown is the spec's
+    at.number_input(key="run_epochs").set_value(hi + 1).run()
+    assert f"**Epochs** — must be from 1 to {hi}, got {hi + 1}" in texts(at.error)
+    assert at.button(key="run_launch").disabled
+    assert Store(db).count_runs() == 0
+
+
+def test_a_cancelled_run_shows_how_long_it_really_ran_and_no_error(db):
+    """No total of its own (the worker was killed): launch → its last progress event is the wall time."""
+    from engine import settings
+
+    run_id = stored_run(
+        db, "20260101-000004-eeeeee", status="cancelled", error="cancelled by the user", created_at="2026-01-01T00:00:04Z",
+        step_time_ms_median=None, gflops=None, total_s=None,
+    )  # fmt: skip
+    run_dir = settings.runs_dir(db) / run_id
+    run_dir.mkdir(parents=True)
+    start = datetime(2026, 1, 1, 0, 0, 4, tzinfo=UTC).timestamp()
+    events = [{"t": start + 6.0, "event": "phase", "name": "timing"}, {"t": start + 42.5, "event": "repeat"}]
+    (run_dir / "progress.jsonl").write_text("".join(json.dumps(e) + "\n" for e in events))
+    at = run_page(query_run=run_id)
+    assert not at.error and not at.warning
+    assert "You cancelled this run** after 42.50 s (wall time" in texts(at.info)
+    assert metric(at, "Ran for") == "42.50 s"
+    assert metric(at, "Status") == "cancelled"
+
+
+def test_the_ready_box_estimates_and_warns_past_the_timeout(db):
+    """A big matmul that fits in memory is valid, but at this host's measured speed it cannot finish in time."""
+    from engine.spec.memory import estimate_bytes, fmt_bytes
+    from engine.spec.specs import MicroSpec
+
+    stored_run(db, "20260101-000005-ffffff", gflops=40.0)  # this host's measured speed for a float32 matmul
+    at = run_page()
+    ready = texts(at.success)
+    assert "Estimate: about" in ready and "median 40.0 GFLOP/s of the last 1 matmul run(s) on this CPU" in ready
+    assert "Longer than the timeout" not in texts(at.warning)
+    for f in ("m", "n", "k"):
+        at.number_input(key=f"run_{f}").set_value(8192).run()
+    at.number_input(key="run_repeats").set_value(1000).run()
+    warnings = texts(at.warning)
+    assert "**Longer than the timeout.**" in warnings and "10.0 min timeout" in warnings, warnings
+    big = MicroSpec(m=8192, n=8192, k=8192, repeats=1000)
+    assert f"about **7.7 h** and **{fmt_bytes(estimate_bytes(big))}** of host memory" in texts(at.success)
+    assert not at.button(key="run_launch").disabled  # a warning: the user may still raise the timeout or go on

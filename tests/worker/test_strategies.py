@@ -17,14 +17,8 @@ import tensorflow as tf
 from conftest import ROOT, last_json, run_cli
 
 from engine.runs.store import Store
-from engine.spec.specs import (
-    UNKNOWN_GPU_COUNT,
-    SpecError,
-    TrainSpec,
-    planned_replicas,
-    resolve_strategy,
-    spec_from_dict,
-)
+from engine.spec.replicas import UNKNOWN_GPU_COUNT, planned_replicas, resolve_strategy
+from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
 from engine.worker.strategies import (
     ResolvedStrategy,
     StrategyError,
