@@ -14,6 +14,7 @@ import keras
 
 from engine.runs.progress import Reporter
 from engine.worker.models import RECIPES
+from engine.worker.stats import finite_or_none
 
 
 def _no_sync() -> None:
@@ -73,11 +74,11 @@ class StepClock(keras.callbacks.Callback):
             total_steps=self.epochs * self.steps_per_epoch,
             step_time_ms=dt * 1000.0,
             examples_per_sec=self.global_batch / dt if dt > 0 else None,
-            loss=_number((logs or {}).get("loss")),
+            loss=finite_or_none((logs or {}).get("loss")),
         )
 
     def on_epoch_end(self, epoch, logs=None):
-        logs = {k: _number(v) for k, v in (logs or {}).items()}
+        logs = {k: finite_or_none(v) for k, v in (logs or {}).items()}
         self.epoch_logs.append(logs)
         self.epoch_wall_s.append(time.perf_counter() - self._t_epoch)
         self.epoch_cpu_s.append(time.process_time() - self._cpu_epoch)
@@ -111,14 +112,6 @@ class StepClock(keras.callbacks.Callback):
                 times.extend(self.step_s[e][skip:])
                 wall += spans[-1][1] - spans[0][0]
         return times, wall, what
-
-
-def _number(value) -> float | None:
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
 
 
 def compile_model(model: keras.Model, name: str, xla: bool | str, num_classes: int) -> None:

@@ -18,3 +18,12 @@ def summarize_ms(seconds: Sequence[float]) -> dict[str, float]:
     else:
         p50, p10, p90 = (float(v) for v in np.percentile(np.asarray(seconds, dtype=float) * 1000.0, [50, 10, 90]))
     return {"step_time_ms_median": p50, "step_time_ms_p10": p10, "step_time_ms_p90": p90}
+
+
+def finite_or_none(value: object) -> float | None:
+    """A Keras log value as a plain float; None for a missing, non-numeric, NaN or infinite one."""
+    try:
+        f = float(value)  # type: ignore[arg-type]  # tensors, NumPy scalars and strings all convert
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import keras
 
 from engine.runs.progress import Reporter
+from engine.worker.stats import finite_or_none
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class WindowClock(keras.callbacks.Callback):
         if self._edge is not None:
             self._close(self.steps_per_epoch)
         self.epoch_wall_s.append(time.perf_counter() - self._t_epoch)
-        self.epoch_logs.append({k: _number(v) for k, v in (logs or {}).items()})
+        self.epoch_logs.append({k: finite_or_none(v) for k, v in (logs or {}).items()})
         self.report.record(
             "epoch", epoch=epoch + 1, epoch_s=self.epoch_wall_s[-1], loss=self.epoch_logs[-1].get("loss")
         )
@@ -100,11 +101,3 @@ class WindowClock(keras.callbacks.Callback):
 def warmup_steps(steps_per_epoch: int) -> int:
     """Warm-up of a one-epoch run, as the TensorFlow path: ⌈S/10⌉ steps, at least 1, leaving one."""
     return min(max(1, math.ceil(steps_per_epoch / 10)), max(1, steps_per_epoch - 1))
-
-
-def _number(value) -> float | None:
-    try:
-        f = float(value)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
