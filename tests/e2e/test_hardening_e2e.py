@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from engine.runs.store import Store
@@ -22,12 +23,27 @@ def demo_capped(tmp_path_factory):
         yield server
 
 
+def choose(page, label: str, option: re.Pattern[str], tries: int = 3) -> None:
+    """Pick `option` in the selectbox labelled `label`; reopen it if a late rerun closed the list."""
+    for _ in range(tries):
+        page.get_by_test_id("stSelectbox").filter(has_text=label).first.click()
+        item = page.get_by_role("option", name=option).first
+        try:
+            item.wait_for(state="visible", timeout=10_000)
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+            wait_for_app(page)
+            continue
+        item.click()
+        wait_for_app(page)
+        return
+    raise AssertionError(f"no option {option.pattern!r} in the {label!r} list after {tries} tries")
+
+
 def test_demo_refuses_a_tpu_run(page, demo_capped):
     page.goto(demo_capped.url + "/run")
     wait_for_app(page)
-    page.get_by_test_id("stSelectbox").filter(has_text="Device").first.click()
-    page.get_by_role("option", name=re.compile("^TPU")).first.click()
-    wait_for_app(page)
+    choose(page, "Device", re.compile("^TPU"))
     expect(page.get_by_text("demo mode runs on this machine's CPU or GPU only")).to_be_visible(timeout=30_000)
     expect(page.locator(".st-key-run_launch button")).to_be_disabled()
     assert Store(demo_capped.db).count_runs() == 0
