@@ -15,6 +15,7 @@ from engine.charts import base as charts
 from engine.charts.telemetry import telemetry_figure
 from engine.runs import jobs
 from engine.runs.progress import STEADY_WINDOW, TELEMETRY, read_progress
+from engine.runs.telemetry import NOT_MEASURABLE
 from ui.common import fmt_num, plain, show_chart, store
 
 
@@ -45,7 +46,9 @@ def result_telemetry(run_id: str, row: Mapping[str, Any]) -> None:
     """Energy and cost figures and the stored telemetry chart of a finished run."""
     db = store()
     source = row.get("energy_source")
-    if source:
+    if source == NOT_MEASURABLE:  # a sentence, not a metric: the words do not fit a metric tile
+        st.caption(f"**Energy:** {NOT_MEASURABLE} — this machine exposes no energy counter or power reading.")
+    elif source:
         cols = st.columns(4)
         cols[0].metric("Energy source", source)
         cols[1].metric("Average power (W)", fmt_num(row.get("avg_power_w"), 1))
