@@ -16,7 +16,7 @@ import os
 import sys
 from typing import NoReturn
 
-from engine import cli_compare
+from engine import cli_compare, cli_db
 from engine.cli_commands import cmd_devices, cmd_models, cmd_run
 from engine.cli_common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
 from engine.cli_results import cmd_cancel, cmd_results
@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--tpu")
     r.add_argument("--price-per-hour", dest="price_per_hour_usd", type=_number)
     r.add_argument("--timeout-s", type=_number)
+    r.add_argument("--label", help="your annotation for this run (a machine or team name); none by default")
     r.add_argument("--detach", action="store_true", help="start in the background and print the run_id")
     r.add_argument("--json", action="store_true", help="print the result row as one JSON object on the last line")
 
@@ -102,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     ri.add_argument("--sidecar", help="with --mapping: a JSON/YAML file of settings joined to every row")
     ri.add_argument("--out", help="with --mapping: write the mapped rows here as a long CSV (default: stdout)")
 
+    cli_db.add_parsers(sub, rsub)
     c = sub.add_parser("cancel", help="cancel a queued or running run")
     c.add_argument("run_id")
     cli_compare.add_parser(sub)
@@ -117,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         "results": cmd_results,
         "cancel": cmd_cancel,
         "compare": cli_compare.cmd_compare,
+        "db": cli_db.cmd_db,
     }
     try:
         return handler[args.command](args)

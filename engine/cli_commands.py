@@ -12,6 +12,7 @@ from engine.cli_common import EXIT_FAILED, EXIT_OK, fail, row_line
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
+from engine.runs.transfer import label_problem
 from engine.spec import backends, catalog
 from engine.spec.specs import SpecError
 
@@ -31,7 +32,7 @@ TRAIN_ONLY = {
     "visible_devices",
     "tpu",
 }
-_NOT_SPEC = {"command", "json", "detach"}
+_NOT_SPEC = {"command", "json", "detach", "label"}
 
 
 def spec_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -76,13 +77,16 @@ def _show_event(ev: dict[str, Any]) -> None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     raw = spec_request(args)
+    label = getattr(args, "label", None)
+    if label is not None and (problem := label_problem(label)):
+        fail(f"--label {problem}")
     try:
         spec = jobs.prepare(raw)
     except SpecError as exc:
         fail(str(exc))
     store = Store()
     try:
-        run_id = jobs.launch(spec, store)
+        run_id = jobs.launch(spec, store, label=label)
     except SpecError as exc:  # demo mode: another run got in first
         fail(str(exc))
     if args.detach:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from engine.cli_common import EXIT_OK, fail, row_line
+from engine.cli_db import cmd_transfer
 from engine.results.errors import CsvError
 from engine.results.schema import ResultRow
 from engine.runs import jobs
@@ -22,6 +23,8 @@ def _open_store() -> Store:
 
 
 def cmd_results(args: argparse.Namespace) -> int:
+    if args.action in ("push", "pull"):
+        return cmd_transfer(args)
     store = _open_store()
     action = {"list": _list, "show": _show, "export": _export, "import": _import}[args.action]
     return action(store, args)

@@ -10,14 +10,35 @@ DATA_DIR = ROOT / "data"
 REFERENCE_DIR = DATA_DIR / "reference"
 
 
+DB_URL_SCHEMES = ("postgresql://", "postgresql+psycopg://", "postgres://")
+
+
+def db_setting() -> str:
+    """`ACCELBENCH_DB` as given: a SQLite file path or a PostgreSQL URL; "" when unset."""
+    return os.environ.get("ACCELBENCH_DB", "").strip()
+
+
+def is_db_url(value: str | Path | None) -> bool:
+    """Whether a database setting names a PostgreSQL server rather than a SQLite file."""
+    return isinstance(value, str) and value.strip().lower().startswith(DB_URL_SCHEMES)
+
+
 def db_path() -> Path:
-    """The results database: `ACCELBENCH_DB`, else data/accelbench.db."""
-    return Path(os.environ.get("ACCELBENCH_DB") or DATA_DIR / "accelbench.db").expanduser().resolve()
+    """The SQLite results database: `ACCELBENCH_DB` when it is a path, else data/accelbench.db."""
+    value = db_setting()
+    if is_db_url(value):
+        value = ""
+    return Path(value or DATA_DIR / "accelbench.db").expanduser().resolve()
 
 
 def runs_dir(db: Path | None = None) -> Path:
-    """Per-run folders live beside the database, so a test's temporary DB gets its own runs."""
-    return (db or db_path()).parent / "runs"
+    """Per-run folders: beside a SQLite database (so a test's temporary DB gets its own runs); with a
+    team database (a URL), `ACCELBENCH_RUNS_DIR`, else data/runs on this machine."""
+    if db is not None:
+        return db.parent / "runs"
+    if is_db_url(db_setting()):
+        return Path(os.environ.get("ACCELBENCH_RUNS_DIR") or DATA_DIR / "runs").expanduser().resolve()
+    return db_path().parent / "runs"
 
 
 def demo_mode() -> bool:

@@ -179,3 +179,36 @@ def run_row(i: int, **extra) -> dict:
     )
     row.update(extra)
     return row
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for this test session (tests/pg_server.py)."""
+    from pg_server import PgServer, find_bin
+
+    if not (find_bin("initdb") and find_bin("pg_ctl")):
+        if os.environ.get("ACCELBENCH_REQUIRE_POSTGRES") == "1":
+            pytest.fail("PostgreSQL's initdb/pg_ctl are not installed (scripts/test.sh installs Debian's postgresql)")
+        pytest.skip("PostgreSQL is not installed here (scripts/test.sh installs it)")
+    server = PgServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_db(request, tmp_path):
+    """A factory of fresh, empty results databases on each engine: a SQLite path, or a database on the
+    session's PostgreSQL server. Tests taking it run once per engine."""
+    made: list[str] = []
+
+    def make(name: str = "results") -> str:
+        if request.param == "sqlite":
+            made.append(str(tmp_path / f"{name}-{len(made)}.db"))
+        else:
+            made.append(request.getfixturevalue("pg_server").new_database())
+        return made[-1]
+
+    make.engine = request.param  # type: ignore[attr-defined]
+    yield make
+    if made and request.param == "postgresql":
+        request.getfixturevalue("pg_server").drop_databases()

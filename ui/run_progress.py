@@ -14,7 +14,6 @@ import streamlit as st
 from engine.charts.run import summarize_progress, time_series_figure
 from engine.results.status import RunStatus
 from engine.runs import jobs
-from engine.runs.progress import read_progress
 from ui.common import fmt_num, fmt_seconds, owns_run, plain, store
 from ui.run_telemetry import live_telemetry
 
@@ -44,7 +43,7 @@ def live_panel(run_id: str) -> None:
         if not jobs.is_active(run_id, db):
             st.rerun()  # the whole page, so the result card replaces this panel and the timer stops
         row = db.get_run(run_id) or {}
-        view = summarize_progress(read_progress(jobs.run_dir_of(run_id, db)))
+        view = summarize_progress(jobs.progress_of(run_id, db))
         with st.container(border=True, key="run_live"):
             head, cancel = st.columns([5, 1], vertical_alignment="center")
             with head:

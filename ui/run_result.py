@@ -13,7 +13,6 @@ from engine.charts import run as charts_run
 from engine.results.backend_text import backend_lines
 from engine.results.status import RunStatus
 from engine.runs import jobs
-from engine.runs.progress import read_progress
 from ui.common import MISSING, fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
 from ui.run_progress import run_title
 from ui.run_telemetry import result_telemetry
@@ -71,7 +70,7 @@ def wall_time_s(run_id: str, row: dict[str, Any]) -> float | None:
     was cancelled or killed wrote no total of its own)."""
     if row.get("total_s") is not None:
         return float(row["total_s"])
-    events = read_progress(jobs.run_dir_of(run_id, store()))
+    events = jobs.progress_of(run_id, store())
     last = max((ev["t"] for ev in events if isinstance(ev.get("t"), (int, float))), default=None)
     try:
         started = datetime.fromisoformat(str(row.get("created_at")).replace("Z", "+00:00")).timestamp()

@@ -14,7 +14,7 @@ import streamlit as st
 from engine.charts import base as charts
 from engine.charts.telemetry import telemetry_figure
 from engine.runs import jobs
-from engine.runs.progress import STEADY_WINDOW, TELEMETRY, read_progress
+from engine.runs.progress import STEADY_WINDOW, TELEMETRY
 from engine.runs.telemetry import NOT_MEASURABLE
 from ui.common import fmt_num, plain, show_chart, store
 
@@ -37,7 +37,7 @@ def _steady(db, run_id: str) -> tuple[float, float] | None:
 def live_telemetry(run_id: str) -> None:
     """The chart while the run goes (called inside the live panel's fragment)."""
     db = store()
-    samples = [dict(e) for e in read_progress(jobs.run_dir_of(run_id, db)) if e.get("event") == TELEMETRY]
+    samples = [dict(e) for e in jobs.progress_of(run_id, db) if e.get("event") == TELEMETRY]
     if len(samples) >= 2:
         st.plotly_chart(telemetry_figure(samples), key="run_live_telemetry", theme="streamlit")
 

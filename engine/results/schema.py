@@ -20,6 +20,7 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("status", str),
     ("error", str),
     ("source", str),
+    ("label", str),  # the user's own annotation (a machine or team name, `--label`); never set by default
     # what ran
     ("kind", str),
     ("model", str),
@@ -106,6 +107,7 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "cost_usd_per_million_examples",
     "cost_usd_per_epoch",
     "price_source",
+    "label",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -134,6 +136,7 @@ class ResultRow(TypedDict, total=False):
     status: str | None
     error: str | None
     source: str | None
+    label: str | None
     kind: str | None
     model: str | None
     dataset: str | None

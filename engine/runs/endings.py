@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine import settings
 from engine.results.status import RunStatus
+from engine.runs.machine import machine_id
 from engine.runs.store import Store
 
 _ERROR_LINE = re.compile(
@@ -60,7 +60,7 @@ def adopt_orphan(run_id: str, store: Store) -> bool:
     """Find a live worker of this run (its command line names the run folder) and store its handle."""
     import psutil
 
-    run_dir = str(settings.runs_dir(store.path) / run_id)
+    run_dir = str(store.runs_dir / run_id)
     for proc in psutil.process_iter(["pid", "cmdline", "create_time"]):
         cmd = proc.info.get("cmdline") or []
         if "engine.worker" in cmd and run_dir in cmd:
@@ -68,7 +68,7 @@ def adopt_orphan(run_id: str, store: Store) -> bool:
             with contextlib.suppress(OSError, ValueError):
                 spec = json.loads((Path(run_dir) / "spec.json").read_text())
             deadline = proc.info["create_time"] + float(spec.get("timeout_s") or 3600)
-            store.set_job(run_id, proc.info["pid"], proc.info["create_time"], deadline, run_dir, spec)
+            store.set_job(run_id, proc.info["pid"], proc.info["create_time"], deadline, run_dir, spec, machine_id())
             return True
     return False
 

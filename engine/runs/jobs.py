@@ -23,7 +23,9 @@ from engine.results.checks import RUN_ID
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs import endings, hardware
-from engine.runs.progress import read_progress
+from engine.runs.live import progress_events
+from engine.runs.machine import machine_id
+from engine.runs.progress import Event, read_progress
 from engine.runs.rows import initial_row, micro_shape  # noqa: F401 (micro_shape: callers use jobs.micro_shape)
 from engine.runs.store import Store
 from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
@@ -34,6 +36,8 @@ from engine.spec.specs import Spec, SpecError, spec_from_dict, spec_to_dict
 _LAUNCH_GRACE_S = 30.0
 # The worker's own watchdog fires at the deadline; the reconciler steps in after this extra.
 _DEADLINE_GRACE_S = 15.0
+# A run on another machine (same team database) is given up on only this long after its deadline.
+_REMOTE_GRACE_S = 300.0
 _children: dict[str, subprocess.Popen] = {}
 
 
@@ -70,7 +74,7 @@ def check_memory(spec: Spec, acc: hardware.Accelerators | None = None) -> int:
     return estimate_bytes(spec)
 
 
-def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> str:
+def launch(spec: Spec, store: Store | None = None, demo: bool | None = None, label: str | None = None) -> str:
     """Store the run as queued, start its worker, and return the run_id at once.
 
     In demo mode (`demo`, else ACCELBENCH_DEMO) the run is stored only while no other run is queued
@@ -78,9 +82,11 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> 
     """
     store = store or Store()
     run_id = new_run_id()
-    run_dir = settings.runs_dir(store.path) / run_id
+    run_dir = store.runs_dir / run_id
     spec_dict = spec_to_dict(spec)
     row = initial_row(spec, run_id)
+    if label:
+        row["label"] = label  # the user's own annotation (engine.runs.transfer.label_problem checked it)
     if settings.demo_mode() if demo is None else demo:
         refresh(store)  # a dead worker's row must not block the demo forever
         busy = store.insert_run_unless_active(row)
@@ -96,7 +102,7 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> 
         raise
     env = {
         **os.environ,
-        "ACCELBENCH_DB": str(store.path),
+        "ACCELBENCH_DB": store.worker_setting,
         "TF_CPP_MIN_LOG_LEVEL": os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"),
         "PYTHONUNBUFFERED": "1",
         "ACCELBENCH_MEMORY_ESTIMATE": fmt_bytes(estimate_bytes(spec)),  # named in an out-of-memory reason
@@ -119,7 +125,8 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None) -> 
     # a SIGKILL reads as out of memory only for a run whose estimate was over half the memory left
     tight = estimate_bytes(spec) > 0.5 * _available_bytes()
     handle = {**spec_dict, "_memory_estimate": env["ACCELBENCH_MEMORY_ESTIMATE"], "_memory_tight": tight}
-    store.set_job(run_id, proc.pid, _create_time(proc.pid), time.time() + spec.timeout_s, str(run_dir), handle)
+    deadline = time.time() + spec.timeout_s
+    store.set_job(run_id, proc.pid, _create_time(proc.pid), deadline, str(run_dir), handle, machine_id())
     return run_id
 
 
@@ -183,10 +190,24 @@ def refresh(store: Store | None = None) -> list[str]:
     reboot); one past its deadline is killed and becomes `timeout`. Called whenever anyone looks.
     """
     store = store or Store()
+    if store.read_only:  # a read-only view (a demo of a team store) shows runs as their workers left them
+        return []
     changed = []
     now = time.time()
+    here = machine_id()
     for job in store.active_jobs():
         run_id = job["run_id"]
+        if job.get("machine") and job["machine"] != here:  # another machine's worker: its PID means nothing here
+            if now > job["deadline"] + _REMOTE_GRACE_S and store.update_run(
+                run_id,
+                {
+                    "status": RunStatus.INTERRUPTED,
+                    "error": "the machine running it stopped reporting past its deadline",
+                },
+                only_if_status=ACTIVE_STATUSES,
+            ):
+                changed.append(run_id)
+            continue
         proc = _children.get(run_id)
         code = proc.poll() if proc is not None else None
         _reap(run_id)
@@ -244,7 +265,7 @@ def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=
     """Block until the run ends; `on_event(event)` sees each new progress event. Returns the row."""
     store = store or Store()
     job = store.get_job(run_id)
-    run_dir = Path(job["run_dir"]) if job else settings.runs_dir(store.path) / run_id
+    run_dir = Path(job["run_dir"]) if job else store.runs_dir / run_id
     seen = 0
     while True:
         events = read_progress(run_dir)
@@ -268,13 +289,19 @@ def run_dir_of(run_id: str, store: Store | None = None) -> Path:
     imported id with a separator or "..") gets a path that cannot exist, so reading its log fails
     like a missing log instead of reading another file."""
     store = store or Store()
-    runs = settings.runs_dir(store.path).resolve()
+    runs = store.runs_dir.resolve()
     job = store.get_job(run_id)
     path = Path(job["run_dir"]) if job else runs / run_id
     inside = path.resolve().parent == runs
     if not inside or not re.fullmatch(RUN_ID, run_id) or ".." in run_id:
         return runs / "#not-a-run-id"  # '#' is never in a run id, so no folder of that name is made
     return path
+
+
+def progress_of(run_id: str, store: Store | None = None) -> list[Event]:
+    """A run's progress events so far: its folder here, else the team database (a run on another machine)."""
+    store = store or Store()
+    return progress_events(run_id, run_dir_of(run_id, store), store)
 
 
 def check_one_at_a_time() -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
@@ -97,8 +98,9 @@ PROGRESS_FILE = "progress.jsonl"
 class Reporter:
     """Appends progress events to `run_dir/progress.jsonl` and keeps step/epoch/repeat records."""
 
-    def __init__(self, run_dir: str | Path | None):
+    def __init__(self, run_dir: str | Path | None, mirror: Callable[[dict[str, Any]], None] | None = None):
         self.path = Path(run_dir) / PROGRESS_FILE if run_dir else None
+        self.mirror = mirror  # also sends each event elsewhere (engine.runs.live: a team database)
         self.series: dict[str, list[dict[str, Any]]] = {}
         self.times: dict[str, list[float]] = {}  # when each series record was reported (unix time)
 
@@ -108,6 +110,8 @@ class Reporter:
         line = json.dumps({"t": round(time.time(), 3), "event": event, **fields}, default=float)
         with self.path.open("a") as f:
             f.write(line + "\n")
+        if self.mirror is not None:
+            self.mirror(json.loads(line))
 
     def phase(self, name: str, **fields: Any) -> None:
         self.event("phase", name=name, **fields)

@@ -1,132 +1,67 @@
-"""The results store: SQLite in WAL mode, one row per run (engine.results.schema), plus job handles and
-per-step/per-epoch series.
+"""The results store: one row per run (engine.results.schema), plus job handles, per-step/per-epoch
+series and live progress — in a SQLite file (default) or a team's PostgreSQL database, through one
+SQLAlchemy Core code path (engine.runs.tables; opening and transactions in engine.runs.store_base).
 
-Every write is one short `BEGIN IMMEDIATE` transaction with a generous busy timeout, so several
-workers and the dashboard can write at once without losing anything.
+Every write is one short transaction (SQLite: `BEGIN IMMEDIATE` with a generous busy timeout), so
+several workers and dashboards can write at once without losing anything. Final writes are guarded
+by status, imports are all-or-nothing, and copying a run that is already there adds nothing.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
-from datetime import UTC, datetime
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from engine import settings
-from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
+from sqlalchemy import Connection, delete, func, insert, select, text, update
+
+from engine.results.schema import COLUMN_NAMES, ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
-from engine.runs.sqlite_db import StoreError, connect, create_tables, explain_store_error
+from engine.runs.sql_engine import StoreError, explain_store_error
+from engine.runs.store_base import StoreBase
+from engine.runs.tables import jobs, progress, runs, series
+from engine.runs.timeutil import utc_now
 
 __all__ = ["Store", "StoreError", "explain_store_error", "utc_now", "wait_for"]
 
+# Of several launches at one instant in demo mode, one gets through: PostgreSQL serialises the
+# check-and-insert on this advisory lock (SQLite's BEGIN IMMEDIATE already does).
+_ONE_AT_A_TIME_LOCK_KEY = 0x0ACCE1B1
 
-def utc_now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
+class Store(StoreBase):
+    """A results database: `target` (a SQLite path or a PostgreSQL URL), else `ACCELBENCH_DB`, else
+    data/accelbench.db — with every operation on runs, jobs, series and progress.
 
-class Store:
-    """A results database at `path` (default: settings.db_path()).
-
-    A database file this process cannot write is opened read-only (`read_only`): reading, listing and
-    exporting work; a write raises StoreError saying so.
+    A database this process cannot write (a read-only file, a read-only role, a team store seen in demo
+    mode) is opened read-only (`read_only`): reading, listing and exporting work; a write raises
+    StoreError saying so. An older schema is upgraded in place on open; a newer one is refused.
     """
 
-    def __init__(self, path: str | Path | None = None):
-        self.path = Path(path) if path else settings.db_path()
-        self.read_only = self.path.is_file() and not os.access(self.path, os.W_OK)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise explain_store_error(self.path, exc) from None
-        if self.path.is_dir():
-            raise explain_store_error(self.path, IsADirectoryError(str(self.path)))
-        if not self.read_only:
-            try:
-                self._setup()
-            except StoreError as exc:
-                if "read-only" not in str(exc):
-                    raise
-                self.read_only = True
-        with self._conn() as conn:  # a damaged file is refused here, not at the first query
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-
-    def _setup(self) -> None:
-        with self._conn() as conn:
-            create_tables(conn)
-
-    @contextmanager
-    def _conn(self) -> Iterator[sqlite3.Connection]:
-        with connect(self.path, self.read_only) as conn:
-            yield conn
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        if self.read_only:
-            raise explain_store_error(self.path, sqlite3.OperationalError("attempt to write a readonly database"))
-        with self._conn() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-
-    # --- runs -----------------------------------------------------------------------------
-    @staticmethod
-    def _to_sql(name: str, value: Any) -> Any:
-        if value is None:
-            return None
-        typ = COLUMN_TYPES[name]
-        return int(bool(value)) if typ is bool else typ(value)
-
-    @staticmethod
-    def _from_sql(row: sqlite3.Row) -> ResultRow:
-        out = dict(row)
-        for name, typ in COLUMN_TYPES.items():
-            if typ is bool and out.get(name) is not None:
-                out[name] = bool(out[name])
-        return cast(ResultRow, out)
-
     def insert_run(self, row: ResultRow) -> str:
-        full: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "created_at": utc_now(), "source": "local", **row}
-        unknown = set(full) - set(COLUMN_NAMES)
-        if unknown:
-            raise KeyError(f"not result columns: {sorted(unknown)}")
+        full = self._new(row)
+        values = self._values(full)
         with self._write() as conn:
-            self._insert(conn, full)
+            conn.execute(insert(runs).values(values))
         return full["run_id"]
 
     def insert_run_unless_active(self, row: ResultRow) -> ResultRow | None:
         """Insert a run only while no run is queued or running — the check and the insert are one
-        transaction, so of several launches at the same instant exactly one gets through.
+        serialised transaction, so of several launches at the same instant exactly one gets through.
 
         Returns None when inserted, else the active run that is in the way (nothing is written).
         """
-        full: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "created_at": utc_now(), "source": "local", **row}
+        values = self._values(self._new(row))
         with self._write() as conn:
-            conn.row_factory = sqlite3.Row
-            busy = conn.execute(
-                f"SELECT * FROM runs WHERE status IN ({', '.join('?' * len(ACTIVE_STATUSES))}) LIMIT 1",
-                ACTIVE_STATUSES,
-            ).fetchone()
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ONE_AT_A_TIME_LOCK_KEY})
+            busy = conn.execute(select(runs).where(runs.c.status.in_(ACTIVE_STATUSES)).limit(1)).first()
             if busy is not None:
                 return self._from_sql(busy)
-            self._insert(conn, full)
+            conn.execute(insert(runs).values(values))
         return None
-
-    def _insert(self, conn: sqlite3.Connection, row: Mapping[str, Any]) -> None:
-        names = [n for n in COLUMN_NAMES if n in row]
-        conn.execute(
-            f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-            [self._to_sql(n, row[n]) for n in names],
-        )
 
     def update_run(self, run_id: str, fields: Mapping[str, Any], only_if_status: Iterable[str] | None = None) -> bool:
         """Update columns of a run; with `only_if_status`, only while its status is one of those.
@@ -136,116 +71,165 @@ class Store:
         """
         if not fields:
             return False
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        args = [self._to_sql(k, v) for k, v in fields.items()] + [run_id]
-        sql = f"UPDATE runs SET {sets} WHERE run_id = ?"
-        if only_if_status is not None:
-            statuses = list(only_if_status)
-            sql += f" AND status IN ({', '.join('?' * len(statuses))})"
-            args += statuses
         with self._write() as conn:
-            return conn.execute(sql, args).rowcount > 0
+            return self._guarded_update(conn, run_id, fields, only_if_status)
+
+    def _guarded_update(
+        self, conn: Connection, run_id: str, fields: Mapping[str, Any], only_if_status: Iterable[str] | None
+    ) -> bool:
+        stmt = update(runs).where(runs.c.run_id == run_id).values(self._values(fields))
+        if only_if_status is not None:
+            stmt = stmt.where(runs.c.status.in_(list(only_if_status)))
+        return conn.execute(stmt).rowcount > 0
 
     def get_run(self, run_id: str) -> ResultRow | None:
         with self._conn() as conn:
-            conn.row_factory = sqlite3.Row
-            row = conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+            row = conn.execute(select(runs).where(runs.c.run_id == run_id)).first()
         return self._from_sql(row) if row else None
 
     def find_run_ids(self, prefix: str) -> list[str]:
         """Run ids that start with `prefix` — literally: `%` and `_` are not wildcards; "" matches none."""
         if not prefix:
             return []
-        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         with self._conn() as conn:
-            return [r[0] for r in conn.execute("SELECT run_id FROM runs WHERE run_id LIKE ? ESCAPE '\\'", (pattern,))]
+            stmt = select(runs.c.run_id).where(runs.c.run_id.startswith(prefix, autoescape=True))
+            return list(conn.execute(stmt).scalars())
 
-    def list_runs(self, statuses: Iterable[str] | None = None, limit: int | None = None) -> list[ResultRow]:
-        """Runs, newest first."""
-        sql, args = "SELECT * FROM runs", []
+    def list_runs(
+        self, statuses: Iterable[str] | None = None, limit: int | None = None, label: str | None = None
+    ) -> list[ResultRow]:
+        """Runs, newest first (optionally only those with these statuses / this label)."""
+        stmt = select(runs).order_by(runs.c.created_at.desc(), runs.c.run_id.desc())
         if statuses is not None:
-            st = list(statuses)
-            sql += f" WHERE status IN ({', '.join('?' * len(st))})"
-            args += st
-        sql += " ORDER BY created_at DESC, run_id DESC"
+            stmt = stmt.where(runs.c.status.in_(list(statuses)))
+        if label is not None:
+            stmt = stmt.where(runs.c.label == label)
         if limit:
-            sql += f" LIMIT {int(limit)}"
+            stmt = stmt.limit(int(limit))
         with self._conn() as conn:
-            conn.row_factory = sqlite3.Row
-            return [self._from_sql(r) for r in conn.execute(sql, args)]
+            return [self._from_sql(r) for r in conn.execute(stmt)]
+
+    def run_ids(self) -> set[str]:
+        with self._conn() as conn:
+            return set(conn.execute(select(runs.c.run_id)).scalars())
 
     def count_runs(self) -> int:
         with self._conn() as conn:
-            return conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+            return int(conn.execute(select(func.count()).select_from(runs)).scalar() or 0)
 
     # --- jobs -----------------------------------------------------------------------------
-    def set_job(self, run_id: str, pid: int, pid_started: float, deadline: float, run_dir: str, spec: dict) -> None:
+    def set_job(
+        self, run_id: str, pid: int, pid_started: float, deadline: float, run_dir: str, spec: dict, machine: str = ""
+    ) -> None:
+        values = {
+            "run_id": run_id,
+            "pid": pid,
+            "pid_started": pid_started,
+            "deadline": deadline,
+            "run_dir": run_dir,
+            "spec": json.dumps(spec),
+            "machine": machine,
+        }
         with self._write() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO jobs VALUES (?, ?, ?, ?, ?, ?)",
-                (run_id, pid, pid_started, deadline, run_dir, json.dumps(spec)),
-            )
+            conn.execute(delete(jobs).where(jobs.c.run_id == run_id))
+            conn.execute(insert(jobs).values(values))
 
     def get_job(self, run_id: str) -> dict[str, Any] | None:
         with self._conn() as conn:
-            conn.row_factory = sqlite3.Row
-            row = conn.execute("SELECT * FROM jobs WHERE run_id = ?", (run_id,)).fetchone()
+            row = conn.execute(select(jobs).where(jobs.c.run_id == run_id)).first()
         if not row:
             return None
-        job = dict(row)
+        job = dict(row._mapping)
         job["spec"] = json.loads(job["spec"])
         return job
 
     def active_jobs(self) -> list[dict[str, Any]]:
         """Job handles of runs still marked queued/running."""
+        stmt = (
+            select(jobs, runs.c.status)
+            .join(runs, runs.c.run_id == jobs.c.run_id)
+            .where(runs.c.status.in_(ACTIVE_STATUSES))
+        )
         with self._conn() as conn:
-            conn.row_factory = sqlite3.Row
-            rows = conn.execute(
-                "SELECT jobs.*, runs.status FROM jobs JOIN runs USING (run_id)"
-                f" WHERE runs.status IN ({', '.join('?' * len(ACTIVE_STATUSES))})",
-                ACTIVE_STATUSES,
-            ).fetchall()
-        return [{**dict(r), "spec": json.loads(r["spec"])} for r in rows]
+            rows = conn.execute(stmt).all()
+        return [{**dict(r._mapping), "spec": json.loads(r.spec)} for r in rows]
 
-    # --- series ---------------------------------------------------------------------------
+    # --- series and live progress ---------------------------------------------------------
+    @staticmethod
+    def _series_rows(run_id: str, kind: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"run_id": run_id, "kind": kind, "idx": i, "payload": json.dumps(r)} for i, r in enumerate(rows)]
+
     def add_series(self, run_id: str, kind: str, rows: list[dict[str, Any]]) -> None:
-        with self._write() as conn:
-            conn.executemany(
-                "INSERT INTO series VALUES (?, ?, ?, ?)",
-                [(run_id, kind, i, json.dumps(r)) for i, r in enumerate(rows)],
-            )
+        if rows:
+            with self._write() as conn:
+                conn.execute(insert(series), self._series_rows(run_id, kind, rows))
 
     def finish_run(
         self,
         run_id: str,
         fields: Mapping[str, Any],
-        series: Mapping[str, list[dict[str, Any]]],
+        run_series: Mapping[str, list[dict[str, Any]]],
         only_if_status: Iterable[str],
     ) -> bool:
         """A run's final columns and its timing series in ONE transaction: both are written, or (when its
         status is no longer one of `only_if_status`, e.g. already `timeout`) neither. Returns whether written."""
-        statuses = list(only_if_status)
-        sets = ", ".join(f"{k} = ?" for k in fields)
-        args = [self._to_sql(k, v) for k, v in fields.items()] + [run_id, *statuses]
-        sql = f"UPDATE runs SET {sets} WHERE run_id = ? AND status IN ({', '.join('?' * len(statuses))})"
         with self._write() as conn:
-            if conn.execute(sql, args).rowcount == 0:
+            if not self._guarded_update(conn, run_id, fields, only_if_status):
                 return False
-            for kind, rows in series.items():
-                conn.executemany(
-                    "INSERT INTO series VALUES (?, ?, ?, ?)",
-                    [(run_id, kind, i, json.dumps(r)) for i, r in enumerate(rows)],
-                )
+            for kind, rows in run_series.items():
+                if rows:
+                    conn.execute(insert(series), self._series_rows(run_id, kind, rows))
         return True
 
     def get_series(self, run_id: str, kind: str) -> list[dict[str, Any]]:
+        stmt = select(series.c.payload).where(series.c.run_id == run_id, series.c.kind == kind).order_by(series.c.idx)
         with self._conn() as conn:
-            rows = conn.execute(
-                "SELECT payload FROM series WHERE run_id = ? AND kind = ? ORDER BY idx", (run_id, kind)
-            ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+            return [json.loads(p) for p in conn.execute(stmt).scalars()]
 
-    # --- CSV ------------------------------------------------------------------------------
+    def all_series(self, run_id: str) -> dict[str, list[dict[str, Any]]]:
+        stmt = (
+            select(series.c.kind, series.c.payload)
+            .where(series.c.run_id == run_id)
+            .order_by(series.c.kind, series.c.idx)
+        )
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self._conn() as conn:
+            for kind, payload in conn.execute(stmt):
+                out.setdefault(kind, []).append(json.loads(payload))
+        return out
+
+    def add_progress(self, run_id: str, first_seq: int, events: list[dict[str, Any]]) -> None:
+        """Append a running worker's progress events (numbered from `first_seq`)."""
+        rows = [{"run_id": run_id, "seq": first_seq + i, "payload": json.dumps(e)} for i, e in enumerate(events)]
+        if rows:
+            with self._write() as conn:
+                conn.execute(insert(progress), rows)
+
+    def get_progress(self, run_id: str) -> list[dict[str, Any]]:
+        stmt = select(progress.c.payload).where(progress.c.run_id == run_id).order_by(progress.c.seq)
+        with self._conn() as conn:
+            return [json.loads(p) for p in conn.execute(stmt).scalars()]
+
+    # --- copies between stores, CSV -------------------------------------------------------
+    def copy_in(self, rows: list[ResultRow], run_series: Mapping[str, dict[str, list[dict[str, Any]]]]) -> int:
+        """Add runs (with their series) that are not here yet, in one transaction; a run already present
+        is left exactly as it is, so copying twice adds nothing. Returns how many were added."""
+        values = [dict.fromkeys(COLUMN_NAMES) | self._values(r) for r in rows]  # one key set: one executemany
+        with self._write() as conn:
+            ids = [v["run_id"] for v in values]
+            present_stmt = select(runs.c.run_id)
+            if len(ids) <= 500:  # else read every id: a long IN list would pass SQLite's variable limit
+                present_stmt = present_stmt.where(runs.c.run_id.in_(ids))
+            present = set(conn.execute(present_stmt).scalars()) if ids else set()
+            new = [v for v in values if v["run_id"] not in present]
+            if new:
+                conn.execute(insert(runs), new)
+            for run_id in (str(v["run_id"]) for v in new):
+                for kind, records in run_series.get(run_id, {}).items():
+                    if records:
+                        conn.execute(insert(series), self._series_rows(run_id, kind, records))
+        return len(new)
+
     def export_csv(self, run_ids: Iterable[str] | None = None) -> str:
         rows = self.list_runs()
         if run_ids is not None:
@@ -264,22 +248,15 @@ class Store:
         from engine.results.csvio import read_rows  # pandas: only the CSV paths pay for importing it
 
         rows = read_rows(data)
-        added = skipped = 0
-        with self._write() as conn:
-            existing = {r[0] for r in conn.execute("SELECT run_id FROM runs")}
-            for row in rows:
-                if row["run_id"] in existing:
-                    skipped += 1
-                    continue
-                if not row.get("source") or row["source"] == "local":
-                    row["source"] = f"import:{Path(file_name).name}"
-                if row["status"] in ACTIVE_STATUSES:
-                    # a run that was live elsewhere is not live here; never show it as running forever
-                    row["status"] = RunStatus.INTERRUPTED
-                    row["error"] = row.get("error") or "imported while still running"
-                self._insert(conn, row)
-                added += 1
-        return added, skipped
+        for row in rows:
+            if not row.get("source") or row["source"] == "local":
+                row["source"] = f"import:{Path(file_name).name}"
+            if row["status"] in ACTIVE_STATUSES:
+                # a run that was live elsewhere is not live here; never show it as running forever
+                row["status"] = RunStatus.INTERRUPTED
+                row["error"] = row.get("error") or "imported while still running"
+        added = self.copy_in(rows, {})
+        return added, len(rows) - added
 
 
 def wait_for(predicate, timeout_s: float, interval_s: float = 0.05) -> bool:

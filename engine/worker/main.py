@@ -22,6 +22,7 @@ import traceback
 from pathlib import Path
 
 from engine.results.status import ACTIVE_STATUSES, RunStatus
+from engine.runs.live import StoreMirror
 from engine.runs.progress import Reporter
 from engine.runs.store import Store
 from engine.spec.replicas import UNKNOWN_GPU_COUNT
@@ -100,7 +101,8 @@ def main(run_dir: str) -> int:
     run_path = Path(run_dir)
     run_id = run_path.name
     store = Store(os.environ.get("ACCELBENCH_DB") or None)
-    report = Reporter(run_path)
+    # A team database (a URL) also gets the progress events, for dashboards on other machines.
+    report = Reporter(run_path, StoreMirror(store, run_id) if store.path is None else None)
     try:
         raw = json.loads((run_path / "spec.json").read_text())
         spec = spec_from_dict(raw, gpu_count=UNKNOWN_GPU_COUNT)  # the launcher checked device counts

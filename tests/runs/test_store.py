@@ -19,6 +19,7 @@ def full_row(run_id: str, **over) -> dict:
         "status": "ok",
         "error": None,
         "source": "local",
+        "label": "colab-t4, team A",
         "kind": "train",
         "model": "fashion_cnn",
         "dataset": "synthetic",
@@ -82,27 +83,27 @@ def full_row(run_id: str, **over) -> dict:
     return row
 
 
-def test_csv_round_trip_is_exact(tmp_path):
+def test_csv_round_trip_is_exact(new_db):
     rows = [full_row("a"), full_row("b", status="failed", error="out of memory: x", xla=False)]
-    src = Store(tmp_path / "src.db")
+    src = Store(new_db())
     for r in rows:
         src.insert_run(r)
     text = src.export_csv()
     assert text.splitlines()[0].split(",") == list(COLUMN_NAMES)
-    dst = Store(tmp_path / "dst.db")
+    dst = Store(new_db())
     assert dst.import_csv(text, "export.csv") == (2, 0)
     for r in rows:
         got = dst.get_run(r["run_id"])
         assert got["source"] == "import:export.csv"
         assert {k: v for k, v in got.items() if k != "source"} == {k: v for k, v in r.items() if k != "source"}
     # a second export → import cycle changes nothing further
-    again = Store(tmp_path / "again.db")
+    again = Store(new_db())
     again.import_csv(dst.export_csv(), "second.csv")
     assert again.export_csv() == dst.export_csv()
 
 
-def test_reimport_skips_present_rows(tmp_path):
-    s = Store(tmp_path / "s.db")
+def test_reimport_skips_present_rows(new_db):
+    s = Store(new_db())
     text = rows_to_csv([full_row("x")])
     assert s.import_csv(text, "f.csv") == (1, 0)
     assert s.import_csv(text, "f.csv") == (0, 1)
@@ -142,8 +143,8 @@ GOOD = rows_to_csv([full_row("r1"), full_row("r2"), full_row("r3")])
         (GOOD.encode("utf-8").replace(b"\xc3\xbc", b"\xfc"), 0, ""),
     ],
 )
-def test_bad_import_names_row_and_column_and_changes_nothing(tmp_path, data, row, column):
-    s = Store(tmp_path / "s.db")
+def test_bad_import_names_row_and_column_and_changes_nothing(new_db, data, row, column):
+    s = Store(new_db())
     s.insert_run(full_row("existing"))
     before = s.export_csv()
     with pytest.raises(CsvError) as err:
@@ -161,22 +162,22 @@ def _writer(path: str, prefix: str, n: int) -> None:
         s.update_run(f"{prefix}-{i}", {"gflops": float(i)}, only_if_status=("ok",))
 
 
-def test_concurrent_writers_lose_nothing(tmp_path):
-    path = str(tmp_path / "c.db")
+def test_eight_concurrent_writers_lose_nothing(new_db):
+    path = new_db()
     Store(path)
-    procs = [mp.get_context("spawn").Process(target=_writer, args=(path, f"w{k}", 60)) for k in range(4)]
+    procs = [mp.get_context("spawn").Process(target=_writer, args=(path, f"w{k}", 20)) for k in range(8)]
     for p in procs:
         p.start()
     for p in procs:
         p.join(120)
         assert p.exitcode == 0
     s = Store(path)
-    assert s.count_runs() == 240
+    assert s.count_runs() == 160 and len(s.run_ids()) == 160
     assert all(r["gflops"] == float(r["run_id"].split("-")[1]) for r in s.list_runs())
 
 
-def test_guarded_update_does_not_overwrite_final_status(tmp_path):
-    s = Store(tmp_path / "g.db")
+def test_guarded_update_does_not_overwrite_final_status(new_db):
+    s = Store(new_db())
     s.insert_run(full_row("g", status="running"))
     assert s.update_run("g", {"status": "cancelled"}, only_if_status=("queued", "running"))
     assert not s.update_run("g", {"status": "ok"}, only_if_status=("running",))

@@ -1,0 +1,1 @@
+"""Versioned schema migrations of the results store (Alembic), applied by engine.runs.migrate."""
