@@ -3,6 +3,7 @@
 import streamlit as st
 
 from engine.runs.store import StoreError
+from ui.common import apply_secrets
 from ui.frame import mark_frame, take_deeplink
 
 st.set_page_config(page_title="AccelBench", page_icon=":material/speed:", layout="wide")
@@ -20,6 +21,7 @@ PAGES = {
     "Machine": [st.Page("pages/devices.py", title="Devices", icon=":material/memory:")],
 }
 
+apply_secrets()  # before any page opens the store: the database and demo mode may come from secrets
 mark_frame()
 navigation = st.navigation(PAGES)
 deeplink = take_deeplink()

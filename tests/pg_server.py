@@ -7,7 +7,6 @@ missing server fails the run instead of skipping the PostgreSQL half of the stor
 
 from __future__ import annotations
 
-import glob
 import os
 import secrets
 import shutil
@@ -24,8 +23,8 @@ def find_bin(name: str) -> str | None:
     found = shutil.which(name)
     if found:
         return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return candidates[-1] if candidates else None
+    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    return str(candidates[-1]) if candidates else None
 
 
 def _free_port() -> int:
@@ -60,18 +59,34 @@ class PgServer:
             shutil.chown(pwfile, "postgres")
         initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
         assert initdb and pg_ctl
-        self._run(initdb, "-D", str(self.data), "-U", SUPERUSER, f"--pwfile={pwfile}", "-E", "UTF8",
-                  "--auth-host=scram-sha-256", "--auth-local=trust", "--no-sync")
-        opts = (f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        self._run(
+            initdb,
+            "-D",
+            str(self.data),
+            "-U",
+            SUPERUSER,
+            f"--pwfile={pwfile}",
+            "-E",
+            "UTF8",
+            "--auth-host=scram-sha-256",
+            "--auth-local=trust",
+            "--no-sync",
+        )
+        opts = (
+            f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
         self._run(pg_ctl, "-D", str(self.data), "-o", opts, "-l", str(self.base / "log"), "-w", "start")
         return self
 
     def stop(self) -> None:
         pg_ctl = find_bin("pg_ctl")
         if pg_ctl:
-            subprocess.run([*self.as_user, pg_ctl, "-D", str(self.data), "-m", "immediate", "stop"],
-                           capture_output=True, timeout=60)
+            subprocess.run(
+                [*self.as_user, pg_ctl, "-D", str(self.data), "-m", "immediate", "stop"],
+                capture_output=True,
+                timeout=60,
+            )
         shutil.rmtree(self.base, ignore_errors=True)
 
     def url(self, database: str = "postgres", user: str = SUPERUSER, password: str | None = PASSWORD) -> str:

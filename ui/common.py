@@ -6,6 +6,7 @@ No TensorFlow here; pages call the engine only through these and `engine.runs.jo
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,21 @@ def plain(value: Any) -> str:
     text = re.sub(r"(?i)\bwww\.", lambda m: m.group(0)[:-1] + "\\.", text)
     text = re.sub(r"^(\s*)([#+\-=>!])", r"\1\\\2", text)
     return re.sub(r"^(\s*\d+)([.)])", r"\1\\\2", text)
+
+
+def apply_secrets() -> None:
+    """`ACCELBENCH_DB` and `ACCELBENCH_DEMO` from Streamlit secrets (a hosted app has no shell to export
+    them) into the environment, where the engine, the store and launched workers all read them; an
+    environment variable already set wins."""
+    for name in ("ACCELBENCH_DB", "ACCELBENCH_DEMO"):
+        if os.environ.get(name):
+            continue
+        try:
+            value = st.secrets.get(name)
+        except Exception:  # no secrets.toml at all is the normal case
+            return
+        if value not in (None, ""):
+            os.environ[name] = str(value)
 
 
 def demo_mode() -> bool:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import io
 import os
-import sqlite3
 
 import pytest
 from conftest import run_row
 from streamlit.testing.v1 import AppTest
 
 from engine.cli import main
-from engine.runs import store as store_mod
+from engine.runs import store_base
+from engine.runs.sql_engine import engine_for
 from engine.runs.store import Store, StoreError
 
 
@@ -67,7 +67,7 @@ def test_a_store_fault_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, fau
 def test_a_read_only_database_still_lists_and_exports(db, monkeypatch, capsys, tmp_path):
     Store(db).insert_run(full_row("20260101-000000-aaaaaa"))
     real_access = os.access
-    monkeypatch.setattr(store_mod.os, "access", lambda p, mode: False if str(p) == str(db) else real_access(p, mode))
+    monkeypatch.setattr(store_base.os, "access", lambda p, mode: False if str(p) == str(db) else real_access(p, mode))
     code, out, _ = _cli(capsys, "results", "list")
     assert code == 0 and "20260101-000000-aaaaaa" in out
     code, out, _ = _cli(capsys, "results", "export")
@@ -81,27 +81,30 @@ def test_a_read_only_database_still_lists_and_exports(db, monkeypatch, capsys, t
     _one_line_error(err, "read-only", "listing and export still work")
 
 
-def test_a_full_disk_is_one_line(db, monkeypatch):
+def test_a_full_disk_is_one_line(db):
+    """A real SQLITE_FULL: the database may not grow past the pages it has (max_page_count)."""
+    from sqlalchemy import event
+
     store = Store(db)
-    real_connect = sqlite3.connect
+    engine = engine_for(store.target, False)
 
-    class Full:
-        def __init__(self, conn):
-            self._conn = conn
+    def cap(dbapi_conn, _record) -> None:
+        pages = dbapi_conn.execute("PRAGMA page_count").fetchone()[0]
+        dbapi_conn.execute(f"PRAGMA max_page_count={pages}")
 
-        def execute(self, sql, *args):
-            if sql.lstrip().upper().startswith("INSERT"):
-                raise sqlite3.OperationalError("database or disk is full")
-            return self._conn.execute(sql, *args)
-
-        def __getattr__(self, name):
-            return getattr(self._conn, name)
-
-    monkeypatch.setattr(store_mod.sqlite3, "connect", lambda *a, **k: Full(real_connect(*a, **k)))
-    with pytest.raises(StoreError, match="is full — nothing was written; free some space"):
-        store.insert_run(full_row("r1"))
-    monkeypatch.undo()
+    event.listen(engine, "connect", cap)
+    try:
+        with pytest.raises(StoreError, match="is full — nothing was written; free some space"):
+            store.import_csv(_many_rows_csv(), "big.csv")
+    finally:
+        event.remove(engine, "connect", cap)
     assert Store(db).count_runs() == 0
+
+
+def _many_rows_csv() -> str:
+    from engine.results.csvio import rows_to_csv
+
+    return rows_to_csv([full_row(f"20260101-000000-{i:06x}", notes="x" * 2000) for i in range(200)])
 
 
 def test_a_page_shows_a_store_fault_as_one_message(tmp_path, monkeypatch):
