@@ -45,7 +45,7 @@ def efficiency_tab(runs: list[dict], rates: list[lfl.Rate], ref: pd.DataFrame | 
         return
     claim_box(rows)
     table = eff.frame(rows)
-    options = [name for name in EFFICIENCY if table[name].notna().any()]
+    options = [name for name in EFFICIENCY if table[name].notna().any()]  # what at least one row has
     if not options:
         st.info(
             "None of the chosen rows has watts (measured, published or a TDP) or a price, so there is nothing to rank.",
@@ -67,7 +67,7 @@ def efficiency_tab(runs: list[dict], rates: list[lfl.Rate], ref: pd.DataFrame | 
         table.assign(power_basis=table["power_basis"].map(BASIS)),
         hide_index=True,
         key="cmp_eff_table",
-        column_order=["label", *EFFICIENCY, "power_basis", "power_w", "price_usd_per_hour", "power_how", "price_how"],
+        column_order=["label", *options, "power_basis", "power_w", "price_usd_per_hour", "power_how", "price_how"],
         column_config={
             "label": "Run or reference",
             **{n: st.column_config.NumberColumn(m.title, format="%.4g") for n, m in EFFICIENCY.items()},

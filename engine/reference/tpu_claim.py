@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.reference.answer import times_range
 from engine.reference.efficiency import Efficiency
 
 CLAIM = "Article 000 says TPUs are 30–80× more efficient per watt than CPUs and GPUs"
@@ -30,8 +31,11 @@ class ClaimCheck:
     text: str
 
 
-def _x(v: float) -> str:
-    return f"{v:,.0f}×" if v >= 10 else f"{v:.2g}×"
+def _named(e: Efficiency) -> str:
+    """A row as the sentence cites it: its label, with a reference's full ref_id (not the short suffix)."""
+    r = e.rate
+    label = r.label.removesuffix(f" ({r.id[-6:]})")
+    return f"{label} ({r.id})" if r.origin == "reference" else label
 
 
 def _pairs(rows: Sequence[Efficiency]) -> list[tuple[float, Efficiency, Efficiency]]:
@@ -72,16 +76,15 @@ def check_claim(rows: Sequence[Efficiency]) -> ClaimCheck:
         return ClaimCheck(False, None, None, f"{CLAIM}; the chosen rows cannot check it: {_missing(rows)}.")
     (lo, lt, lo_o), (hi, ht, hi_o) = pairs[0], pairs[-1]
     unit = "examples" if lt.rate.task == "training" else "GFLOP"
-    span = _x(lo) if _x(lo) == _x(hi) else f"{_x(lo).rstrip('×')}–{_x(hi)}"
-    ends = f"{lt.rate.label} ({lt.rate.id}) vs {lo_o.rate.label} ({lo_o.rate.id})"
+    ends = f"{_named(lt)} vs {_named(lo_o)}"
     if (ht, hi_o) != (lt, lo_o):
-        ends += f" … {ht.rate.label} ({ht.rate.id}) vs {hi_o.rate.label} ({hi_o.rate.id})"
+        ends = f"lowest {ends}; highest {_named(ht)} vs {_named(hi_o)}"
     bases = sorted({_basis(e) for _, t, o in pairs for e in (t, o)})
     caveat = "" if bases == ["measured"] else f" Watts: {', '.join(bases)} — not all measured, so this is indicative."
     inside = hi >= CLAIM_LOW and lo <= CLAIM_HIGH
     verdict = "within" if inside else "below" if hi < CLAIM_LOW else "above"
     text = (
-        f"The data here supports {span} for TPU vs CPU/GPU ({lt.rate.workload or lt.rate.task}, {unit} per joule), "
-        f"from {ends}: {verdict} the claimed 30–80× ({CLAIM_SOURCE}).{caveat}"
+        f"The data here supports {times_range(lo, hi)} for TPU vs CPU/GPU ({lt.rate.workload or lt.rate.task}, "
+        f"{unit} per joule; {ends}): {verdict} the claimed 30–80× ({CLAIM_SOURCE}).{caveat}"
     )
     return ClaimCheck(True, lo, hi, text)
