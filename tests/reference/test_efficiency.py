@@ -127,3 +127,20 @@ def test_the_claim_says_what_is_missing(ref):
 def test_peaks_are_not_efficiencies(ref):
     peak = lfl.peak_rate("a100")
     assert peak is not None and eff.efficiencies([peak], [], ref) == []
+
+
+def test_history_can_rank_runs_by_dollars_per_million_examples_and_examples_per_joule():
+    import pandas as pd
+
+    from engine.results import history
+
+    df = pd.DataFrame(
+        {"device_label": ["cpu", "gpu"], "cost_usd_per_million_examples": [4.0, 1.0], "examples_per_joule": [0.5, 3.0]}
+    )
+    cols = history.metric_columns(df)
+    assert {"cost_usd_per_million_examples", "examples_per_joule"} <= set(cols)
+    assert history.metric_title("cost_usd_per_million_examples") == "Cost per million examples (USD)"
+    assert history.higher_is_better("cost_usd_per_million_examples") is False
+    agg = history.aggregate(df, ["device_label"], "cost_usd_per_million_examples")
+    ranked = history.baseline_delta(agg, "cost_usd_per_million_examples", "cpu").set_index("group")
+    assert ranked.loc["gpu", "times"] == pytest.approx(4.0) and bool(ranked.loc["gpu", "better"])  # 4× cheaper
