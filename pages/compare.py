@@ -24,6 +24,7 @@ ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py
 from engine.reference import compare as cmp
 from engine.runs import jobs
 from ui import compare_answer as answer
+from ui import compare_efficiency as efficiency
 from ui import compare_tabs as tabs
 from ui.common import demo_banner, page_link, plain, store
 from ui.compare_select import pick_references, pick_runs, reference
@@ -68,13 +69,14 @@ if missing:
 
 # Only the open tab is computed and drawn (tab state is tracked), so reading step and epoch series
 # from the store happens only when someone looks at them.
-names = ["Bars & speedup", "Batch size", "Scaling", "Step times", "Loss & accuracy", "Cost", "Table"]
+names = ["Bars & speedup", "Batch size", "Scaling", "Step times", "Loss & accuracy", "Efficiency", "Cost", "Table"]
 views = (
     lambda: tabs.bars_tab(rows, family),
     lambda: tabs.batch_tab(long),
     lambda: tabs.scaling_tab(long),
     lambda: tabs.steps_tab(chosen_runs),
     lambda: tabs.curves_tab(chosen_runs),
+    lambda: efficiency.efficiency_tab(chosen_runs, all_rates, ref),
     lambda: tabs.cost_tab(long, chosen_runs, ref),
     lambda: tabs.table_tab(long),
 )

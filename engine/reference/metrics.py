@@ -117,6 +117,17 @@ RATES: dict[str, Metric] = {
     "micro": _m("gflops", "Achieved compute", "GFLOP/s", True, "compute", "rate"),
 }
 
+# Work per joule and per dollar on the same footing (engine.reference.efficiency): each is a rate of work
+# divided by the row's watts or its price per hour; the watts' basis (measured, published, estimate) rides along.
+EFFICIENCY: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        _m("examples_per_joule", "Examples per joule", "examples/J", True, "energy_efficiency"),
+        _m("gflops_per_watt", "Compute per watt", "GFLOP/J", True, "energy_efficiency"),
+        _m("usd_per_million_examples", "Cost per million examples", "USD", False, "cost_per_work"),
+    )
+}
+
 
 def metric(name: str) -> Metric | None:
     """The registry entry for a reference metric or a result column, or None for a foreign name."""

@@ -158,6 +158,43 @@ def test_compare_session_run_id_and_training_charts(db_env):
     assert at.selectbox(key="cmp_metric").options  # both runs have a step time to compare
 
 
+def test_compare_efficiency_tab_ranks_by_energy_and_cost_and_checks_the_tpu_claim(seeded, tmp_path, monkeypatch):
+    db, runs = seeded
+    copy = tmp_path / "results.db"
+    shutil.copy(db, copy)  # the training run gets GPU-host figures as the worker's energy code would store them
+    run_id = runs["train"]["run_id"]
+    eps = float(runs["train"]["examples_per_sec"])
+    Store(copy).update_run(run_id, {"energy_source": "nvml-counter", "avg_power_w": 200.0, "price_per_hour_usd": 2.0})
+    monkeypatch.setenv("ACCELBENCH_DB", str(copy))
+    monkeypatch.delenv("ACCELBENCH_DEMO", raising=False)
+    at = page("compare")
+    at.session_state["run_id"] = run_id
+    at.session_state["cmp_ref_same"] = False
+    at.run()
+    at.multiselect(key="cmp_refs").set_value(["RISEML-2018B-02", "LAMBDA-DLB-02"])
+    at.session_state["cmp_tab"] = "Efficiency"
+    at.run()
+    no_exception(at)
+    claim = [m.value for m in at.markdown if "The data here supports" in str(m.value)]
+    assert claim and "RISEML-2018B-02" in claim[0] and "LAMBDA-DLB-02" in claim[0] and "30–80×" in claim[0]
+    assert at.selectbox(key="cmp_eff_metric").options == [
+        "Examples per joule (examples/J)",
+        "Cost per million examples (USD)",
+    ]
+    (bars,) = specs(at)
+    assert bars["layout"]["xaxis"]["title"]["text"] == "Examples per joule (examples/J)"
+    table = at.dataframe[-1].value.set_index("label")
+    mine = table.loc[[lab for lab in table.index if lab.startswith("this CPU")][0]]
+    assert mine["examples_per_joule"] == pytest.approx(eps / 200.0) and mine["power_basis"] == "measured"
+    assert mine["price_how"].startswith("user:")
+    lam = table.loc[[lab for lab in table.index if "V100" in lab][0]]
+    assert lam["power_basis"] == "ESTIMATE" and "nominal board power" in lam["power_how"]
+    at.selectbox(key="cmp_eff_metric").set_value("usd_per_million_examples").run()
+    (bars,) = specs(at)
+    assert bars["layout"]["xaxis"]["title"]["text"] == "Cost per million examples (USD)"
+    assert "lower is better" in bars["layout"]["title"]["text"]
+
+
 def test_compare_with_nothing_chosen_says_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setenv("ACCELBENCH_DB", str(tmp_path / "empty.db"))
     at = page("compare").run()
