@@ -18,7 +18,7 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)  # a bare deep link (/run?run=… on a fresh server) is routed through app.py first
 
 from engine.runs import jobs
-from ui.common import demo_banner, demo_mode, store
+from ui.common import demo_banner, demo_mode, read_only_note, store
 from ui.run_form import cli_command, run_form
 from ui.run_launch import check, launch, ready_box
 from ui.run_next import load_settings, next_run_note, shown_spec
@@ -90,12 +90,14 @@ with form_box:
                 "A run from this page is still going; launch another once it ends (or cancel it) so they do not "
                 "share the CPU."
             )
+        if db.read_only:
+            st.info(read_only_note(db), icon=":material/lock:")
         launched = st.button(
             "Launch run",
             key="run_launch",
             type="primary",
             icon=":material/play_arrow:",
-            disabled=spec is None or active,
+            disabled=spec is None or active or db.read_only,
             width="stretch",
         )
         with st.expander("Same run from the command line"):

@@ -79,6 +79,19 @@ def store() -> Store:
     return Store()
 
 
+def read_only_note(db: Store) -> str:
+    """Why runs are off on this dashboard, in a sentence (a read-only file or role, or a demo of a team store)."""
+    if db.path is None and demo_mode():
+        return (
+            "Runs are off here: this public demo shows a team's results database and never writes to it. "
+            "Run AccelBench on your own machine (see the README) to benchmark it."
+        )
+    return (
+        f"Runs are off here: the results database {db.target.display} is read-only for this dashboard. "
+        "Browsing, comparing and exporting still work."
+    )
+
+
 MISSING = "—"  # how every table, metric and caption shows a value that is not there (never "None" or "nan")
 
 

@@ -185,3 +185,29 @@ def test_a_worker_writes_to_the_team_store_and_a_dashboard_elsewhere_shows_it(pg
     assert row["run_id"] in shown or row["run_id"][:15] in shown
     os.environ.pop("ACCELBENCH_RUNS_DIR", None)
     pg_server.drop_databases()
+
+
+@pytest.mark.parametrize("page", ["home", "run", "compare", "history", "references", "devices"])
+def test_every_page_works_on_a_team_store(pg_server, monkeypatch, page):
+    url = pg_server.new_database()
+    store = Store(url)
+    for i in range(3):
+        store.insert_run(run_row(i, label="team"))
+    monkeypatch.setenv("ACCELBENCH_DB", url)
+    monkeypatch.delenv("ACCELBENCH_DEMO", raising=False)
+    at = AppTest.from_file(str(ROOT / "pages" / f"{page}.py"), default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    pg_server.drop_databases()
+
+
+def test_a_public_demo_of_a_team_store_turns_runs_off(pg_server, monkeypatch):
+    url = pg_server.new_database()
+    Store(url).insert_run(run_row(1))
+    monkeypatch.setenv("ACCELBENCH_DB", url)
+    monkeypatch.setenv("ACCELBENCH_DEMO", "1")
+    at = AppTest.from_file(str(ROOT / "pages" / "run.py"), default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert any("never writes to it" in i.value for i in at.info), [i.value for i in at.info]
+    assert at.button(key="run_launch").disabled
+    pg_server.drop_databases()
