@@ -10,7 +10,6 @@ import json
 import os
 import re
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs import endings, hardware
 from engine.runs.live import progress_events
 from engine.runs.machine import machine_id
+from engine.runs.processes import alive, create_time, kill_group
 from engine.runs.progress import Event, read_progress
 from engine.runs.rows import initial_row, micro_shape  # noqa: F401 (micro_shape: callers use jobs.micro_shape)
 from engine.runs.store import Store
@@ -126,7 +126,7 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None, lab
     tight = estimate_bytes(spec) > 0.5 * _available_bytes()
     handle = {**spec_dict, "_memory_estimate": env["ACCELBENCH_MEMORY_ESTIMATE"], "_memory_tight": tight}
     deadline = time.time() + spec.timeout_s
-    store.set_job(run_id, proc.pid, _create_time(proc.pid), deadline, str(run_dir), handle, machine_id())
+    store.set_job(run_id, proc.pid, create_time(proc.pid), deadline, str(run_dir), handle, machine_id())
     return run_id
 
 
@@ -136,51 +136,10 @@ def _available_bytes() -> float:
     return psutil.virtual_memory().available
 
 
-def _create_time(pid: int) -> float:
-    try:
-        import psutil
-
-        return psutil.Process(pid).create_time()
-    except Exception:
-        return 0.0
-
-
-def _alive(pid: int, pid_started: float) -> bool:
-    """Is this exact process (not a later one that reused the pid) still running?"""
-    import psutil
-
-    try:
-        proc = psutil.Process(pid)
-        if pid_started and abs(proc.create_time() - pid_started) > 1.0:
-            return False
-        return proc.status() != psutil.STATUS_ZOMBIE
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return False
-
-
 def _reap(run_id: str) -> None:
     proc = _children.get(run_id)
     if proc is not None and proc.poll() is not None:
         _children.pop(run_id, None)
-
-
-def _kill_group(pid: int, grace_s: float = 3.0) -> None:
-    """SIGTERM the worker's process group, then SIGKILL whatever is left after `grace_s`."""
-    import psutil
-
-    try:
-        leader = psutil.Process(pid)
-        members = [leader, *leader.children(recursive=True)]
-    except psutil.Error:
-        members = []
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            return
-        _, members = psutil.wait_procs(members, timeout=grace_s)
-        if not members:
-            return
 
 
 def refresh(store: Store | None = None) -> list[str]:
@@ -211,7 +170,7 @@ def refresh(store: Store | None = None) -> list[str]:
         proc = _children.get(run_id)
         code = proc.poll() if proc is not None else None
         _reap(run_id)
-        if not _alive(job["pid"], job["pid_started"]):
+        if not alive(job["pid"], job["pid_started"]):
             if store.update_run(run_id, endings.ending(job, code), only_if_status=ACTIVE_STATUSES):
                 changed.append(run_id)
         elif now > job["deadline"] + _DEADLINE_GRACE_S:
@@ -222,7 +181,7 @@ def refresh(store: Store | None = None) -> list[str]:
                 only_if_status=ACTIVE_STATUSES,
             ):
                 changed.append(run_id)
-            _kill_group(job["pid"])
+            kill_group(job["pid"])
     # rows marked active that never got a job handle (a launcher that died mid-launch)
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
         if store.get_job(row["run_id"]) is not None or endings.age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S:
@@ -248,8 +207,8 @@ def cancel(run_id: str, store: Store | None = None) -> bool:
     ended["total_s"] = endings.age_s(created) if created else None  # how long it really ran (wall time)
     changed = store.update_run(run_id, ended, only_if_status=ACTIVE_STATUSES)
     job = store.get_job(run_id)
-    if changed and job and _alive(job["pid"], job["pid_started"]):
-        _kill_group(job["pid"])
+    if changed and job and alive(job["pid"], job["pid_started"]):
+        kill_group(job["pid"])
     _reap(run_id)
     return changed
 

@@ -10,7 +10,7 @@ import time
 import pytest
 from conftest import last_json
 
-from engine.runs import jobs
+from engine.runs import jobs, processes
 from engine.runs.progress import read_progress
 from engine.runs.store import Store, wait_for
 from engine.spec.specs import spec_from_dict
@@ -67,7 +67,7 @@ def test_timeout_is_recorded_and_kills_the_worker(cli, db):
     row = last_json(proc.stdout)
     assert row["status"] == "timeout" and "4 s timeout" in row["error"]
     job = Store(db).get_job(row["run_id"])
-    assert not jobs._alive(job["pid"], job["pid_started"])
+    assert not processes.alive(job["pid"], job["pid_started"])
 
 
 def _start_long(db) -> tuple[str, Store]:
@@ -84,7 +84,7 @@ def test_cancel_records_cancelled_and_stops_the_process(cli, db):
     proc = cli("cancel", run_id)
     assert proc.returncode == 0 and "cancelled" in proc.stdout
     job = store.get_job(run_id)
-    assert wait_for(lambda: not jobs._alive(job["pid"], job["pid_started"]), 10)
+    assert wait_for(lambda: not processes.alive(job["pid"], job["pid_started"]), 10)
     assert store.get_run(run_id)["status"] == "cancelled"
     assert store.get_run(run_id)["total_s"] > 1  # the wall time it really ran (TensorFlow start-up included)
     assert cli("cancel", run_id).stdout.startswith(f"run {run_id} had already ended")
@@ -94,7 +94,7 @@ def test_sigkilled_worker_reads_interrupted(cli, db):
     run_id, store = _start_long(db)
     job = store.get_job(run_id)
     os.kill(job["pid"], signal.SIGKILL)
-    assert wait_for(lambda: not jobs._alive(job["pid"], job["pid_started"]), 10)
+    assert wait_for(lambda: not processes.alive(job["pid"], job["pid_started"]), 10)
     row = json.loads(cli("results", "show", run_id, "--json").stdout)
     assert row["status"] == "interrupted" and "without a result" in row["error"]
 
@@ -105,7 +105,7 @@ def test_reconciler_stops_a_run_past_its_deadline(db):
     store.set_job(run_id, job["pid"], job["pid_started"], time.time() - 60, job["run_dir"], job["spec"])
     assert run_id in jobs.refresh(store)
     assert store.get_run(run_id)["status"] == "timeout"
-    assert wait_for(lambda: not jobs._alive(job["pid"], job["pid_started"]), 10)
+    assert wait_for(lambda: not processes.alive(job["pid"], job["pid_started"]), 10)
 
 
 def test_detach_prints_run_id_and_run_finishes(cli, db):
