@@ -232,6 +232,9 @@ def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = F
         if is_json and r == "value" and c.split(".")[0].lower() in _SETTING_PREFIXES and "." in c:
             roles[c] = "label"
     shape = detect_shape(roles, kinds, headerless, is_json)
+    if shape != "timeseries" and "step" not in roles.values():  # 'Time to train (min)' is a result, not an axis
+        roles = {c: "value" if r == "time" else r for c, r in roles.items()}
+        shape = detect_shape(roles, kinds, headerless, is_json)
     m = ImportMapping(shape=shape, roles=roles, values=value_specs(roles, kinds, shape))
     if shape == "timeseries":
         tcol = m.column("time")
