@@ -25,6 +25,7 @@ from engine.reference import compare as cmp
 from engine.runs import jobs
 from ui import compare_answer as answer
 from ui import compare_efficiency as efficiency
+from ui import compare_imported as imported
 from ui import compare_tabs as tabs
 from ui.common import demo_banner, page_link, plain, store
 from ui.compare_select import pick_references, pick_runs, reference
@@ -41,12 +42,13 @@ ref = reference()
 left, right = st.columns(2)
 with left:
     chosen_runs = pick_runs(runs)
+    chosen_imported = imported.pick_imported()
 with right:
     chosen_refs = pick_references(ref, chosen_runs)
     peaks = answer.pick_peaks(chosen_runs)
 
 long = cmp.long_rows(chosen_runs, chosen_refs)
-if long.empty and not peaks:
+if long.empty and not peaks and not chosen_imported:
     st.info(
         "Pick at least one run or reference row above. No runs yet? Start the *Quick check* on Home (a few seconds) "
         "or set one up on the Run page; results from elsewhere can be imported on the History page.",
@@ -55,10 +57,13 @@ if long.empty and not peaks:
     page_link("pages/home.py", "Home — one-click experiments", icon=":material/home:")
     st.stop()
 
-all_rates = answer.rates(chosen_runs, chosen_refs, peaks)
+all_rates = answer.rates(chosen_runs, chosen_refs, peaks) + [r for r, _ in chosen_imported]
 result = answer.answer_box(all_rates)
+imported.noise_notes(result, {r.id: b for r, b in chosen_imported})
 
 families = (["rate"] if result is not None and len(result.rows) > 1 else []) + cmp.families(long)
+if not families:  # one imported row alone: the answer above is all there is
+    st.stop()
 if st.session_state.get("cmp_metric") not in families:
     st.session_state["cmp_metric"] = families[0]
 family = st.selectbox("Metric", families, key="cmp_metric", format_func=cmp.family_label)
@@ -66,6 +71,10 @@ rows = answer.rate_rows(result) if family == "rate" and result is not None else 
 missing = sorted(set(long["label"]) - set(rows["label"])) if family != "rate" else []
 if missing:
     st.caption(f"Not measured as {cmp.family_label(family).lower()}: {plain(', '.join(missing))}.")
+
+if long.empty:  # imported rows only: their rates are all the tabs below would have
+    tabs.bars_tab(rows, family)
+    st.stop()
 
 # Only the open tab is computed and drawn (tab state is tracked), so reading step and epoch series
 # from the store happens only when someone looks at them.

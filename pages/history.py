@@ -23,6 +23,7 @@ from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
 from ui.common import demo_banner, demo_mode, plain, show_chart, store
+from ui.compare_imported import offer as offer_to_compare
 from ui.history_import import import_step
 from ui.history_load import from_folder, from_store, from_uploads, sample_preview, sidecars
 from ui.history_views import extra_tabs
@@ -81,7 +82,11 @@ for item in items:
         if error:
             st.error(f"**{plain(item.name)}** could not be mapped — {plain(error)}", icon=":material/error:")
             continue
-        st.success(f"**{plain(item.name)}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
+        cols = st.columns([4, 1])
+        cols[0].success(f"**{plain(item.name)}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
+        if cols[1].button("Use on Compare", key=f"hist_cmp_{item.key}", help="Compare these rows with your runs"):
+            offer_to_compare(item.name, rows)
+            st.toast(f"{item.name}: pick its rows on Compare (Imported on History).")
         frames.append(rows)
         continue
     frames.append(item.frame)

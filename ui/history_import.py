@@ -111,6 +111,21 @@ def _systems(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMappin
     return replace(m, system_rules=rules)
 
 
+def _device(key: str, version: int, m: ImportMapping, sidecar: bool) -> ImportMapping:
+    """A file that names no system or device (an nvidia-smi log): the user types it once for every row."""
+    if m.column("system") or m.column("device") or sidecar:
+        return m
+    typed = st.text_input(
+        "Device for every row (this file names none)",
+        m.constants.get("device", ""),
+        key=f"{key}_device_{version}",
+        placeholder="e.g. RTX 2080 Ti, 8x A100 80GB",
+        help="Saved with the mapping. Or give a column the role system/device.",
+    )
+    constants = {k: v for k, v in m.constants.items() if k != "device"} | ({"device": typed} if typed.strip() else {})
+    return replace(m, constants=constants)
+
+
 def _series(key: str, version: int, m: ImportMapping) -> ImportMapping:
     if not m.column("time"):
         return m
@@ -140,6 +155,7 @@ def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str
         )
         base, version = _mapping(k, raw)
         m = _series(k, version, _systems(k, version, raw, _roles(k, version, raw, _fields(k, raw, base))))
+        m = _device(k, version, m, sidecar is not None)
         try:
             rows, notes = apply_import(raw.frame, m, name, sidecar[1] if sidecar else None)
         except CsvError as exc:

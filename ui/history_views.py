@@ -20,7 +20,7 @@ def extra_tabs(df: pd.DataFrame, metric: str) -> list[tuple[str, Callable[[], No
     out: list[tuple[str, Callable[[], None]]] = []
     if "device_count" in df.columns and df["device_count"].nunique() > 1:
         out.append(("Scaling", lambda: scaling_tab(df, metric)))
-    series = "elapsed_s" in df.columns and df["elapsed_s"].notna().any()
+    series = any(c in df.columns and df[c].notna().any() for c in ("elapsed_s", "step"))
     logged = "date" in df.columns and df["date"].nunique() > max(10, len(df) // 8)  # a log over time, not repeats
     if "kind" in df.columns and (df["kind"] == "external").any() and not series and not logged:
         out.append(("Noise", lambda: noise_tab(df, metric)))

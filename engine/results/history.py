@@ -31,7 +31,7 @@ GROUPABLE = (
 # Context an imported row (engine.results.importer) carries besides DIMENSIONS: numbers that are not metrics.
 IMPORT_CONTEXT = (
     "device_count", "hardware_key", "variant", "system", "framework", "elapsed_s", "step", "price_usd_per_h",
-    "power_w", "note",
+    "power_w", "system_price_usd", "note",
 )  # fmt: skip
 
 # AccelBench's own metric columns: (label, unit, higher is better), from the one metric registry.

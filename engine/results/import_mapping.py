@@ -33,6 +33,7 @@ ROLES: dict[str, str] = {
     "date": "when it ran",
     "price": "price per hour (USD/h)",
     "power": "power draw (W)",
+    "cost": "purchase price of the system (USD), for throughput per dollar",
     "label": "kept as text, not charted",
     "ignore": "dropped",
 }

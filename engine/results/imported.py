@@ -16,7 +16,7 @@ from engine.results.history import group_label, higher_is_better, metric_columns
 
 LONG_ID = (
     "device_label", "device_count", "variant", "hardware_key", "system", "model", "precision", "global_batch_size",
-    "framework", "date", "elapsed_s", "step", "price_usd_per_h", "power_w", "note",
+    "framework", "date", "elapsed_s", "step", "price_usd_per_h", "power_w", "system_price_usd", "note",
 )  # fmt: skip
 # What makes two rows the same configuration (their spread is noise, not a difference).
 CONFIG = ("device_label", "device_count", "variant", "model", "precision", "global_batch_size", "framework")
@@ -26,7 +26,8 @@ def to_long(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per (row, metric) with a value: the context columns, `metric` and `value`."""
     ids = [c for c in LONG_ID if c in frame.columns]
     metrics = metric_columns(frame)
-    out = frame[[*ids, *metrics]].melt(id_vars=ids, value_vars=metrics, var_name="metric", value_name="value")
+    out = frame[[*ids, *metrics]].melt(id_vars=ids, value_vars=metrics, var_name="metric", value_name="_value")
+    out = out.rename(columns={"_value": "value"})  # a foreign metric may itself be called "value"
     return out.dropna(subset=["value"]).reset_index(drop=True)
 
 

@@ -19,9 +19,10 @@ from engine.results.errors import CsvError
 from engine.results.foreign_json import JSON_SUFFIXES, read_json_table
 from engine.results.foreign_text import MISSING_MARKERS, describe, read_text_table, split_number
 from engine.results.history import IMPORT_CONTEXT
-from engine.results.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column
+from engine.results.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column, unit_direction
 from engine.results.mapping import first_bad, parse_dates
-from engine.results.shapes import guess_mapping, role_by_name, unit_from_header
+from engine.results.shapes import guess_mapping, unit_from_header
+from engine.results.sidecar import sidecar_roles
 from engine.results.status import RunStatus
 
 EXTRA = IMPORT_CONTEXT  # columns an imported row may carry besides DIMENSIONS and its metric columns
@@ -41,9 +42,9 @@ def read_raw(data: bytes | str, name: str) -> Raw:
     """Read any supported file as text cells and guess its mapping. Raises CsvError."""
     if name.lower().endswith(JSON_SUFFIXES):
         frame = read_json_table(data)
-        return Raw(frame, f"JSON, {len(frame):,} records", guess_mapping(frame, is_json=True))
+        return Raw(frame, f"JSON, {len(frame):,} records", guess_mapping(frame, is_json=True, name=name))
     table = read_text_table(data)
-    return Raw(table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header))
+    return Raw(table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header, name=name))
 
 
 def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> tuple[pd.Series, pd.Series]:
@@ -65,29 +66,6 @@ def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> 
         if bad.any():
             raise first_bad(raw, bad, column, "expected a whole number above 0, got {raw}")
     return values.where(~missing), missing
-
-
-_EXACT = {"hardware": "system", "gpu": "system", "device": "system", "accelerator": "system", "system": "system",
-          "framework": "framework", "model": "model", "precision": "precision", "batchsize": "batch",
-          "costperhour": "price", "priceperhour": "price", "timestamp": "date", "date": "date", "gpus": "count",
-          "numgpus": "count", "power": "power"}  # fmt: skip
-
-
-def _sidecar_roles(sidecar: dict[str, str]) -> dict[str, str]:
-    """Role → value from a sidecar's keys (hardware → system, costPerHour → price, batch_size → batch …)."""
-    out: dict[str, str] = {}
-    for key, value in sidecar.items():  # a key named exactly like a role wins over a hint ('version')
-        role = _EXACT.get(key.split(".")[-1].lower().replace("_", ""))
-        if role and role not in out:
-            out[role] = value
-    for key, value in sidecar.items():
-        kind = "number" if split_number(value) else "text"
-        role = role_by_name(key.split(".")[-1].replace("costPerHour", "price"), kind)
-        if role in ("device", "system"):
-            role = "system"
-        if role and role not in out and role not in ("value", "label", "metric", "unit", "time", "step"):
-            out[role] = value
-    return out
 
 
 def _text_role(raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[str, str]) -> pd.Series | None:
@@ -119,7 +97,10 @@ def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> 
     device = _text_role(raw, m, "device", constants)
     names = system if system is not None else device
     if names is None:
-        raise CsvError("choose the column that names the system or device (or add a sidecar with its hardware)")
+        raise CsvError(
+            "choose the column that names the system or device, type the device for every row, "
+            "or add a sidecar with its hardware"
+        )
     if names.isna().any():
         column = m.column("system") or m.column("device")
         raise first_bad(raw, names.isna(), column, "the system/device is empty (got {raw})")
@@ -139,6 +120,8 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
     if not spec.unit and not unit_col:  # cells carry their own unit: take the commonest
         units = raw[column].map(lambda c: (split_number(c) or ("", ""))[1])
         values, missing = _numbers(raw, column, units[~missing].mode().iat[0] if (~missing).any() else "")
+    if (spec.direction or ("higher" if unit_direction(spec.unit) else "")) == "higher":
+        missing = missing | (values == 0)  # a rate of 0 is a benchmark that did not run, not a result
     keep = ~missing
     rows = raw[keep]
     metric = (
@@ -183,9 +166,16 @@ def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) 
         out["date"] = parse_dates(pd.DataFrame({"date": text, "_row": raw["_row"]}), "date")
     time = _number_role(raw, m, "time", constants, whole=False)
     out["elapsed_s"] = time * TIME_UNITS[m.time_unit] if time is not None else np.nan
-    for role, column in (("step", "step"), ("price", "price_usd_per_h"), ("power", "power_w")):
+    for role, column in (
+        ("step", "step"),
+        ("price", "price_usd_per_h"),
+        ("power", "power_w"),
+        ("cost", "system_price_usd"),
+    ):
         values = _number_role(raw, m, role, constants, whole=False)
         out[column] = values if values is not None else np.nan
+    if m.shape == "telemetry" and not (m.column("date") or m.column("step") or m.column("time")):
+        out["step"] = raw["_row"].astype(float)  # a log without timestamps: samples in order
     out["_row"] = raw["_row"]
     return out
 
@@ -207,11 +197,12 @@ def _derived(out: pd.DataFrame, metric_names: list[str]) -> list[str]:
     """Throughput per dollar and per watt, where the rows carry a price or a power."""
     added = []
     for name in metric_names:
-        rate = name == "examples_per_sec" or name.endswith("/s)")
-        unit = "examples/s" if name == "examples_per_sec" else name[name.rfind("(") + 1 : -1]
-        for col, label in (("price_usd_per_h", "USD/h"), ("power_w", "W")):
+        rate = name == "examples_per_sec" or name.endswith("/s)") or name.startswith("Throughput")
+        unit = "examples/s" if name == "examples_per_sec" else name[name.rfind("(") + 1 : -1] if "(" in name else ""
+        for col, label in (("price_usd_per_h", "USD/h"), ("power_w", "W"), ("system_price_usd", "USD")):
             if rate and out[col].notna().any():
-                new = f"{'Throughput' if name == 'examples_per_sec' else name[: name.rfind('(')].strip()} per {label} ({unit} per {label})"
+                base = "Throughput" if name == "examples_per_sec" else name.split("(")[0].split(" · ")[0].strip()
+                new = f"{base} per {label} ({unit or 'results/s'} per {label})"
                 out[new] = out[name] / out[col].where(out[col] > 0)
                 added.append(new)
     return added
@@ -222,7 +213,8 @@ def _notes(raw: pd.DataFrame, m: ImportMapping, missing: dict[str, int]) -> list
     skipped = {c: n for c, n in missing.items() if n}
     if skipped:
         notes.append(
-            "cells with no value (blank, n/a, OOM …) skipped: " + ", ".join(f"{c} ({n})" for c, n in skipped.items())
+            "cells with no value (blank, n/a, OOM, a rate of 0 …) skipped: "
+            + ", ".join(f"{c} ({n})" for c, n in skipped.items())
         )
     dropped = [c for c in raw.columns if c != "_row" and m.roles.get(c, "ignore") == "ignore"]
     if dropped:
@@ -242,7 +234,7 @@ def apply_import(
       CsvError: the first bad cell (row and column named), or a mapping that does not fit the file.
     """
     _check(raw, m)
-    constants = {**_sidecar_roles(sidecar or {}), **m.constants}
+    constants = {**sidecar_roles(sidecar or {}), **m.constants}
     dims = _dimensions(raw, m, constants)
     parts, missing = [], {}
     for column in m.columns("value"):

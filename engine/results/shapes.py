@@ -18,7 +18,7 @@ from engine.results.import_mapping import ImportMapping, ValueSpec, unit_directi
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),
     ("count", ("# of acc", "gpus", "num_gpu", "n_gpu", "devices", "count", "accelerators", "chips", "# gpu")),
-    ("price", ("price", "costperhour", "cost per hour", "usd/h", "$/h")),
+    ("price", ("price", "costperhour", "cost per hour", "usd/h", "$/h", "cost")),
     ("power", ("power", "watt")),
     ("date", ("date", "timestamp", "created", "day")),
     ("step", ("epoch", "step", "iteration", "iter")),
@@ -34,7 +34,9 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _TEXT_ROLES = {"system", "device", "model", "metric", "unit", "precision", "framework", "date"}
 _SETTING_PREFIXES = {"env", "environment", "config", "meta", "host", "system", "hardware", "software", "settings"}
 _SINGLE = {"device", "system", "count", "batch", "model", "step", "date", "metric", "unit", "time"}
-_NUMBER_ROLES = {"count", "batch", "price", "power", "time", "step"}
+_NUMBER_ROLES = {"count", "batch", "price", "power", "time", "step", "cost"}
+_HOURLY = re.compile(r"hour|/\s*h\b|per\s*h|\bhr\b|hourly", re.IGNORECASE)
+_PRECISIONS = {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16", "amp": "mixed (AMP)", "tf32": "tf32", "int8": "int8"}
 _RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
                "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s"}  # fmt: skip
 _UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s", "secs": "s",
@@ -117,8 +119,13 @@ def role_by_name(name: str, kind: str) -> str:
     return ""
 
 
+def _median(col: pd.Series) -> float:
+    nums = pd.to_numeric(_present(col.head(200).astype(str)).str.replace(",", ""), errors="coerce")
+    return float(nums.median()) if nums.notna().any() else float("nan")
+
+
 def _system_like(col: pd.Series) -> bool:
-    return bool(col.head(100).str.contains(r"^\s*\d+\s*[x×]\s*\S|\(", regex=True).any())
+    return bool(col.head(100).str.contains(r"(?:^|\s)\d+\s*[x×]\s*[A-Za-z]|\(", regex=True).any())
 
 
 def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
@@ -133,6 +140,8 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
             role = "system" if _system_like(raw[c]) else "device"
         if not role:
             role = {"number": "value", "date": "date", "empty": "ignore"}.get(kind, "label")
+        if role == "price" and not _HOURLY.search(c) and _median(raw[c]) >= 200:
+            role = "cost"  # 'price' 6037.5 next to a GPU is what it costs to buy, not an hourly rate
         if role in _SINGLE and role in roles.values():
             role = "value" if kind == "number" else "label"  # one column per single role
         roles[c] = role
@@ -216,27 +225,55 @@ KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], No
 )  # fmt: skip
 
 
-def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = False) -> ImportMapping:
+def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = False, name: str = "") -> ImportMapping:
     """A first mapping: roles, shape, units, and a known format's pre-filled mapping when the header matches."""
     roles, kinds = guess_roles(raw, headerless)
     for c, r in roles.items():  # a number under a run's config or environment is a setting, not a result
         if is_json and r == "value" and c.split(".")[0].lower() in _SETTING_PREFIXES and "." in c:
             roles[c] = "label"
     shape = detect_shape(roles, kinds, headerless, is_json)
+    if shape != "timeseries" and "step" not in roles.values():  # 'Time to train (min)' is a result, not an axis
+        roles = {c: "value" if r == "time" else r for c, r in roles.items()}
+        shape = detect_shape(roles, kinds, headerless, is_json)
     m = ImportMapping(shape=shape, roles=roles, values=value_specs(roles, kinds, shape))
     if shape == "timeseries":
         tcol = m.column("time")
         m.time_unit = unit_from_header(tcol)[1] if tcol and unit_from_header(tcol)[1] in ("s", "min", "h") else "s"
     header = {c.lower() for c in roles}
-    for name, test, fill in KNOWN:
+    for known, test, fill in KNOWN:
         if test(header):
-            m.fmt = name
+            m.fmt = known
             fill(m)
             break
     if shape == "telemetry":
-        for c in m.columns("value"):  # a bare number in a log (the GPU index) is an id, not a measurement
-            if not kinds[c][1]:
-                m.roles[c] = "label"
-                m.values.pop(c, None)
-        m.fmt = "telemetry log (nvidia-smi --format=csv,noheader style)"
+        _telemetry_numbers(raw, m, kinds)
+    _name_hints(m, name)
     return m
+
+
+def _telemetry_numbers(raw: pd.DataFrame, m: ImportMapping, kinds: dict[str, tuple[str, str]]) -> None:
+    """Bare numbers in an nvidia-smi log: a small whole number (0–15, the GPU index) is an id; 16–120 is
+    what `temperature.gpu` prints without a unit (a guess the user sees and can change)."""
+    for c in m.columns("value"):
+        if kinds[c][1]:
+            continue
+        nums = pd.to_numeric(_present(raw[c].astype(str)), errors="coerce").dropna()
+        if len(nums) and (nums % 1 == 0).all() and nums.max() <= 15:
+            m.roles[c] = "label"
+            m.values.pop(c, None)
+        elif len(nums) and nums.between(0, 120).all() and nums.nunique() > 1:
+            m.values[c] = ValueSpec("Temperature", "C")
+    m.fmt = "telemetry log (nvidia-smi --format=csv,noheader style)"
+
+
+def _name_hints(m: ImportMapping, name: str) -> None:
+    """What a file name says that its header does not: 'pytorch-train-throughput-fp32.csv' holds
+    throughputs (higher is better) measured in fp32."""
+    words = set(re.split(r"[^a-z0-9]+", name.lower()))
+    if "throughput" in words:
+        for c, spec in m.values.items():
+            if not spec.unit and spec.metric in ("value", ""):
+                m.values[c] = ValueSpec("Throughput", "", spec.model, "higher")
+    precision = next((_PRECISIONS[w] for w in _PRECISIONS if w in words), "")
+    if precision and not m.column("precision") and "precision" not in m.constants:
+        m.constants["precision"] = precision

@@ -27,7 +27,20 @@ DEFAULT_RULES: tuple[str, ...] = (
     rf"^(?:(?P<count>\d+)\s*[x×*]\s*)?{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note>[^)]*)\))?$",
     # "DGX-1 with 8 V100", "server (4 A100)": a count in front of a model anywhere in the name
     rf"^(?P<note>.*?)\b(?P<count>\d+)\s*[x×]?\s*{_VENDOR}{_MODEL}\b(?P<variant>.*)$",
+    # "LambdaCloud A10", "Dell H100 80GB SXM5": a host or vendor word in front of the model
+    rf"^(?P<note>[\w.-]+)\s+{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note2>[^)]*)\))?$",
 )
+# Cloud instance types that name their accelerators: (pattern, accelerators per instance, device model).
+# A name like "16 p3.16xlarge (AWS)" (DAWNBench) is 16 instances × 8 V100 = 128 V100.
+INSTANCES: tuple[tuple[str, int, str], ...] = (
+    (r"p3\.2xlarge", 1, "V100"), (r"p3\.8xlarge", 4, "V100"), (r"p3\.16xlarge", 8, "V100"),
+    (r"p3dn\.24xlarge", 8, "V100"), (r"p4de?\.24xlarge", 8, "A100"), (r"p5e?n?\.48xlarge", 8, "H100"),
+    (r"p2\.xlarge", 1, "K80"), (r"p2\.8xlarge", 8, "K80"), (r"p2\.16xlarge", 16, "K80"),
+    (r"g4dn\.(?:x|2x|4x|8x|16x)large", 1, "T4"), (r"g4dn\.12xlarge", 4, "T4"), (r"g5\.(?:x|2x|4x|8x|16x)large", 1, "A10G"),
+    (r"a2-highgpu-(\d+)g", 0, "A100"), (r"a3-highgpu-(\d+)g", 0, "H100"),
+    (r"gn6e-c12g1\.3xlarge", 1, "V100"), (r"gn6e-c12g1\.12xlarge", 4, "V100"), (r"gn6e-c12g1\.24xlarge", 8, "V100"),
+    (r"gn6v-c8g1\.16xlarge", 8, "V100"), (r"gn6v-c8g1\.8xlarge", 4, "V100"), (r"gn6v-c8g1\.2xlarge", 1, "V100"),
+)  # fmt: skip
 PARTS = ("device_count", "device_model", "variant", "note", "hardware_key", "device_label")
 
 
@@ -69,9 +82,11 @@ def parse_name(name: str, rules: list[re.Pattern[str]]) -> dict[str, object]:
             "device_count": int(count) if count else None,
             "device_model": " ".join((groups.get("model") or text).split()),
             "variant": (groups.get("variant") or "").strip(" -,;"),
-            "note": (groups.get("note") or "").strip(" -,;"),
+            "note": " ".join(n for n in (groups.get("note"), groups.get("note2")) if n).strip(" -,;"),
         }
         break
+    if hardware_key(str(parts["device_model"])) is None:
+        parts = _instance(text) or parts
     variant = str(parts["variant"])
     if variant.startswith("(") and variant.endswith(")") and not parts["note"]:  # "8 V100 (AWS p3.16xlarge)"
         parts["variant"], parts["note"] = "", variant[1:-1]
@@ -79,6 +94,17 @@ def parse_name(name: str, rules: list[re.Pattern[str]]) -> dict[str, object]:
     parts["hardware_key"] = key
     parts["device_label"] = next(d.short for d in DEVICES if d.key == key) if key else parts["device_model"]
     return parts
+
+
+def _instance(text: str) -> dict[str, object] | None:
+    """A cloud instance type in the name: count = instances × accelerators per instance."""
+    for pattern, per, model in INSTANCES:
+        m = re.search(rf"(?:(?P<n>\d+)\s*[x×*]?\s*)?(?:ecs\.)?(?P<type>{pattern})", text, re.IGNORECASE)
+        if m:
+            per = per or int(m.group(3))
+            return {"device_count": int(m.group("n") or 1) * per, "device_model": model, "variant": "",
+                    "note": f"{m.group('n') or 1} × {m.group('type')}" + text[m.end():].rstrip()}  # fmt: skip
+    return None
 
 
 def parse_systems(names: pd.Series, rules: list[str] | tuple[str, ...] = DEFAULT_RULES) -> pd.DataFrame:
