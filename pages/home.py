@@ -21,7 +21,17 @@ from engine.results.status import ACTIVE_STATUSES
 from engine.runs import hardware, jobs
 from engine.spec import presets
 from engine.spec.specs import SpecError
-from ui.common import demo_banner, demo_mode, download_csv, fmt_num, page_link, show_table, store, switch_page
+from ui.common import (
+    demo_banner,
+    demo_mode,
+    download_csv,
+    fmt_num,
+    page_link,
+    read_only_note,
+    show_table,
+    store,
+    switch_page,
+)
 from ui.status import list_text
 
 
@@ -56,6 +66,9 @@ st.caption(
     f"One click starts the run on this machine's **{device.upper()}** and opens the Run page to watch it. "
     "Change any setting on the Run page instead if you want a different size or device."
 )
+runs_off = store().read_only
+if runs_off:
+    st.info(read_only_note(store()), icon=":material/lock:")
 error = st.session_state.get("home_error")
 for row_start in range(0, len(presets.PRESETS), 3):
     cols = st.columns(3)
@@ -64,7 +77,9 @@ for row_start in range(0, len(presets.PRESETS), 3):
             st.markdown(f"**{preset.title}**  \n{preset.source}")
             st.markdown(preset.what)
             st.caption(f"Takes {preset.expect}.")
-            if st.button("Run", key=f"home_run_{preset.key}", icon=":material/play_arrow:", type="primary"):
+            if st.button(
+                "Run", key=f"home_run_{preset.key}", icon=":material/play_arrow:", type="primary", disabled=runs_off
+            ):
                 _launch(preset.key, device)
                 error = st.session_state.get("home_error")
             if error and error[0] == preset.key:

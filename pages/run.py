@@ -50,7 +50,13 @@ if shown and "run_workload" not in st.session_state:
 # The run first — live progress, then its result — so after Launch it is on screen without scrolling;
 # the form follows, collapsed and labelled as the next run while a run is shown.
 row = None
-if not run_id:
+if not run_id and db.read_only:
+    st.info(
+        "No run open. Runs cannot be launched on this dashboard (see the note beside **Launch run**); open a stored "
+        "run from Home, History or Compare to see its result card here.",
+        icon=":material/play_circle:",
+    )
+elif not run_id:
     st.info(
         "No run yet. Choose a workload below and press **Launch run** — the *Quick matmul 512³* preset finishes in "
         "seconds. Progress shows here while it runs, then the result card and a chart against the seed articles' numbers.",

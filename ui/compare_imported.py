@@ -36,7 +36,8 @@ def pick_imported() -> list[tuple[Rate, Band]]:
     def label(i: str) -> str:
         r, b = options[i]
         spread = f" · {b.rows} rows, CV {b.cv_pct:.1f}%" if b.rows > 1 else ""
-        return f"{r.label} · {r.value:,.4g} {r.unit}{spread}"
+        value = f"{r.value:,.0f}" if abs(r.value) >= 100 else f"{r.value:.3g}"
+        return f"{r.label} · {value} {r.unit}{spread}"
 
     chosen = st.multiselect(
         "Imported on History (this session)",

@@ -110,6 +110,8 @@ def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate]) -> Answer:
 
 
 def _article(label: str) -> str:
+    if label[:1] == "8" or label[:2] in ("11", "18") and not label[2:3].isdigit():
+        return "an"  # "an 8× H100", "an 11× …"
     return "an" if label[:1].lower() in "aeiou" or label[:2] in ("H1", "L4") else "a"
 
 
@@ -148,7 +150,13 @@ def _headline(base: lfl.Rate, rows: list[Compared]) -> tuple[str, float | None, 
         return text, s, s, s
     sources = {ARTICLES.get(c.rate.source_id, c.rate.source_id) for c in usable}
     what = WORKLOAD_NAMES.get(base.workload, base.workload)
-    where = f"On {sources.pop()}'s {what}" if len(sources) == 1 else f"On {what} (several sources)"
+    source = sources.pop() if len(sources) == 1 else None
+    if source is None:
+        where = f"On {what} (several sources)"
+    elif source.startswith("file:"):  # rows imported on History: the file is where, not whose
+        where = f"On {what} in {source.removeprefix('file:')},"
+    else:
+        where = f"On {source}'s {what}"
     basis = "per example" if base.task == "training" else "per FLOP"
     if any(c.rate.derivation == "derived" for c in usable):
         basis += ", derived from the published workload"

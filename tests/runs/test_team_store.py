@@ -211,3 +211,15 @@ def test_a_public_demo_of_a_team_store_turns_runs_off(pg_server, monkeypatch):
     assert any("never writes to it" in i.value for i in at.info), [i.value for i in at.info]
     assert at.button(key="run_launch").disabled
     pg_server.drop_databases()
+
+
+def test_home_of_a_public_demo_of_a_team_store_offers_no_run_buttons(pg_server, monkeypatch):
+    url = pg_server.new_database()
+    Store(url).insert_run(run_row(1))
+    monkeypatch.setenv("ACCELBENCH_DB", url)
+    monkeypatch.setenv("ACCELBENCH_DEMO", "1")
+    at = AppTest.from_file(str(ROOT / "pages" / "home.py"), default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert at.button(key="home_run_quick_matmul").disabled
+    assert any("never writes to it" in i.value for i in at.info)
+    pg_server.drop_databases()
