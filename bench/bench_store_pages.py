@@ -14,6 +14,8 @@ ok and the rest failed/cancelled/timeout/interrupted, a few hundred with step/ep
   100k store once (its connection pool ready), then times `AppTest.from_file(page).run()` — wall
   time and the child's CPU time (PostgreSQL's own CPU is in the server's processes, not counted).
   "History + store" is switching on *Include this machine's runs* on the History page (the rerun);
+  "History + store, all runs" is the rerun that loads every run (the toggle before paging existed,
+  choosing "all" in *Runs from the results store* after);
 - with --browser, also a real browser (Debian's chromium via Playwright, as bench/bench_pages.py):
   `streamlit run app.py` on each store, page.goto until the heading is visible and the script has
   finished, a fresh browser context each time, after one untimed visit to every page.
@@ -128,12 +130,15 @@ def child(target: str, empty: str) -> dict[str, dict[str, float]]:
 
     from engine.runs.store import Store
 
-    def render(page: str, with_store: bool) -> tuple[float, float, Any]:
+    def render(page: str, with_store: str) -> tuple[float, float, Any]:
         at = AppTest.from_file(str(ROOT / "pages" / f"{page}.py"), default_timeout=300)
         if with_store:
             at.run()
             t0, c0 = time.perf_counter(), time.process_time()
             at.toggle(key="hist_store").set_value(True).run()
+            if with_store == "all" and any(s.key == "hist_store_n" for s in at.selectbox):
+                t0, c0 = time.perf_counter(), time.process_time()  # the rerun that loads every run
+                at.selectbox(key="hist_store_n").set_value(0).run()
         else:
             t0, c0 = time.perf_counter(), time.process_time()
             at.run()
@@ -142,7 +147,7 @@ def child(target: str, empty: str) -> dict[str, dict[str, float]]:
             raise RuntimeError(f"{page}: {[e.message for e in at.exception]}")
         return wall, cpu, at
 
-    cases = [(p, False) for p in PAGES] + [("history", True)]
+    cases = [(p, "") for p in PAGES] + [("history", "default"), ("history", "all")]
     os.environ["ACCELBENCH_DB"] = empty
     Store(empty).insert_run(dict(templates()[0]))  # one run, so the warm-up walks the pages' full paths
     for page, with_store in cases:
@@ -152,12 +157,13 @@ def child(target: str, empty: str) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for page, with_store in cases:
         wall, cpu, at = render(page, with_store)
-        name = "History + store" if with_store else page.capitalize()
+        name = {"": page.capitalize(), "default": "History + store", "all": "History + store, all runs"}[with_store]
         out[name] = {"wall": wall, "cpu": cpu}
         if page == "home":
             assert len(at.dataframe[0].value) == 10, "Home should list the 10 newest runs"
         if with_store:
             out[name]["rows"] = float(sum(int(s.replace(",", "")) for s in _counts(at)))
+            assert out[name]["rows"] > 0, "History should load the store's runs"
     return out
 
 
@@ -199,9 +205,9 @@ def query_cases() -> dict[str, Callable[[Any], Any]]:
 
 # --- a real browser --------------------------------------------------------------------------------
 def browser_rounds(targets: dict[str, str], rounds: int, tmp: Path) -> dict[str, dict[str, list[float]]]:
+    from bench_pages import ready  # type: ignore[import-not-found]
     from playwright.sync_api import expect, sync_playwright
 
-    from bench_pages import ready  # type: ignore[import-not-found]
     from tests.e2e.conftest import CHROMIUM_ARGS, AppServer, chromium_path
 
     heads = {"/": "AccelBench", "/compare": "Compare", "/history": "History"}
@@ -261,7 +267,6 @@ def main(argv: list[str] | None = None) -> int:
     from tests.pg_server import PgServer
 
     tmp = Path(tempfile.mkdtemp(prefix="bench_store_pages_"))
-    os.chmod(tmp, 0o755)
     pg = PgServer().start()
     try:
         targets = {"SQLite": str(tmp / "runs.db"), "PostgreSQL": pg.new_database()}

@@ -7,7 +7,6 @@ missing server fails the run instead of skipping the PostgreSQL half of the stor
 
 from __future__ import annotations
 
-import glob
 import os
 import secrets
 import shutil
@@ -24,7 +23,7 @@ def find_bin(name: str) -> str | None:
     found = shutil.which(name)
     if found:
         return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    candidates = sorted(str(p) for p in Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
     return candidates[-1] if candidates else None
 
 

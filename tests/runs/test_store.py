@@ -195,3 +195,14 @@ def test_reader_accepts_missing_optional_columns():
     rows = read_rows(buf.getvalue())
     assert rows[0]["notes"] is None and rows[0]["schema_version"] == SCHEMA_VERSION
     assert rows[0]["gflops"] == 55.5
+
+
+def test_run_tuples_are_the_newest_runs_in_column_order(new_db):
+    s = Store(new_db())
+    for i in range(5):
+        s.insert_run(full_row(f"r{i}", created_at=f"2026-11-2{i}T10:00:00Z", xla=i % 2 == 0))
+    got = s.run_tuples(limit=3)
+    assert [t[COLUMN_NAMES.index("run_id")] for t in got] == ["r4", "r3", "r2"]
+    newest = dict(zip(COLUMN_NAMES, got[0], strict=True))
+    assert newest["xla"] == 1 and newest["device_name"] == full_row("x")["device_name"]
+    assert len(s.run_tuples()) == 5 == len(s.run_tuples(limit=None))
