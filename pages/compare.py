@@ -34,15 +34,25 @@ st.title("Compare")
 st.caption("Your runs side by side and against published numbers. Pick runs and reference rows, then a metric.")
 demo_banner()
 
+NEWEST = 500  # finished runs offered in the picker (a team store may hold 100,000)
+
 db = store()
 jobs.refresh(db)
-runs = db.list_runs(statuses=["ok"], limit=500)
+runs = db.list_runs(statuses=["ok"], limit=NEWEST)
+linked = st.query_params.get("run") or st.session_state.get("run_id")
+if linked and linked not in {r["run_id"] for r in runs} and (old := db.get_run(linked)) and old["status"] == "ok":
+    runs.append(old)  # a link to an older run still opens it here
 ref = reference()
 
 left, right = st.columns(2)
 with left:
     chosen_runs = pick_runs(runs)
     chosen_imported = imported.pick_imported()
+    if len(runs) >= NEWEST:
+        st.caption(
+            f"Only the newest {NEWEST} finished runs are listed. An older run opens here from its link (its Run "
+            "page's *Compare this run with others*); the History page explores every run, with filters."
+        )
 with right:
     chosen_refs = pick_references(ref, chosen_runs)
     peaks = answer.pick_peaks(chosen_runs)

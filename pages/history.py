@@ -55,15 +55,20 @@ with right:
         disabled=not folder_files,
         help="CSV files kept in the project's data/history folder (a sample export and a foreign table ship there).",
     )
-    use_store = st.toggle("Include this machine's runs", key="hist_store", help="Every run in the results store.")
+    use_store = st.toggle(
+        "Include this machine's runs",
+        key="hist_store",
+        help="The runs in the results store (of a very large one, the newest first).",
+    )
+    store_item = from_store(store()) if use_store else None  # a store of 100,000 runs: the newest 10,000 first
     if demo:
         st.caption(f"Demo: files up to {DEMO_MAX_UPLOAD_MB} MB; they stay in this browser session and are never saved.")
 
 items = from_uploads(list(uploads or []), max_bytes=DEMO_MAX_UPLOAD_MB * 2**20 if demo else None) + (
     from_folder() if use_folder else []
 )
-if use_store:
-    items.append(from_store(store().list_runs()))
+if store_item is not None:
+    items.append(store_item)
 
 frames = []
 paired = sidecars(items)

@@ -18,6 +18,7 @@ from engine.results import history, history_files
 from engine.results.csvio import CsvError
 from engine.results.foreign_json import is_sidecar, read_sidecar, sidecar_for
 from engine.results.importer import Raw, read_raw
+from engine.runs.store import Store
 
 _CACHE = "hist_parsed"  # session key: upload id → Loaded
 
@@ -100,8 +101,30 @@ def from_folder() -> list[Loaded]:
     return [_folder_file(str(p), p.stat().st_mtime, p.stat().st_size) for p in history_files.folder_files()]
 
 
-def from_store(rows: list[dict]) -> Loaded:
-    return Loaded(history_files.THIS_MACHINE, "store", "store", frame=history_files.store_rows(rows))
+STORE_NEWEST = 10_000  # runs History loads from a big results store unless asked for more (newest first)
+
+
+def from_store(db: Store) -> Loaded:
+    """This machine's runs: all of a normal store; of one with more than STORE_NEWEST runs, the newest
+    STORE_NEWEST (a few seconds at most, on either engine), with a choice of more and the way to all."""
+    total = db.count_runs()
+    limit = 0
+    if total > STORE_NEWEST:
+        options = [n for n in (STORE_NEWEST, 5 * STORE_NEWEST) if n < total] + [0]
+        limit = st.selectbox(
+            "Runs from the results store",
+            options,
+            key="hist_store_n",
+            format_func=lambda n: f"newest {n:,}" if n else f"all {total:,} (slower)",
+            help="Newest first. Loading every run of a very large store takes a while.",
+        )
+        if limit:
+            st.caption(
+                f"Only the newest {limit:,} of {total:,} runs are loaded. To see the rest, choose more here, or "
+                "export them all (`python -m engine results export --out runs.csv`) and drop the file above."
+            )
+    frame = history_files.store_tuples(db.run_tuples(limit or None))
+    return Loaded(history_files.THIS_MACHINE, "store", "store", frame=frame)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)

@@ -77,6 +77,13 @@ def store_rows(rows: Sequence[dict]) -> pd.DataFrame:
     return from_export(typed_frame(frame), THIS_MACHINE)  # typed like a loaded export
 
 
+def store_tuples(rows: Sequence[tuple]) -> pd.DataFrame:
+    """Runs from the results store as tuples in COLUMN_NAMES order (Store.run_tuples) as History rows:
+    built column by column, several times quicker than from dicts on 100,000 runs."""
+    frame = pd.DataFrame.from_records(list(rows), columns=list(COLUMN_NAMES), coerce_float=True)
+    return from_export(typed_frame(frame), THIS_MACHINE)
+
+
 FILE_TYPES = ("csv", "tsv", "txt", "log", "json", "jsonl", "yaml", "yml")  # what History reads
 
 

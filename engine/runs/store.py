@@ -258,6 +258,16 @@ class Store(StoreBase):
         added = self.copy_in(rows, {})
         return added, len(rows) - added
 
+    # --- many runs at once ----------------------------------------------------------------
+    def run_tuples(self, limit: int | None = None) -> list[tuple[Any, ...]]:
+        """The newest runs (all, or the newest `limit`) as plain tuples in COLUMN_NAMES order, booleans
+        as 0/1: no dict per row, for one table of many runs (History on a 100,000-run store)."""
+        stmt = select(*(runs.c[n] for n in COLUMN_NAMES)).order_by(runs.c.created_at.desc(), runs.c.run_id.desc())
+        if limit:
+            stmt = stmt.limit(int(limit))
+        with self._conn() as conn:
+            return [tuple(r) for r in conn.execute(stmt)]
+
 
 def wait_for(predicate, timeout_s: float, interval_s: float = 0.05) -> bool:
     """Poll `predicate` until it is true or the time is up (used by jobs and tests)."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -155,22 +157,35 @@ def test_bad_import_names_row_and_column_and_changes_nothing(new_db, data, row, 
     assert s.export_csv() == before
 
 
-def _writer(path: str, prefix: str, n: int) -> None:
-    s = Store(path)
-    for i in range(n):
-        s.insert_run(full_row(f"{prefix}-{i}"))
-        s.update_run(f"{prefix}-{i}", {"gflops": float(i)}, only_if_status=("ok",))
+# Each writer is its own interpreter (not multiprocessing, whose children re-run the parent's __main__,
+# which is a page script after an AppTest in the same pytest process).
+_WRITER = """
+import sys
+sys.path[:0] = [{root!r}, {tests!r}]
+from test_store import full_row
+from engine.runs.store import Store
+s = Store({path!r})
+for i in range({n}):
+    s.insert_run(full_row(f"{prefix}-{{i}}"))
+    s.update_run(f"{prefix}-{{i}}", {{"gflops": float(i)}}, only_if_status=("ok",))
+"""
 
 
 def test_eight_concurrent_writers_lose_nothing(new_db):
     path = new_db()
     Store(path)
-    procs = [mp.get_context("spawn").Process(target=_writer, args=(path, f"w{k}", 20)) for k in range(8)]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(120)
-        assert p.exitcode == 0
+    here = Path(__file__).resolve().parent
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                _WRITER.format(root=str(here.parents[1]), tests=str(here), path=path, n=20, prefix=f"w{k}"),
+            ]
+        )
+        for k in range(8)
+    ]
+    assert [p.wait(180) for p in procs] == [0] * 8
     s = Store(path)
     assert s.count_runs() == 160 and len(s.run_ids()) == 160
     assert all(r["gflops"] == float(r["run_id"].split("-")[1]) for r in s.list_runs())
@@ -195,3 +210,14 @@ def test_reader_accepts_missing_optional_columns():
     rows = read_rows(buf.getvalue())
     assert rows[0]["notes"] is None and rows[0]["schema_version"] == SCHEMA_VERSION
     assert rows[0]["gflops"] == 55.5
+
+
+def test_run_tuples_are_the_newest_runs_in_column_order(new_db):
+    s = Store(new_db())
+    for i in range(5):
+        s.insert_run(full_row(f"r{i}", created_at=f"2026-11-2{i}T10:00:00Z", xla=i % 2 == 0))
+    got = s.run_tuples(limit=3)
+    assert [t[COLUMN_NAMES.index("run_id")] for t in got] == ["r4", "r3", "r2"]
+    newest = dict(zip(COLUMN_NAMES, got[0], strict=True))
+    assert newest["xla"] == 1 and newest["device_name"] == full_row("x")["device_name"]
+    assert len(s.run_tuples()) == 5 == len(s.run_tuples(limit=None))

@@ -195,6 +195,26 @@ def test_compare_efficiency_tab_ranks_by_energy_and_cost_and_checks_the_tpu_clai
     assert "lower is better" in bars["layout"]["title"]["text"]
 
 
+def test_compare_lists_the_newest_500_and_still_opens_an_older_linked_run(db_env, tmp_path, monkeypatch):
+    _, runs = db_env
+    db = tmp_path / "many.db"
+    old = {**runs["matmul"], "run_id": "old-matmul", "created_at": "2020-01-01T00:00:00Z"}
+    newer = [
+        {**runs["matmul"], "run_id": f"new-{i:03d}", "created_at": f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}Z"}
+        for i in range(500)
+    ]
+    Store(db).copy_in([old, *newer], {})
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    at = page("compare")
+    at.query_params["run"] = "old-matmul"
+    at.run()
+    no_exception(at)
+    assert at.multiselect(key="cmp_runs").value == ["old-matmul"]
+    assert len(at.multiselect(key="cmp_runs").options) == 501
+    assert any("Only the newest 500 finished runs are listed" in c.value for c in at.caption)
+    assert not any("has no finished result yet" in c.value for c in at.caption)
+
+
 def test_compare_with_nothing_chosen_says_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setenv("ACCELBENCH_DB", str(tmp_path / "empty.db"))
     at = page("compare").run()
@@ -282,6 +302,30 @@ def test_history_folder_samples_and_this_machine(db_env):
     no_exception(at)
     ok = " ".join(s.value for s in at.success)
     assert "sample_accelbench_export.csv" in ok and "sample_tf_benchmarks_2017.csv" in ok and "this machine" in ok
+    assert not [s for s in at.selectbox if s.key == "hist_store_n"]  # a normal store loads every run
+
+
+def test_history_loads_the_newest_runs_of_a_big_store_and_says_how_to_see_the_rest(tmp_path, monkeypatch):
+    from ui import history_load
+
+    db = tmp_path / "big.db"
+    Store(db).import_csv((ROOT / "data" / "history" / "sample_accelbench_export.csv").read_bytes(), "sample.csv")
+    total = Store(db).count_runs()
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    monkeypatch.setattr(history_load, "STORE_NEWEST", 5)  # 14 runs stand for 100,000
+    at = page("history").run()
+    at.toggle(key="hist_store").set_value(True).run()
+    no_exception(at)
+    assert at.selectbox(key="hist_store_n").value == 5
+    assert any(f"Only the newest 5 of {total} runs are loaded" in c.value and "results export" in c.value
+               for c in at.caption)  # fmt: skip
+    assert any("5 runs (results store)" in s.value for s in at.success)
+    assert any(h.value == "Explore 5 rows" for h in at.subheader)
+    at.selectbox(key="hist_store_n").set_value(0).run()
+    no_exception(at)
+    assert any(f"{total} runs (results store)" in s.value for s in at.success)
+    assert not any("Only the newest" in c.value for c in at.caption)
+    assert any(h.value == f"Explore {total} rows" for h in at.subheader)
 
 
 # --- Devices -------------------------------------------------------------------------------------
