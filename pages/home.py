@@ -66,9 +66,10 @@ st.caption(
     f"One click starts the run on this machine's **{device.upper()}** and opens the Run page to watch it. "
     "Change any setting on the Run page instead if you want a different size or device."
 )
-runs_off = store().read_only
+_db = store()
+runs_off = _db.read_only
 if runs_off:
-    st.info(read_only_note(store()), icon=":material/lock:")
+    st.info(read_only_note(_db), icon=":material/lock:")
 error = st.session_state.get("home_error")
 for row_start in range(0, len(presets.PRESETS), 3):
     cols = st.columns(3)
@@ -88,7 +89,6 @@ for row_start in range(0, len(presets.PRESETS), 3):
 st.subheader("Latest runs")
 
 
-_db = store()
 jobs.refresh(_db)
 _polling = bool(_db.list_runs(statuses=ACTIVE_STATUSES, limit=1))
 

@@ -212,3 +212,30 @@ def new_db(request, tmp_path):
     yield make
     if made and request.param == "postgresql":
         request.getfixturevalue("pg_server").drop_databases()
+
+
+@pytest.fixture(scope="session")
+def seeded(tmp_path_factory):
+    """A database with one finished matmul and one finished training run, made by the real engine (once per
+    session: the page tests under tests/ui/ only read it)."""
+    db = tmp_path_factory.mktemp("pages") / "results.db"
+    env = {"ACCELBENCH_DB": str(db)}
+    for args in (
+        ("run", "--bench", "matmul", "--m", "64", "--n", "64", "--k", "64", "--repeats", "5", "--json"),
+        ("run", "--model", "tiny_cnn", "--dataset", "synthetic", "--batch-size", "32", "--epochs", "2",
+         "--steps-per-epoch", "3", "--json"),
+    ):  # fmt: skip
+        proc = run_cli(*args, env=env)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    from engine.runs.store import Store
+
+    runs = {r["kind"]: r for r in Store(db).list_runs()}
+    return db, runs
+
+
+@pytest.fixture
+def db_env(seeded, monkeypatch):
+    db, runs = seeded
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    monkeypatch.delenv("ACCELBENCH_DEMO", raising=False)
+    return db, runs

@@ -21,13 +21,7 @@ from engine.runs.timeutil import utc_now
 
 
 class StoreBase:
-    """A results database: `target` (a SQLite path or a PostgreSQL URL), else `ACCELBENCH_DB`, else
-    data/accelbench.db.
-
-    A database this process cannot write (a read-only file, a read-only role, a team store seen in demo
-    mode) is opened read-only (`read_only`): reading, listing and exporting work; a write raises
-    StoreError saying so. An older schema is upgraded in place on open; a newer one is refused.
-    """
+    """Opening a results database and the two ways into it (engine.runs.store.Store says what a store is)."""
 
     def __init__(self, target: str | Path | None = None):
         self.target: DbTarget = resolve_target(target)
