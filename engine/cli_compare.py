@@ -1,6 +1,6 @@
 """`python -m engine compare --run RUN_ID [--reference auto|ID ...] [--json]`: a run against published
 numbers as rates of work — the same table and sentence as the Run and Compare pages
-(engine.reference.answer). Exit 2 with one line for an unknown run or reference id."""
+(engine.compare.answer). Exit 2 with one line for an unknown run or reference id."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def _fmt(v: Any) -> str:
 
 
 def print_table(answer: Any) -> None:
-    from engine.reference.answer import times
+    from engine.compare.answer import times
 
     print(f"{'row':<40} {'rate':>12} {'unit':<10} {'per device':>11} {'× faster':>9}  grade      how / differences")
     for c in answer.rows:
@@ -64,7 +64,7 @@ def print_table(answer: Any) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from engine.reference.answer import answer_for_run, to_json
+    from engine.compare.answer import answer_for_run, to_json
     from engine.reference.data import load_reference
     from engine.runs.store import Store
 

@@ -15,17 +15,18 @@ SOURCE_DIRS = ("engine", "ui", "pages")
 MAX_LINES = 300
 
 # What each part may import from this repository (its own modules always). The direction is
-# pages → ui → charts → runs / results → reference → spec; worker → runs / results / spec; the CLI
+# pages → ui → charts → runs / results → compare → reference → spec; worker → runs / results / spec; the CLI
 # (engine.cli*) sits on top of the engine. engine.settings (paths and switches) is usable by all.
 # (results uses reference's one metric registry, engine.reference.metrics, so reference must not
 # import results.)
 ALLOWED: dict[str, set[str]] = {
     "engine.settings": set(),
     "engine.spec": {"engine.settings"},
-    "engine.results": {"engine.spec", "engine.reference", "engine.settings"},
+    "engine.results": {"engine.spec", "engine.reference", "engine.compare", "engine.settings"},
     "engine.reference": {"engine.spec", "engine.settings"},
+    "engine.compare": {"engine.spec", "engine.reference", "engine.settings"},
     "engine.runs": {"engine.spec", "engine.results", "engine.settings"},
-    "engine.charts": {"engine.spec", "engine.results", "engine.reference", "engine.settings"},
+    "engine.charts": {"engine.spec", "engine.results", "engine.reference", "engine.compare", "engine.settings"},
     "engine.worker": {"engine.spec", "engine.results", "engine.runs", "engine.settings"},
     "engine.cli": {"engine.*"},
     "engine.__main__": {"engine.cli"},
@@ -34,6 +35,7 @@ ALLOWED: dict[str, set[str]] = {
         "engine.spec",
         "engine.results",
         "engine.reference",
+        "engine.compare",
         "engine.runs",
         "engine.charts",
         "engine.settings",
@@ -43,6 +45,7 @@ ALLOWED: dict[str, set[str]] = {
         "engine.spec",
         "engine.results",
         "engine.reference",
+        "engine.compare",
         "engine.runs",
         "engine.charts",
         "engine.settings",
@@ -54,6 +57,7 @@ FORBIDDEN_LIBRARIES: dict[str, set[str]] = {
     "engine.spec": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.results": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.reference": {"tensorflow", "keras", "streamlit", "plotly"},
+    "engine.compare": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.runs": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.charts": {"tensorflow", "keras", "streamlit"},
     "engine.worker": {"streamlit", "plotly"},

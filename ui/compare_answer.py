@@ -1,8 +1,8 @@
 """The top of Compare: the answer as a sentence and a number, and the like-for-like grade of each row.
 
-Every chosen run, reference row and datasheet peak becomes a rate of work (engine.reference.likeforlike);
+Every chosen run, reference row and datasheet peak becomes a rate of work (engine.compare.likeforlike);
 the baseline is the user's own run unless they pick another row. Layout only; the arithmetic and the
-sentence come from engine.reference.answer, the same as on the Run page and from `python -m engine compare`.
+sentence come from engine.compare.answer, the same as on the Run page and from `python -m engine compare`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.reference import answer as ans
-from engine.reference import likeforlike as lfl
+from engine.compare import answer as ans
+from engine.compare import likeforlike as lfl
 from engine.spec import hardware_table
 from ui.common import plain, show_table
 

@@ -1,7 +1,7 @@
 """Compare's Efficiency tab: work per joule and per dollar for the chosen rows, ranked, with where each
 row's watts and price came from, and article 000's "30–80× per watt" claim against what the rows support.
 
-Layout only: the figures come from engine.reference.efficiency and the claim from engine.reference.tpu_claim.
+Layout only: the figures come from engine.compare.efficiency and the claim from engine.compare.tpu_claim.
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import compare as ccharts
-from engine.reference import efficiency as eff
-from engine.reference import likeforlike as lfl
-from engine.reference.answer import times_range
+from engine.compare import efficiency as eff
+from engine.compare import likeforlike as lfl
+from engine.compare.answer import times_range
+from engine.compare.tpu_claim import check_claim
 from engine.reference.metrics import EFFICIENCY
-from engine.reference.tpu_claim import check_claim
 from ui.common import download_csv, plain, show_chart, show_table
 
 BASIS = {"measured": "measured", "published": "published measurement", "estimate": "ESTIMATE", "none": "—"}

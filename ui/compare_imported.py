@@ -11,8 +11,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.reference.answer import Answer, times
-from engine.reference.likeforlike import Rate
+from engine.compare.answer import Answer, times
+from engine.compare.likeforlike import Rate
 from engine.results.imported_rates import Band, rates_of_rows, within_noise
 from ui.common import plain
 

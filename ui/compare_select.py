@@ -9,10 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.reference.answer import auto_references
-from engine.reference.compare import reference_label, run_label
+from engine.compare.answer import auto_references
+from engine.compare.likeforlike import rate_of_run
+from engine.compare.tables import reference_label, run_label
 from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference
-from engine.reference.likeforlike import rate_of_run
 
 DEFAULT_REFERENCES = 5  # best-matching references preselected for a run
 

@@ -1,5 +1,5 @@
 """Compare page helpers: one function per tab (bars and speedup, batch size, scaling, step times,
-loss/accuracy, cost, the table). Layout and widgets only; the tables come from engine.reference.compare."""
+loss/accuracy, cost, the table). Layout and widgets only; the tables come from engine.compare.tables."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import compare as ccharts
-from engine.reference import compare as cmp
-from engine.reference.grade import differing
+from engine.compare import tables as cmp
+from engine.compare.grade import differing
 from ui.common import download_csv, edit_table, plain, show_chart, show_table, store
 
 TABLE_COLUMNS = [

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import imported as charts
-from engine.reference.answer import times
+from engine.compare.answer import times
 from engine.results import imported
 from engine.results.history import metric_title
 from ui.common import download_csv, show_chart, show_table

@@ -35,7 +35,7 @@ def _reference_frame() -> pd.DataFrame | None:
 
 def answer_line(row: dict[str, Any]) -> None:
     """The answer in one sentence and one number: how many times faster the published hardware is."""
-    from engine.reference.answer import answer_for_run, times_range
+    from engine.compare.answer import answer_for_run, times_range
 
     found = answer_for_run(row, _reference_frame())
     if found is None or not found.headline:
@@ -240,8 +240,8 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
 
 def reference_chart(run_id: str, row: dict[str, Any]) -> None:
     """The run's GFLOP/s next to the seed articles' (derived from their published time and shape)."""
-    from engine.reference.answer import auto_references
-    from engine.reference.likeforlike import rate_of_run
+    from engine.compare.answer import auto_references
+    from engine.compare.likeforlike import rate_of_run
 
     op: str = row.get("kind") or ""
     run = rate_of_run(row) if row.get("status") == RunStatus.OK else None

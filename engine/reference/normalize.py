@@ -14,6 +14,7 @@ from typing import Any, TypeGuard, TypeVar
 import pandas as pd
 
 from engine.reference.units import HARDWARE, METRICS, hardware_key_for_device, units_between
+from engine.spec.backends import FRAMEWORK_OF
 
 
 @dataclass(frozen=True)
@@ -152,8 +153,8 @@ def local_settings(result: Mapping[str, Any]) -> dict[str, Any]:
         "hardware_count": count,
         "count_unit": unit,
         "baseline_key": "",
-        "framework": "tensorflow",
-        "framework_version": str(result.get("tf_version") or ""),
+        "framework": FRAMEWORK_OF.get(str(result.get("backend") or "tensorflow"), str(result.get("backend"))),
+        "framework_version": str(result.get("tf_version") or result.get("framework_version") or ""),
         "task": "micro" if kind in ("matmul", "conv2d") else "training",
         "model": model,
         "model_label": model,

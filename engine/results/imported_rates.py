@@ -1,4 +1,4 @@
-"""Imported History rows on Compare: one configuration × metric becomes one rate (engine.reference.likeforlike)
+"""Imported History rows on Compare: one configuration × metric becomes one rate (engine.compare.likeforlike)
 with its noise band, so it can stand next to local runs and reference rows, and two rows whose difference is
 inside the band are said to be "within noise".
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from engine.reference.likeforlike import Rate
+from engine.compare.likeforlike import Rate
 from engine.results.history import higher_is_better, metric_columns, metric_title
 from engine.results.imported import CONFIG
 

@@ -34,6 +34,18 @@ INFO: dict[str, BackendInfo] = {
 }
 
 
+# How a run's backend is named beside references: TensorFlow runs are tf.keras-like ("tensorflow"); the
+# others run Keras 3 on that framework, which is not the framework's own idiom (a PyTorch reference row is
+# plain PyTorch), so the grade must see them as different.
+FRAMEWORK_OF = {"tensorflow": "tensorflow", "jax": "keras-jax", "torch": "keras-torch"}
+SHORT = {"tensorflow": "TF", "jax": "JAX", "torch": "Keras-torch"}
+
+
+def short_label(name: str | None) -> str:
+    """'TF', 'JAX', 'Keras-torch' — the backend in a run's one-line label."""
+    return SHORT.get(name or DEFAULT_BACKEND, str(name))
+
+
 def installed(name: str) -> bool:
     """Whether the backend's package is on sys.path. PathFinder looks at the disk only, not at
     sys.modules, so a process that has blocked or not yet imported the module gets the same answer."""

@@ -95,7 +95,7 @@ def test_a_missing_column_is_named(tmp_path):
 
 def test_no_tensorflow_or_streamlit_imported_by_the_engine_side():
     code = (
-        "import sys; import engine.reference.data, engine.reference.answer, engine.charts.reference, engine.cli; "
+        "import sys; import engine.reference.data, engine.compare.answer, engine.charts.reference, engine.cli; "
         "bad = [m for m in ('tensorflow', 'streamlit') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.reference.answer import compare
+from engine.compare.answer import compare
 from engine.results.imported_rates import rates_of_rows, within_noise
 from engine.results.importer import load_foreign
 

@@ -1,5 +1,5 @@
 """The answer to "how much faster would that GPU or TPU be than this machine?": a run against
-references as rates of work (engine.reference.likeforlike), each graded (engine.reference.grade), and
+references as rates of work (engine.compare.likeforlike), each graded (engine.compare.grade), and
 one sentence with the number — the same on the Run page, on Compare and from `python -m engine compare`.
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import pandas as pd
 
-from engine.reference import likeforlike as lfl
-from engine.reference.grade import Grade, grade
+from engine.compare import likeforlike as lfl
+from engine.compare.grade import Grade, grade
 
 # The seed articles by source id, as the project names them.
 ARTICLES = {

@@ -1,4 +1,4 @@
-"""Efficiency on the like-for-like footing: every row's rate of work (engine.reference.likeforlike) per joule
+"""Efficiency on the like-for-like footing: every row's rate of work (engine.compare.likeforlike) per joule
 and per dollar, with where the watts and the price came from.
 
 Examples per joule = examples/s ÷ W (GFLOP/s ÷ W = GFLOP per joule for a microbenchmark); dollars per million
@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.reference import likeforlike as lfl
+from engine.compare import likeforlike as lfl
 from engine.reference.units import same_family, units_between
 from engine.settings import REFERENCE_DIR
 from engine.spec import hardware_table, prices

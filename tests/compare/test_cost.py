@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.reference import cost as analysis
+from engine.compare import cost as analysis
 from engine.reference.data import load_reference
 
 

@@ -3,7 +3,7 @@ rows can support.
 
 The claim comes from Jouppi et al. 2017 (TPU v1, datacenter *inference*, TOPS/W against a Haswell CPU and
 a K80; reference rows JOUPPI-2017-03/04). What the data here can say is narrower: for one workload, the
-work per joule of a TPU row ÷ that of a CPU or GPU row (engine.reference.efficiency), naming both rows and
+work per joule of a TPU row ÷ that of a CPU or GPU row (engine.compare.efficiency), naming both rows and
 whether each side's watts were measured, published or estimated. Pure Python.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.reference.answer import times_range
-from engine.reference.efficiency import Efficiency
+from engine.compare.answer import times_range
+from engine.compare.efficiency import Efficiency
 
 CLAIM = "Article 000 says TPUs are 30–80× more efficient per watt than CPUs and GPUs"
 CLAIM_SOURCE = "Jouppi et al. 2017: TPU v1, inference, TOPS/W vs a Haswell CPU and a K80 (JOUPPI-2017-03/04)"

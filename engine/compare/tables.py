@@ -18,6 +18,7 @@ import pandas as pd
 from engine.reference.normalize import local_result_rows
 from engine.reference.speedup import metric_family
 from engine.reference.units import METRICS, speedup, to_canonical
+from engine.spec import backends
 
 # Metric families in the order a person looks for them; "throughput" = images/s and examples/s.
 FAMILY_ORDER = ("throughput", "op_time_s", "step_time_ms", "train_time_s", "epoch_time_s", "first_epoch_s")
@@ -34,10 +35,10 @@ ORIGINS = ("this machine", "imported", "reference")
 
 
 def run_label(run: Mapping[str, Any]) -> str:
-    """'fashion_cnn · CPU · bs 1024 · run 3f9a2c' — short, and unique per run."""
+    """'fashion_cnn · CPU · TF · bs 1024 · run 3f9a2c' — short, unique per run, and naming the backend."""
     kind = run.get("kind") or ""
     what = run.get("model") if kind == "train" else (f"{kind} {run.get('shape') or ''}".strip())
-    parts = [str(what or kind), str(run.get("device") or "?").upper()]
+    parts = [str(what or kind), str(run.get("device") or "?").upper(), backends.short_label(run.get("backend"))]
     if run.get("global_batch_size") and kind == "train":
         parts.append(f"bs {int(run['global_batch_size'])}")
     if (run.get("replicas") or 1) > 1:
@@ -251,7 +252,7 @@ def epoch_frame(series_by_label: Mapping[str, list[dict[str, Any]]]) -> pd.DataF
 def default_prices(rows: pd.DataFrame, runs: Iterable[Mapping[str, Any]], ref: pd.DataFrame | None) -> dict[str, float]:
     """A starting price per hour for each label: a run's own price, or the reference price of the
     hardware for the row's device count (first non-doubtful price row of that family)."""
-    from engine.reference.cost import reference_prices
+    from engine.compare.cost import reference_prices
 
     out: dict[str, float] = {}
     by_label = {run_label(r): r for r in runs}
@@ -273,7 +274,7 @@ def default_prices(rows: pd.DataFrame, runs: Iterable[Mapping[str, Any]], ref: p
 
 def cost_rows(rows: pd.DataFrame, prices: Mapping[str, float]) -> pd.DataFrame:
     """Cost per run (time rows) and per million examples (throughput rows), for labels with a price."""
-    from engine.reference.cost import cost_table
+    from engine.compare.cost import cost_table
 
     wanted = rows[rows["family"].isin(["throughput", "train_time_s", "op_time_s"])]
     if wanted.empty:

@@ -12,10 +12,10 @@ import pytest
 from engine.charts import compare as ccharts
 from engine.charts.base import ChartError
 from engine.cli import main
-from engine.reference import answer as ans
-from engine.reference import compare as cmp
-from engine.reference import likeforlike as lfl
-from engine.reference.grade import differing, grade
+from engine.compare import answer as ans
+from engine.compare import likeforlike as lfl
+from engine.compare import tables as cmp
+from engine.compare.grade import differing, grade
 from engine.reference.normalize import local_settings
 from engine.results.schema import SCHEMA_VERSION
 from engine.runs.store import Store

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.reference import efficiency as eff
-from engine.reference import likeforlike as lfl
+from engine.compare import efficiency as eff
+from engine.compare import likeforlike as lfl
+from engine.compare.tpu_claim import check_claim
 from engine.reference.data import load_reference
 from engine.reference.metrics import EFFICIENCY
-from engine.reference.tpu_claim import check_claim
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,4 @@
+"""How "N× faster" is decided: every row as a rate of work (likeforlike), the one same-workload rule and
+the like-for-like grade (grade), the answer sentence per single device (answer), estimates where nothing
+was measured (estimate), prices and cost (cost, prices), efficiency (efficiency) and the Compare page's
+tables (tables). Published data and its loading stay in engine.reference."""
