@@ -12,15 +12,15 @@ peaks from engine.spec.hardware_table. Pure Python + the reference helpers; no s
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.compare.workload import parse_shape
 from engine.reference.normalize import is_missing, is_present, local_settings
 from engine.reference.units import HARDWARE, THROUGHPUT_METRICS, units_between
 from engine.spec import hardware_table
-from engine.spec.micro_presets import REFERENCE_SHAPES, SHAPE_FIELDS, op_flops
+from engine.spec.micro_presets import SHAPE_FIELDS, op_flops
 
 MICRO_OPS = tuple(SHAPE_FIELDS)
 BOUND_OF_TIME = {"lower_bound": "at most", "upper_bound": "at least", "approx": "about"}  # a rate inverts a time bound
@@ -72,29 +72,6 @@ class Rate:
 
 def _n(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.3g}"
-
-
-def parse_shape(op: str, text: str) -> dict[str, int] | None:
-    """Shape fields from a shape text ("(m x k)@(k x n)", "BxHxWxC * kxkxCxF"); a '?' dimension is filled
-    from the seed article's shape when the rest agrees (the article did not state its channel count)."""
-    tokens = [t for t in re.split(r"[x*@() ]+", text or "") if t]
-    ref = REFERENCE_SHAPES.get(op, {})
-    if op == "matmul" and len(tokens) == 4 and "?" not in tokens:
-        return {"m": int(tokens[0]), "k": int(tokens[1]), "n": int(tokens[3])}
-    if op == "conv2d" and len(tokens) == 8:
-        names = ("batch_size", "height", "width", "channels", "kernel_size", "kernel_size", "channels", "filters")
-        shape: dict[str, int] = {}
-        for name, tok in zip(names, tokens, strict=True):
-            if tok == "?":
-                if name not in ref:
-                    return None
-                shape.setdefault(name, ref[name])
-            else:
-                shape[name] = int(tok)
-        if "?" in tokens and any(shape[k] != v for k, v in ref.items()):
-            return None
-        return shape
-    return None
 
 
 def _devices(key: str, count: Any, unit: Any) -> float | None:
