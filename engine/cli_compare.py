@@ -22,7 +22,22 @@ def add_parser(sub: Any) -> None:
         metavar="ID",
         help="'auto' (every reference of the same model or operation), reference ids, or peak:<hardware_key>",
     )
-    c.add_argument("--json", action="store_true", help="one JSON object: rows, rates, derivation, grade, headline")
+    c.add_argument(
+        "--device",
+        metavar="KEY",
+        help="answer for one device (e.g. h100, a100, t4, tpu_v5e): measured, published or estimated, saying which",
+    )
+    c.add_argument(
+        "--price-usd-h",
+        type=float,
+        metavar="USD",
+        help="your price per hour for one --device (default: the price table's, named in the answer)",
+    )
+    c.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object: speedup, range, basis (measured|published|estimate), usd_per_million_examples, rows",
+    )
 
 
 def _die(message: str) -> NoReturn:
@@ -47,20 +62,27 @@ def _fmt(v: Any) -> str:
 
 
 def print_table(answer: Any) -> None:
-    from engine.compare.answer import times
+    from engine.compare.answer import times, times_range
 
-    print(f"{'row':<40} {'rate':>12} {'unit':<10} {'per device':>11} {'× faster':>9}  grade      how / differences")
+    head = f"{'row':<52} {'rate':>12} {'unit':<10} {'one device':>11} {'× faster':>9} {'$/M ex':>7}  grade"
+    print(head + "      how / differences")
     for c in answer.rows:
         r, g = c.rate, c.grade
         bound = {"at most": "≤", "at least": "≥", "about": "≈"}.get(r.bound, "")
+        one = _fmt(c.one.value) if c.one else "system"
+        x = c.per_device_speedup or c.speedup
+        rng = times_range(c.low, c.high) if c.low is not None and c.high is not None and c.low != c.high else times(x)
+        usd = f"{c.usd_per_million_examples:.2f}" if c.usd_per_million_examples is not None else "—"
         print(
-            f"{r.label[:40]:<40} {bound + _fmt(r.value):>12} {r.unit:<10} {_fmt(r.per_device):>11} "
-            f"{times(c.speedup):>9}  {(g.grade if g else 'baseline'):<10} {r.how}"
+            f"{r.label[:52]:<52} {bound + _fmt(r.value):>12} {r.unit:<10} {one:>11} {rng:>9} {usd:>7}  "
+            f"{(g.grade if g else 'baseline'):<10} {r.how}"
         )
         if g and g.top:
-            print(f"{'':>87}differs: {', '.join(g.top)}")
+            print(f"{'':>108}differs: {', '.join(g.top)}")
     for line in answer.left_out:
         print(f"left out ({line})")
+    for label, why in answer.other_workloads:
+        print(f"other workload, not comparable: {label} — {why}")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -71,16 +93,34 @@ def cmd_compare(args: argparse.Namespace) -> int:
     run = _run(Store(), args.run)
     if run.get("status") != "ok":
         _die(f"run: {run['run_id']} did not finish ok ({run.get('status')}); nothing was measured to compare")
+    device = _device(args.device)
+    if args.price_usd_h is not None and (not device or not args.price_usd_h > 0):
+        _die("--price-usd-h: give a positive price together with --device KEY (the device it is the price of)")
+    prices = {device: args.price_usd_h} if device and args.price_usd_h else None
     try:
-        answer = answer_for_run(run, load_reference(), args.reference)
+        answer = answer_for_run(run, load_reference(), args.reference, prices=prices, device=device)
     except KeyError as exc:
         _die(f"reference: {exc.args[0]}")
     if answer is None:
         _die(f"run: {run['run_id']} has no measured rate (examples/s or GFLOP/s) to compare")
     if args.json:
-        print(json.dumps(to_json(answer) | {"run_id": run["run_id"]}, indent=2, default=str))
+        print(json.dumps(to_json(answer) | {"run_id": run["run_id"], "device": device}, indent=2, default=str))
         return EXIT_OK
     print_table(answer)
     print()
-    print(answer.headline or "No published figure of this model or operation to compare with.")
+    nothing = f"No measured, published or estimated figure for {device} on this workload." if device else ""
+    print(answer.headline or nothing or "No published figure of this model or operation to compare with.")
     return EXIT_OK
+
+
+def _device(key: str | None) -> str | None:
+    from engine.spec import hardware_table
+
+    if key is None:
+        return None
+    low = key.strip().lower()
+    found = low if low in hardware_table.BY_KEY else hardware_table.key_for_name(low)
+    if found is None or hardware_table.BY_KEY[found].device_type == "cpu":
+        known = ", ".join(d.key for d in hardware_table.DEVICES if d.device_type != "cpu" and d.peak_tflops)
+        _die(f"device: unknown device {key!r}; one of: {known}")
+    return found

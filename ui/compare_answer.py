@@ -12,9 +12,11 @@ import streamlit as st
 
 from engine.compare import answer as ans
 from engine.compare import likeforlike as lfl
+from engine.compare.picks import ESTIMATE_DEVICES, estimated_rows
 from engine.spec import hardware_table
 from ui.common import plain, show_table
 
+BASIS = {"measured": "measured", "published": "published", "estimate": "ESTIMATE", "peak": "datasheet peak"}
 GRADE_ICON = {"baseline": "◎ baseline", "same": "● same", "close": "◐ close", "different": "○ different"}
 
 
@@ -44,7 +46,45 @@ def rates(runs: list[dict], refs: pd.DataFrame, peaks: list[str]) -> list[lfl.Ra
     ]
 
 
-def answer_box(all_rates: list[lfl.Rate]) -> ans.Answer | None:
+def estimates(runs: list[dict], chosen: list[lfl.Rate], ref: pd.DataFrame | None) -> list[lfl.Rate]:
+    """Estimates (labelled, with a range) for the rentable devices no chosen row covers, for the first run."""
+    base = next((r for r in (lfl.rate_of_run(run) for run in runs[:1]) if r is not None), None)
+    on = st.toggle(
+        "Estimates for devices nobody measured",
+        value=True,
+        key="cmp_estimates",
+        disabled=base is None or base.task != "training",
+        help="Scaled from this model's measured or published rate on another device by the ratio seen on other "
+        "models of the same kind; without one, a rough roofline bound. Always drawn hatched and named 'estimate'.",
+    )
+    if not on or base is None or base.task != "training":
+        return []
+    covered = {r.hardware_key for r in chosen if r.workload == base.workload}
+    return estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered])
+
+
+def user_prices(rates: list[lfl.Rate]) -> dict[str, float]:
+    """The user's own USD per hour for one device, per device kind in the answer (blank: the price table's)."""
+    keys = sorted({r.hardware_key for r in rates if r.device_type in ("gpu", "tpu") and r.hardware_key})
+    if not keys:
+        return {}
+    with st.expander("Your prices (USD per hour for one device)"):
+        st.caption("Blank uses the price table's on-demand price; the answer says whose price it used.")
+        frame = pd.DataFrame({"device": keys, "usd_per_hour": [None] * len(keys)})
+        edited = st.data_editor(
+            frame,
+            key="cmp_user_prices",
+            hide_index=True,
+            disabled=["device"],
+            column_config={
+                "device": st.column_config.TextColumn("Device", width="small"),
+                "usd_per_hour": st.column_config.NumberColumn("Your price (USD/h)", min_value=0.0, format="$%.2f"),
+            },
+        )
+    return {d: float(p) for d, p in zip(edited["device"], edited["usd_per_hour"], strict=True) if pd.notna(p) and p}
+
+
+def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None) -> ans.Answer | None:
     """Baseline picker, the sentence, the number and the grade table; None when nothing can be compared."""
     if not all_rates:
         st.caption("None of the chosen rows publishes a rate or a time that can be turned into one.")
@@ -53,28 +93,55 @@ def answer_box(all_rates: list[lfl.Rate]) -> ans.Answer | None:
     if st.session_state.get("cmp_baseline") not in by_label:
         st.session_state["cmp_baseline"] = all_rates[0].label  # the user's own run first
     base = by_label[st.selectbox("Baseline (1×)", list(by_label), key="cmp_baseline")]
-    answer = ans.compare(base, all_rates)
+    answer = ans.compare(base, all_rates, prices)
     with st.container(border=True, key="cmp_answer"):
         if answer.headline:
             left, right = st.columns([4, 1])
             left.markdown(f"**{plain(answer.headline)}**")
             if answer.number and answer.low is not None and answer.high is not None:
-                right.metric("Times faster", ans.times_range(answer.low, answer.high), help="rate ÷ baseline rate")
+                word = {"estimate": "Times faster (estimate)", "peak": "Times the rate"}.get(answer.basis or "", "")
+                right.metric(
+                    word or "Times faster, one device",
+                    ans.times_range(answer.low, answer.high),
+                    help="one device's rate ÷ the baseline's rate, same workload",
+                )
+                if answer.usd_per_million_examples is not None:
+                    right.caption(f"${answer.usd_per_million_examples:,.2f} per million examples")
         elif len(answer.rows) < 2:
-            st.caption("Add a reference row (or another run) in the same unit to see how many times faster it is.")
+            st.caption("Add a reference row (or another run) of the same workload to see how many times faster it is.")
         grade_table(answer)
+        if any(c.rate.basis == "estimate" for c in answer.rows):
+            st.caption(estimate_note())
+    if answer.other_workloads:
+        with st.expander(f"Other workloads — not comparable ({len(answer.other_workloads)})"):
+            st.caption("A ratio is only taken between rows of the same model (or operation and shape) and input shape.")
+            for label, why in answer.other_workloads:
+                st.markdown(f"- {plain(label)}: {plain(why)}")
     if answer.left_out:
         st.caption("Left out (another unit): " + "; ".join(answer.left_out) + ".")
     return answer
+
+
+def estimate_note() -> str:
+    """How good the estimates are, as measured leave-one-out (bench/bench_estimates.py)."""
+    from engine.compare import estimate as est
+
+    note = getattr(est, "check_note", None)
+    checked = note("ratio") if callable(note) else ""
+    return "Estimates are not measurements: hatched bars, with their range. " + checked
 
 
 def grade_table(answer: ans.Answer) -> None:
     rows = [
         {
             "Row": c.rate.label,
+            "Basis": BASIS.get(c.rate.basis, c.rate.basis) if c.grade else "baseline",
             "Rate": c.rate.value,
             "Unit": c.rate.unit,
-            "× faster": c.speedup,
+            "One device": c.one.value if c.one else None,
+            "× faster": c.per_device_speedup if c.per_device_speedup is not None else c.speedup,
+            "Range": ans.times_range(c.low, c.high) if c.low and c.high and c.low != c.high else "",
+            "$/M examples": c.usd_per_million_examples,
             "Like for like": GRADE_ICON[c.grade.grade if c.grade else "baseline"],
             "What differs most": ", ".join(c.grade.top) if c.grade else "—",
             "How the rate was found": c.rate.how,
@@ -86,8 +153,16 @@ def grade_table(answer: ans.Answer) -> None:
         hide_index=True,
         key="cmp_grade_table",
         column_config={
+            "Row": st.column_config.TextColumn(width="medium"),
             "Rate": st.column_config.NumberColumn(format="%.4g"),
-            "× faster": st.column_config.NumberColumn(format="%.3g×", help="rate ÷ the baseline's rate"),
+            "One device": st.column_config.NumberColumn(
+                format="%.4g", help="the rate of one device: a system's rate ÷ its stated device count; blank: "
+                "a system whose source does not say how many devices"
+            ),
+            "× faster": st.column_config.NumberColumn(format="%.3g×", help="one device's rate ÷ the baseline's rate"),
+            "$/M examples": st.column_config.NumberColumn(
+                format="$%.3g", help="one device's price per hour ÷ examples per hour × 1,000,000"
+            ),
         },
     )
     details = [(c.rate.label, c.grade.details) for c in answer.rows if c.grade and c.grade.details]
@@ -106,6 +181,9 @@ def rate_rows(answer: ans.Answer) -> pd.DataFrame:
             "value_canonical": [c.rate.value for c in answer.rows],
             "doubtful": [c.rate.doubtful for c in answer.rows],
             "derived": [c.rate.derivation != "measured" for c in answer.rows],
+            "estimate": [c.rate.basis == "estimate" for c in answer.rows],
+            "low": [c.rate.low for c in answer.rows],
+            "high": [c.rate.high for c in answer.rows],
             "device_type": [c.rate.device_type for c in answer.rows],
             "id": [c.rate.id for c in answer.rows],
             "speedup": [c.speedup for c in answer.rows],

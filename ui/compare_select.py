@@ -9,12 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.compare.answer import auto_references
 from engine.compare.likeforlike import rate_of_run
+from engine.compare.picks import default_rows
 from engine.compare.tables import reference_label, run_label
 from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference
-
-DEFAULT_REFERENCES = 5  # best-matching references preselected for a run
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -44,7 +42,8 @@ def pick_runs(runs: list[dict]) -> list[dict]:
     by_id = {r["run_id"]: r for r in runs}
     linked = st.query_params.get("run") or st.session_state.get("run_id")
     if "cmp_runs" not in st.session_state:
-        st.session_state["cmp_runs"] = [linked] if linked in by_id else list(by_id)[:2]
+        # Opened from the menu: the newest run alone, against its own references — never two different models
+        st.session_state["cmp_runs"] = [linked] if linked in by_id else list(by_id)[:1]
     if linked in by_id and st.session_state.get("cmp_linked") != linked:
         st.session_state["cmp_linked"] = linked  # a new link: add its run once
         if linked not in st.session_state["cmp_runs"]:
@@ -66,7 +65,8 @@ def pick_runs(runs: list[dict]) -> list[dict]:
 
 
 def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
-    """Reference rows to show; preselects the best matches for the first chosen run."""
+    """Reference rows to show; preselects one row per device kind for the first chosen run's workload (measured
+    by AccelBench, else published; nearest precision first — engine.compare.picks)."""
     if ref is None:
         return pd.DataFrame()
     usable = ref[~ref["metric"].isin(["speedup_vs", "perf_per_watt_ratio", "power_ratio"]) & (ref["task"] != "spec")]
@@ -83,7 +83,7 @@ def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
     if "cmp_refs" not in st.session_state or st.session_state.get("cmp_refs_for") != tuple(sorted(o for o in ops if o)):
         st.session_state["cmp_refs_for"] = tuple(sorted(o for o in ops if o))
         base = rate_of_run(runs[0]) if runs else None
-        best = [r.id for r in auto_references(base, ref)][:DEFAULT_REFERENCES] if base else []
+        best = [r.id for r in default_rows(base, ref, estimates=False)] if base else []
         st.session_state["cmp_refs"] = [i for i in best if i in ids]
     st.session_state["cmp_refs"] = [i for i in st.session_state["cmp_refs"] if i in ids]
     labels = {
@@ -96,7 +96,7 @@ def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
         key="cmp_refs",
         format_func=lambda i: labels.get(i, i),
         placeholder="choose reference rows" if ids else "no reference rows for this model or operation",
-        help="Preselected: the references of the first chosen run's model or operation that publish a rate, or a "
-        "time and the workload it took (so a rate can be derived).",
+        help="Preselected: one row per device kind for the first chosen run's model (measured by AccelBench where it "
+        "exists, else published), nearest precision first. Rows of another model or input shape are listed apart.",
     )
     return ref[ref["ref_id"].isin(chosen)]

@@ -39,8 +39,8 @@ def bars_tab(rows: pd.DataFrame, family: str) -> None:
         table = cmp.speedups(rows, baseline)
         if len(table) < len(rows):
             st.caption(
-                "Times are divided only by times of the identical workload; the other rows are compared under "
-                "*Rate of work, like for like*."
+                "Rates are divided only by rates of the same workload (model and input shape), times only by times "
+                "of the identical workload; the other rows get no ratio."
             )
     show_chart(ccharts.speedup_chart(table, baseline), "cmp_chart_speedup", f"compare_speedup_{family}")
     show_table(

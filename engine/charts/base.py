@@ -190,9 +190,10 @@ PALETTE = ("#2563eb", "#f97316", "#16a34a", "#dc2626", "#9333ea", "#0891b2", "#c
 
 
 def hatched(rows: pd.DataFrame) -> pd.Series:
-    """The one meaning of hatching: a doubtful figure, or a rate derived from a published time (not measured)."""
+    """The one meaning of hatching: a doubtful figure, a rate derived from a published time, or an estimate
+    (none of them measured)."""
     out = pd.Series(False, index=rows.index)
-    for col in ("doubtful", "derived"):
+    for col in ("doubtful", "derived", "estimate"):
         if col in rows.columns:
             out |= rows[col].fillna(False).astype(bool)
     return out
@@ -201,7 +202,7 @@ def hatched(rows: pd.DataFrame) -> pd.Series:
 def hatch_legend() -> go.Bar:
     """An empty bar whose legend entry explains the hatching."""
     return go.Bar(
-        x=[None], y=[None], name="hatched = derived or doubtful", marker={"color": NEUTRAL, "pattern": {"shape": "/"}}
+        x=[None], y=[None], name="hatched = estimate, derived or doubtful", marker={"color": NEUTRAL, "pattern": {"shape": "/"}}
     )
 
 

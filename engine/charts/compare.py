@@ -73,6 +73,7 @@ def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go
                 text=[short_number(v) for v in g["value_canonical"]],
                 textposition="outside",
                 cliponaxis=False,
+                error_x=_range_bars(g),
                 customdata=g["_id"],
                 hovertemplate="%{y}<br>%{x:,.4g}<br>id: %{customdata}<extra>%{fullData.name}</extra>",
             )
@@ -84,6 +85,17 @@ def compare_bars(rows: pd.DataFrame, x_title: str, higher_is_better: bool) -> go
     fig.update_xaxes(type="linear", rangemode="tozero")
     direction = "higher is better" if higher_is_better else "lower is better"
     return finish(fig, x_title, "Run or reference", f"{x_title}, {direction} (best at the top)", bar_height(len(df)))
+
+
+def _range_bars(g: pd.DataFrame) -> dict | None:
+    """An estimate's stated range as an error bar (other rows have none)."""
+    if "low" not in g.columns or "high" not in g.columns or g["low"].isna().all():
+        return None
+    v = g["value_canonical"].astype(float)
+    return {
+        "type": "data", "symmetric": False, "array": (g["high"].astype(float) - v).fillna(0).tolist(),
+        "arrayminus": (v - g["low"].astype(float)).fillna(0).tolist(), "color": "#555", "thickness": 1.2,
+    }  # fmt: skip
 
 
 def _row_ids(df: pd.DataFrame) -> list[str]:

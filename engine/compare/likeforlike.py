@@ -20,6 +20,7 @@ from engine.compare.workload import parse_shape
 from engine.reference.normalize import is_missing, is_present, local_settings
 from engine.reference.units import HARDWARE, THROUGHPUT_METRICS, units_between
 from engine.spec import hardware_table
+from engine.spec.backends import short_label
 from engine.spec.micro_presets import SHAPE_FIELDS, op_flops
 
 MICRO_OPS = tuple(SHAPE_FIELDS)
@@ -43,6 +44,8 @@ class Rate:
       bound: "" (exact), "about", "at most" or "at least".
       work: examples or FLOPs of the workload the time was taken over; time_s: that time.
       settings: the reference-schema settings that grading compares.
+      basis: "measured" (this machine, imported, or AccelBench's own GPU runs), "published", "estimate" or "peak".
+      low, high: an estimate's range (same unit as value); None for a measured or published figure.
     """
 
     id: str
@@ -64,10 +67,17 @@ class Rate:
     doubtful: bool = False
     doubt_reason: str = ""
     settings: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    basis: str = "measured"
+    low: float | None = None
+    high: float | None = None
 
     @property
     def per_device(self) -> float | None:
         return self.value / self.devices if self.devices else None
+
+    @property
+    def precision(self) -> str:
+        return str(self.settings.get("precision") or "unknown")
 
 
 def _n(v: float) -> str:
@@ -93,7 +103,12 @@ def rate_of_run(run: Mapping[str, Any], origin: str | None = None) -> Rate | Non
     src = str(run.get("source") or "local")
     origin = origin or ("imported" if src.startswith("import") else "this machine")
     device = (run.get("device") or "cpu").upper()
-    name = f"this {device}" if origin == "this machine" else f"{run.get('device_name') or device} (imported)"
+    what = f"{short_label(run.get('backend'))}, {precision_text(s['precision'])}"
+    name = (
+        f"this {device} ({what})"
+        if origin == "this machine"
+        else f"{run.get('device_name') or device} (imported, {what})"
+    )
     devices = _devices(s["hardware_key"], s["hardware_count"], s["count_unit"])
     base = {"id": s["ref_id"], "label": name, "origin": origin, "hardware_key": s["hardware_key"]}
     base |= {"device_type": s["device_type"], "devices": devices, "settings": s, "source_id": "LOCAL"}
@@ -127,11 +142,37 @@ def _train_work(epochs: Any, steps: Any, batch: Any) -> float | None:
     return float(epochs) * float(steps) * float(batch)
 
 
+PRECISION_TEXT = {
+    "float32": "fp32", "tf32": "tf32", "mixed_float16": "mixed fp16", "mixed_bfloat16": "mixed bf16",
+    "float16": "fp16", "bfloat16": "bf16", "bf16_fp16": "bf16/fp16", "int8": "int8", "fp8": "fp8",
+    "float64": "fp64", "unknown": "precision not stated",
+}  # fmt: skip
+FRAMEWORK_TEXT = {"keras-jax": "Keras-JAX", "keras-torch": "Keras-torch", "tensorflow": "TF", "pytorch": "PyTorch"}
+
+
+def precision_text(precision: Any) -> str:
+    """'fp32', 'mixed bf16', 'precision not stated' — a precision as it reads in a label."""
+    p = "unknown" if is_missing(precision) or not str(precision) else str(precision)
+    return PRECISION_TEXT.get(p, p)
+
+
+def reference_basis(row: Mapping[str, Any]) -> str:
+    """ "measured" for AccelBench's own runs shipped as references, else "published"."""
+    return "measured" if row.get("source_kind") == "accelbench" else "published"
+
+
 def _ref_base(row: Mapping[str, Any]) -> dict[str, Any]:
     key = str(row["hardware_key"])
+    basis = reference_basis(row)
+    source = "measured by AccelBench" if basis == "measured" else "published"
+    fw = "" if is_missing(row.get("framework")) else FRAMEWORK_TEXT.get(str(row["framework"]), str(row["framework"]))
+    detail = ", ".join(
+        x for x in (source, fw if basis == "measured" else "", precision_text(row.get("precision"))) if x
+    )
     return {
         "id": str(row["ref_id"]),
-        "label": f"{row['hardware']} (published)",
+        "label": f"{row['hardware']} ({detail})",
+        "basis": basis,
         "origin": "reference",
         "devices": _devices(key, row.get("hardware_count"), row.get("count_unit")),
         "hardware_key": key,
@@ -202,11 +243,14 @@ def peak_rate(key: str, precision: str = "float32", workload: str = "matmul") ->
         return None
     devices = _devices(key, 1, dev.peak_unit)
     how = f"datasheet peak, not measured: {tflops:g} TFLOP/s per {dev.peak_unit} ({precision})"
-    settings = {"hardware_key": key, "device_type": dev.device_type, "precision": precision, "task": "micro"}
+    settings = {
+        "hardware_key": key, "device_type": dev.device_type, "precision": precision, "task": "micro", "model": workload,
+        "hardware": dev.short,
+    }  # fmt: skip
     return Rate(
         id=f"peak:{key}", label=f"{dev.short} peak (datasheet)", origin="peak", task="micro", workload=workload,
         value=tflops * 1000, unit="GFLOP/s", devices=devices, derivation="peak", how=how, hardware_key=key,
-        device_type=dev.device_type, source_id="datasheet", settings=settings,
+        device_type=dev.device_type, source_id="datasheet", settings=settings, basis="peak",
     )  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from typing import Any, TypeGuard, TypeVar
 import numpy as np
 import pandas as pd
 
+from engine.compare.workload import not_comparable
 from engine.reference.normalize import local_result_rows
 from engine.reference.speedup import metric_family
 from engine.reference.units import METRICS, speedup, to_canonical
@@ -152,7 +153,10 @@ def speedups(rows: pd.DataFrame, baseline_label: str) -> pd.DataFrame:
     base_row = rows.loc[rows["label"] == baseline_label].iloc[0]
     base = float(base_row["value_canonical"])
     if family in ("throughput", "rate"):
-        out, basis = rows[["label", "origin", "value_canonical"]].copy(), "rate"
+        # the one rule: a rate is divided only by a rate of the same workload (model and input shape)
+        mine = base_row.to_dict()
+        same = [family == "rate" or not_comparable(mine, r) is None for r in rows.to_dict("records")]
+        out, basis = rows.loc[same, ["label", "origin", "value_canonical"]].copy(), "rate, same workload"
     else:
         same = rows["workload_key"] == base_row["workload_key"] if "workload_key" in rows.columns else rows.index < 0
         out, basis = rows.loc[same, ["label", "origin", "value_canonical"]].copy(), "time, identical workload"

@@ -85,7 +85,9 @@ def not_comparable(mine: Mapping[str, Any], theirs: Mapping[str, Any], derivatio
         return f"{task_b or 'another task'}, not {task_a}"
     model_a, model_b = str(mine.get("model") or ""), str(theirs.get("model") or "")
     if model_a != model_b:
-        return f"another model ({model_b or 'not stated'})" if task_a == "training" else f"another operation ({model_b})"
+        return (
+            f"another model ({model_b or 'not stated'})" if task_a == "training" else f"another operation ({model_b})"
+        )
     if task_a == "training":
         a, b = input_shape(mine), input_shape(theirs)
         if a is not None and b is not None and a != b:

@@ -118,7 +118,7 @@ def test_reference_chart_compares_gflops_of_different_shapes_marks_bounds_and_de
     assert "≥200.0" in texts and "≈33.3" in texts  # the articles' times as rates: ≤1 s → ≥200, ≈6 s → ≈33.3
     published = [t for t in fig.data if t.name.endswith("(published)")]
     assert all(set(t.marker.pattern.shape) == {"/"} for t in published)  # derived from a time: hatched
-    assert any(t.name == "hatched = derived or doubtful" for t in fig.data)
+    assert any(t.name == "hatched = estimate, derived or doubtful" for t in fig.data)
     hover = " ".join(str(h) for t in published for row in t.customdata for h in row)
     assert "id: SEED-TF-GPU-SETTINGS-02" in hover  # internal ids in the hover, human labels on the axis
     assert not any("SEED" in label for label in fig.layout.yaxis.categoryarray)

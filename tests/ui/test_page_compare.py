@@ -32,7 +32,7 @@ def test_compare_preselects_the_linked_run_next_to_references(db_env):
     assert bars["layout"]["xaxis"]["title"]["text"].startswith("Rate of work")
     assert bars["layout"]["xaxis"]["type"] == "linear" and speedup["layout"]["xaxis"]["type"] == "log"
     # coloured by device type, the user's own runs in their own colour
-    assert {"This machine", "CPU (reference)", "GPU (reference)", "hatched = derived or doubtful"} <= {
+    assert {"This machine", "CPU (reference)", "GPU (reference)", "hatched = estimate, derived or doubtful"} <= {
         t["name"] for t in bars["data"]
     }
 

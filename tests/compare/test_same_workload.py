@@ -1,0 +1,136 @@
+"""The answer for your model on any device: a ratio only between rows of the same workload, one headline per
+single device with its cost, the backend named, and `engine compare --device` answering for one device."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import main
+from engine.compare import answer as ans
+from engine.compare import likeforlike as lfl
+from engine.compare.picks import default_rows
+from engine.compare.single import one_device
+from engine.compare.workload import not_comparable
+from engine.reference.normalize import local_settings
+from engine.results.schema import SCHEMA_VERSION
+from engine.runs.store import Store
+from engine.spec.catalog import MODELS
+
+BASE = {
+    "schema_version": SCHEMA_VERSION, "created_at": "2026-11-24T07:30:58.637862Z", "status": "ok",
+    "source": "local", "dataset": "synthetic", "dtype": "float32", "precision": "float32", "xla": False,
+    "device": "cpu", "replicas": 1, "device_name": "AMD EPYC", "host_cores": 2, "tf_version": "2.21.0",
+    "kind": "train", "strategy": "default", "epochs": 2, "steps_per_epoch": 5, "total_s": 20.0,
+}  # fmt: skip
+
+
+def train_run(model: str, eps: float = 50.0, batch: int = 64, run_id: str | None = None, **extra) -> dict:
+    return BASE | {
+        "run_id": run_id or f"20261124-0730{len(model):02d}-{model[:6]:0>6}", "model": model,
+        "global_batch_size": batch, "per_replica_batch_size": batch, "step_time_ms_median": batch / eps * 1000,
+        "examples_per_sec": eps,
+    } | extra  # fmt: skip
+
+
+def test_fashion_mnist_gets_no_ratio_against_resnet50_rows_and_lists_them_apart(ref):
+    """The issue's case: a Fashion-MNIST CNN run with A100 and V100 ResNet-50 rows added."""
+    run = train_run("fashion_cnn", 170.0)
+    resnet = ref[ref["hardware_key"].isin(["a100", "v100"]) & (ref["model"] == "resnet50")]
+    others = [r for r in (lfl.rate_of_reference(x) for x in resnet.to_dict("records")) if r is not None]
+    assert len(others) >= 4
+    a = ans.compare(lfl.rate_of_run(run), others)
+    assert [c.rate for c in a.rows] == [a.baseline]  # no ratio at all
+    assert a.headline == "" and a.number is None
+    assert len(a.other_workloads) == len(others)
+    assert all(why == "another model (resnet50)" for _, why in a.other_workloads)
+    assert all("resnet50" not in json.dumps(r) for r in ans.to_json(a)["rows"])
+
+
+def test_the_rule_names_the_other_workload():
+    mine = local_settings(train_run("resnet50"))
+    assert not_comparable(mine, mine) is None
+    assert not_comparable(mine, mine | {"dataset": "flowers"}) == "another input shape (192×192×3, not 224×224×3)"
+    assert not_comparable(mine, mine | {"dataset": "imagenet"}) is None  # synthetic ImageNet shapes = ImageNet's
+    assert not_comparable(mine, mine | {"model": "vgg19"}) == "another model (vgg19)"
+    mm = {"task": "micro", "model": "matmul", "shape": "(2048x2048)@(2048x2048)"}
+    other = mm | {"shape": "(10000x100)@(100x100000)"}
+    assert not_comparable(mm, other).startswith("another shape")
+    assert not_comparable(mm, other, "peak") is None  # a datasheet peak is a ceiling for any shape
+
+
+def test_a_system_enters_the_headline_only_as_one_device_when_its_count_is_stated(ref):
+    run = train_run("resnet50", 5.0, 32)
+    rows = ref[(ref["model"] == "resnet50") & (ref["hardware_count"].astype(float) == 4)]
+    four = next(r for r in (lfl.rate_of_reference(x) for x in rows.to_dict("records")) if r is not None)
+    one = one_device(four)
+    assert one is not None and one.value == pytest.approx(four.value / 4) and "÷ 4" in one.how
+    unstated = lfl.Rate(**{**four.__dict__, "id": "x", "settings": {**four.settings, "hardware_count": None}})
+    assert one_device(unstated) is None
+    a = ans.compare(lfl.rate_of_run(run), [unstated])
+    assert "no single-device figure" in a.headline and "as a whole system" in a.headline
+
+
+def test_headline_is_per_single_device_with_backend_precision_and_cost(ref):
+    run = train_run("resnet50", 5.0, 32)
+    a = ans.answer_for_run(run, ref)
+    assert a.headline.startswith("On ResNet-50, one ")
+    assert "than this CPU (TF, fp32)" in a.headline and "per million examples (price table)" in a.headline
+    assert a.basis in ("measured", "published") and a.usd_per_million_examples > 0
+    keys = [c.rate.hardware_key for c in a.rows[1:] if c.rate.basis != "estimate"]
+    assert len(keys) == len(set(keys))  # one row per device kind
+    cheap = ans.answer_for_run(run, ref, prices={a.rows[1].rate.hardware_key: 0.01})
+    assert "your price" in cheap.headline or cheap.rows[1].price_how.startswith("user")
+
+
+def test_the_backend_is_in_every_label_and_in_the_grade():
+    tf = lfl.rate_of_run(train_run("fashion_cnn", 170.0, run_id="20261124-073001-aaaaaa"))
+    jax = lfl.rate_of_run(train_run("fashion_cnn", 50.0, run_id="20261124-073002-bbbbbb", backend="jax"))
+    assert tf.label == "this CPU (TF, fp32)" and jax.label == "this CPU (JAX, fp32)"
+    a = ans.compare(tf, [jax])
+    assert a.rows[1].grade.top[0] == "tensorflow vs keras-jax"
+
+
+@pytest.fixture
+def every_model(db):
+    s = Store(db)
+    runs = {m: train_run(m, 20.0, 32, run_id=f"20261124-0731{i:02d}-{i:06d}") for i, m in enumerate(MODELS)}
+    for r in runs.values():
+        s.insert_run(r)
+    return runs
+
+
+def test_cli_compare_device_h100_answers_for_every_zoo_model(every_model, capsys):
+    for model, run in every_model.items():
+        assert main(["compare", "--run", run["run_id"], "--device", "h100", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["device"] == "h100" and out["speedup"] > 1, model
+        assert out["basis"] in ("measured", "published", "estimate"), model
+        assert out["range"][0] <= out["speedup"] <= out["range"][1], model
+        assert out["usd_per_million_examples"] > 0, model
+        assert {r["hardware_key"] for r in out["rows"][1:]} == {"h100"}, model
+        if out["basis"] == "estimate":
+            assert "estimate" in out["headline"].lower(), model
+
+
+def test_cli_compare_device_text_and_bad_device(every_model, capsys):
+    run = every_model["resnet50"]
+    assert main(["compare", "--run", run["run_id"], "--device", "a100", "--price-usd-h", "1.5"]) == 0
+    out = capsys.readouterr().out
+    assert "one A100" in out and "your price" in out
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", "--run", run["run_id"], "--device", "gtx9000"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and "unknown device 'gtx9000'" in err
+
+
+def test_default_rows_prefer_accelbench_measurements(ref):
+    measured = ref[ref["source_kind"] == "accelbench"]
+    if measured.empty:
+        pytest.skip("no AccelBench reference pack in data/reference yet")
+    row = measured[measured["task"] == "training"].iloc[0]
+    run = train_run(str(row["model"]), 10.0, 32, precision=str(row["precision"]))
+    base = lfl.rate_of_run(run)
+    picked = [r for r in default_rows(base, ref, device=str(row["hardware_key"])) if r.basis != "estimate"]
+    assert picked and picked[0].basis == "measured" and "measured by AccelBench" in picked[0].label
