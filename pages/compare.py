@@ -68,7 +68,7 @@ if long.empty and not peaks and not chosen_imported:
     st.stop()
 
 all_rates = answer.rates(chosen_runs, chosen_refs, peaks) + [r for r, _ in chosen_imported]
-all_rates += answer.estimates(chosen_runs, all_rates, ref)
+all_rates += answer.estimates(chosen_runs, all_rates, ref) + answer.other_shapes_of(chosen_runs, ref)
 result = answer.answer_box(all_rates, answer.user_prices(all_rates))
 imported.noise_notes(result, {r.id: b for r, b in chosen_imported})
 

@@ -12,7 +12,7 @@ import streamlit as st
 
 from engine.compare import answer as ans
 from engine.compare import likeforlike as lfl
-from engine.compare.picks import ESTIMATE_DEVICES, estimated_rows
+from engine.compare.picks import ESTIMATE_DEVICES, estimated_rows, other_shapes
 from engine.spec import hardware_table
 from ui.common import plain, show_table
 
@@ -61,6 +61,12 @@ def estimates(runs: list[dict], chosen: list[lfl.Rate], ref: pd.DataFrame | None
         return []
     covered = {r.hardware_key for r in chosen if r.workload == base.workload}
     return estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered])
+
+
+def other_shapes_of(runs: list[dict], ref: pd.DataFrame | None) -> list[lfl.Rate]:
+    """The first run's model or operation at other input shapes: listed apart as other workloads, never in a ratio."""
+    base = next((r for r in (lfl.rate_of_run(run) for run in runs[:1]) if r is not None), None)
+    return other_shapes(base, ref) if base is not None else []
 
 
 def user_prices(rates: list[lfl.Rate]) -> dict[str, float]:

@@ -94,13 +94,13 @@ def _rates(op: str, shape: str, gflops: float):
 
 
 def test_the_tpu_runtime_that_ran_on_the_cpu_is_charted_as_a_cpu():
-    run, refs = _rates("conv2d", "4x64x64x3 * 3x3x3x32", 5.0)
+    run, refs = _rates("conv2d", "128x256x256x3 * 5x5x3x256", 5.0)  # article 000's shape: the same workload
     assert len(refs) == 3
     fig = charts_run.rate_figure(run, refs, "This run (CPU, float32)")
     groups = {trace.name: list(trace.y) for trace in fig.data}
     assert "TPU (published)" not in groups
-    assert "Colab 'TPU' runtime (host CPU)" in groups["CPU (published)"]
-    assert groups["GPU (published)"] == ["K80 (1 die)"]
+    assert "Colab 'TPU' runtime (host CPU) (published, fp32)" in groups["CPU (published)"]
+    assert groups["GPU (published)"] == ["K80 (1 die) (published, fp32)"]
     cpu = next(t for t in fig.data if t.name == "CPU (published)")
     assert cpu.marker.color == DEVICE_COLOURS["cpu"]
     # a rate of work on a linear axis (bars compare lengths), higher is better, the unit in the title
@@ -110,8 +110,9 @@ def test_the_tpu_runtime_that_ran_on_the_cpu_is_charted_as_a_cpu():
     assert list(fig.layout.yaxis.categoryarray)[-1] == "This run (CPU, float32)"
 
 
-def test_reference_chart_compares_gflops_of_different_shapes_marks_bounds_and_derived_rates():
-    run, refs = _rates("matmul", "(512x512)@(512x512)", 25.0)
+def test_reference_chart_compares_gflops_of_the_same_shape_marks_bounds_and_derived_rates():
+    assert _rates("matmul", "(512x512)@(512x512)", 25.0)[1] == []  # another shape: no bar beside it
+    run, refs = _rates("matmul", "(10000x100)@(100x100000)", 25.0)
     fig = charts_run.rate_figure(run, refs, "This run")
     texts = [t for trace in fig.data for t in (trace.text or ())]
     assert "25.0" in texts  # this run, measured

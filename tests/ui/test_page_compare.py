@@ -20,21 +20,20 @@ def test_compare_preselects_the_linked_run_next_to_references(db_env):
     at.run()
     no_exception(at)
     assert at.multiselect(key="cmp_runs").value == [runs["matmul"]["run_id"]]
-    refs = at.multiselect(key="cmp_refs").value
-    assert refs and all(r.startswith("SEED-TF-GPU-SETTINGS") for r in refs)  # article 002's matmul times
-    assert not at.warning  # the grade table replaced the "Not like for like" box
-    headline = [m.value for m in at.markdown if "On article 002's matmul" in str(m.value)]
-    assert headline and "faster than this CPU" in headline[0] and "per FLOP" in headline[0]
-    assert at.selectbox(key="cmp_baseline").value == "this CPU"  # the user's own run is the baseline
-    assert at.selectbox(key="cmp_metric").value == "rate"
+    assert at.multiselect(key="cmp_refs").value == []  # article 002's matmul is another shape: not preselected
+    others = [e for e in at.expander if e.label.startswith("Other workloads — not comparable")]
+    assert others and "another shape" in " ".join(str(m.value) for m in others[0].markdown)
+    at.multiselect(key="cmp_peaks").set_value(["a100"]).run()
+    headline = [m.value for m in at.markdown if "A100 peak (datasheet) is" in str(m.value)]
+    assert headline and "the rate this CPU (TF, fp32) measured" in headline[0]
+    assert at.selectbox(key="cmp_baseline").value == "this CPU (TF, fp32)"  # the user's own run is the baseline
+    at.selectbox(key="cmp_metric").set_value("rate").run()
     charts = specs(at)
     bars, speedup = charts[0], charts[1]
     assert bars["layout"]["xaxis"]["title"]["text"].startswith("Rate of work")
     assert bars["layout"]["xaxis"]["type"] == "linear" and speedup["layout"]["xaxis"]["type"] == "log"
-    # coloured by device type, the user's own runs in their own colour
-    assert {"This machine", "CPU (reference)", "GPU (reference)", "hatched = estimate, derived or doubtful"} <= {
-        t["name"] for t in bars["data"]
-    }
+    # coloured by device type, the user's own runs in their own colour, the peak hatched as not measured
+    assert {"This machine", "GPU (peak)"} <= {t["name"] for t in bars["data"]}
 
 
 def test_compare_session_run_id_and_training_charts(db_env):
