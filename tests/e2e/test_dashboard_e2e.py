@@ -80,16 +80,14 @@ def test_a_preset_from_home_ends_up_on_compare_next_to_the_references(page, fres
     expect(page.get_by_text(re.compile(r"Result — "))).to_be_visible(timeout=RESULT_TIMEOUT_MS)
     wait_for_app(page)
     assert Store(fresh_server.db).get_run(run_id)["status"] == "ok"
-    sentence = re.compile(r"On article 002's matmul .* faster than this CPU")
-    expect(page.get_by_text(sentence)).to_be_visible()  # the answer on the result card
+    # article 002's matmul is (10000x100)@(100x100000): another shape than the quick 512³, so no ratio anywhere
+    expect(page.get_by_text(re.compile(r"On article 002's matmul"))).to_have_count(0)
 
     open_page(page, fresh_server, f"/compare?run={run_id}")
     expect(page.get_by_test_id("stMultiSelect").first).to_contain_text(run_id[-6:])
     bars = page.get_by_test_id("stPlotlyChart").first
     expect(bars).to_contain_text(re.compile("this machine", re.IGNORECASE))
-    expect(bars).to_contain_text("reference")  # article 002's published matmul times
-    expect(bars).to_contain_text("Rate of work")  # GFLOP/s: 512³ and the article's shape compared per FLOP
-    expect(page.get_by_text(sentence)).to_be_visible()  # the same sentence at the top of Compare
+    expect(page.get_by_text(re.compile(r"Other workloads — not comparable"))).to_be_visible()
     expect(page.get_by_text("Not like for like")).to_have_count(0)
     shot(page, "dash_compare_light")
     page.get_by_role("tab", name="Step times").click()
