@@ -14,7 +14,7 @@ import pandas as pd
 from engine.compare import likeforlike as lfl
 from engine.compare.single import one_device
 from engine.compare.workload import not_comparable, precision_class
-from engine.reference.units import HARDWARE
+from engine.reference.units import HARDWARE, units_between
 
 # Devices a user can rent today (each has a price): where none of these has a row for the workload, an
 # estimate stands in, labelled as one.
@@ -80,10 +80,7 @@ def estimated_rows(base: lfl.Rate, ref: pd.DataFrame | None, keys: Sequence[str]
     """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate)."""
     if not keys or ref is None:
         return []
-    try:
-        from engine.compare import estimate as est
-    except ImportError:  # TEMP until estimate.py lands
-        return []
+    from engine.compare import estimate as est
 
     points = est.points_from_reference(ref)
     out = []
@@ -107,6 +104,7 @@ def _as_rate(base: lfl.Rate, e: object) -> lfl.Rate:
     name = dev.short if dev else e.hardware_key
     precision = base.precision if precision_class(base.precision) == e.precision_class else "mixed_bfloat16"
     unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
+    base_unit = "core" if unit == "chip" else "die"  # likeforlike counts TPU cores and GPU dies
     settings = {
         "hardware_key": e.hardware_key, "hardware": name, "device_type": dev.device_type if dev else "gpu",
         "hardware_count": 1, "count_unit": unit, "task": "training", "model": base.workload,
@@ -116,7 +114,8 @@ def _as_rate(base: lfl.Rate, e: object) -> lfl.Rate:
     return lfl.Rate(
         id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "
         f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
-        value=e.examples_per_sec, unit="examples/s", devices=None, derivation="estimate", how=e.how, bound="about",
+        value=e.examples_per_sec, unit="examples/s", devices=units_between(e.hardware_key, unit, base_unit),
+        derivation="estimate", how=e.how, bound="about",
         hardware_key=e.hardware_key, device_type=settings["device_type"], source_id="ESTIMATE", settings=settings,
         basis="estimate", low=e.low, high=e.high,
     )  # fmt: skip
