@@ -1,0 +1,38 @@
+"""Counted training FLOPs per example of the model zoo, as constants the compare side can read.
+
+engine.compare may not import Keras or the worker, so the counts were taken once, with the worker's own
+counter (engine/worker/flops.py: 2 FLOPs per multiply-accumulate of conv, dense and recurrent layers,
+training = 3 × forward), on each catalog model built at its native dataset's input shape — the shape the
+reference rows of that model use (resnet50 and inceptionv3 at 224×224×3, the flowers models at 192×192×3):
+
+    KERAS_BACKEND=tensorflow python -c "
+    from engine.spec import catalog; from engine.worker import flops, models
+    for m in catalog.MODEL_NAMES:
+        d = catalog.DATASETS[catalog.MODELS[m].native_dataset]
+        print(m, d.input_shape, flops.train_flops(models.build_model(m, d.input_shape, d.num_classes)))"
+
+Counted 2026-11-24 with Keras 3.15.1. resnet50's figure (7,715.9 MFLOP forward) is the one the H100 GPU check
+printed in its notes. A model not listed here (a user's own) passes its count to the estimate explicitly.
+"""
+
+from __future__ import annotations
+
+# model → (input shape the count is for, training FLOPs per example)
+TRAIN_FLOPS: dict[str, tuple[tuple[int, ...], float]] = {
+    "fashion_cnn": ((28, 28, 1), 492_770_304),
+    "tiny_cnn": ((28, 28, 1), 2_985_216),
+    "flowers_cnn": ((192, 192, 3), 2_798_367_642),
+    "vgg19": ((192, 192, 3), 86_550_110_208),
+    "xception": ((192, 192, 3), 20_030_408_640),
+    "resnet152v2": ((192, 192, 3), 48_069_537_792),
+    "resnet50": ((224, 224, 3), 23_147_839_488),
+    "inceptionv3": ((224, 224, 3), 17_027_526_720),
+    "reuters_conv1d": ((300,), 10_005_120),
+    "bilstm": ((300,), 16_986_955_776),
+}
+
+
+def train_flops_per_example(model: str) -> float | None:
+    """Counted training FLOPs for one example of a zoo model at its native shape; None for other models."""
+    got = TRAIN_FLOPS.get(model)
+    return float(got[1]) if got else None
