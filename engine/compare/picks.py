@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from engine.compare import likeforlike as lfl
+from engine.compare.estimate import Estimate, estimate, points_from_reference
 from engine.compare.single import one_device
 from engine.compare.workload import not_comparable, precision_class
 from engine.reference.units import HARDWARE, units_between
@@ -80,12 +81,11 @@ def estimated_rows(base: lfl.Rate, ref: pd.DataFrame | None, keys: Sequence[str]
     """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate)."""
     if not keys or ref is None:
         return []
-    from engine.compare import estimate as est
 
-    points = est.points_from_reference(ref)
+    points = points_from_reference(ref)
     out = []
     for key in keys:
-        e = est.estimate(base.workload, key, base.precision, points, flops_per_example=_flops(base))
+        e = estimate(base.workload, key, base.precision, points, flops_per_example=_flops(base))
         if e is not None:
             out.append(_as_rate(base, e))
     return out
@@ -96,17 +96,15 @@ def _flops(base: lfl.Rate) -> float | None:
     return float(v) if v else None
 
 
-def _as_rate(base: lfl.Rate, e: object) -> lfl.Rate:
-    from engine.compare.estimate import Estimate
-
-    assert isinstance(e, Estimate)
+def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
     dev = HARDWARE.get(e.hardware_key)
     name = dev.short if dev else e.hardware_key
     precision = base.precision if precision_class(base.precision) == e.precision_class else "mixed_bfloat16"
     unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
     base_unit = "core" if unit == "chip" else "die"  # likeforlike counts TPU cores and GPU dies
+    device_type = dev.device_type if dev else "gpu"
     settings = {
-        "hardware_key": e.hardware_key, "hardware": name, "device_type": dev.device_type if dev else "gpu",
+        "hardware_key": e.hardware_key, "hardware": name, "device_type": device_type,
         "hardware_count": 1, "count_unit": unit, "task": "training", "model": base.workload,
         "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "source_kind": "estimate",
     }  # fmt: skip
@@ -116,6 +114,6 @@ def _as_rate(base: lfl.Rate, e: object) -> lfl.Rate:
         f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
         value=e.examples_per_sec, unit="examples/s", devices=units_between(e.hardware_key, unit, base_unit),
         derivation="estimate", how=e.how, bound="about",
-        hardware_key=e.hardware_key, device_type=settings["device_type"], source_id="ESTIMATE", settings=settings,
+        hardware_key=e.hardware_key, device_type=device_type, source_id="ESTIMATE", settings=settings,
         basis="estimate", low=e.low, high=e.high,
     )  # fmt: skip
