@@ -22,7 +22,7 @@ ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py
 
 from engine.runs import hardware
 from engine.runs.tfprobe import PROBE_TIMEOUT_S, probe_tensorflow
-from ui.common import demo_banner, fmt_num, page_link, show_table
+from ui.common import demo_banner, fmt_num, page_link, plain, show_table
 
 # Devices-page widget → the session key the Run page reads as its default.
 SHARED = {
@@ -56,20 +56,30 @@ acc = hardware.detect_accelerators()
 
 st.subheader("CPU")
 with st.container(border=True):
+    # The model name gets a line of its own: a brand string never fits a quarter-width metric at 1366 px.
+    st.markdown(f"**{plain(cpu.name or 'Unknown CPU')}**")
     c = st.columns(4)
-    c[0].metric("Model", cpu.name or "unknown")
-    c[1].metric("Cores available", f"{cpu.cores}")
-    c[2].metric("Clock", fmt_num(cpu.clock_ghz, 2, "GHz") if cpu.clock_ghz else "unknown")
-    c[3].metric("Peak (float32)", fmt_num(cpu.peak_gflops_fp32, 1, "GFLOP/s"))
-    st.markdown(
-        "**Vector extensions:** "
-        + (" ".join(f"`{v}`" for v in cpu.vector_extensions) or "none reported")
-        + f" · **Memory:** {fmt_num(cpu.memory_gb, 1, 'GB')}"
+    c[0].metric("Cores available", f"{cpu.cores}")
+    c[1].metric("Clock (GHz)", fmt_num(cpu.clock_ghz, 2) if cpu.clock_ghz else "unknown", help=cpu.clock_basis or None)
+    c[2].metric(
+        "Peak, float32 (GFLOP/s)",
+        fmt_num(cpu.peak_gflops_fp32, 1),
+        delta="a floor (base clock)" if cpu.peak_is_floor else None,
+        delta_color="off",
+        delta_arrow="off",
     )
+    c[3].metric("Memory (GB)", fmt_num(cpu.memory_gb, 1))
+    st.markdown("**Vector extensions:** " + (" ".join(f"`{v}`" for v in cpu.vector_extensions) or "none reported"))
     st.caption(
         f"Peak = {cpu.cores} cores × {cpu.clock_ghz:g} GHz × {cpu.flops_per_cycle_fp32} FLOPs per cycle per core "
-        "(vector width × 2 for fused multiply-add × FMA units). A matmul run's *achieved* GFLOP/s is shown "
-        "as a share of this; turbo clocks can push it past 100%."
+        "(vector width × 2 for fused multiply-add × FMA units). A run's *achieved* GFLOP/s is shown as a share "
+        "of this. "
+        + (
+            f"The clock is the {cpu.clock_basis}, not the highest the cores reach: turbo runs above it, so this "
+            "peak is a floor and a run's share of it an upper bound, shown as “≤ N %”."
+            if cpu.peak_is_floor
+            else "The clock is the highest the cores report (cpufreq maximum), so no run should pass 100 %."
+        )
     )
 
 st.subheader("GPUs")

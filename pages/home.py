@@ -53,8 +53,8 @@ def _launch(key: str, device: str) -> None:
 st.title("AccelBench")
 st.markdown(
     "**How fast is this model on this hardware — and how does that compare with what people publish?** "
-    "AccelBench runs TensorFlow training and matmul/conv microbenchmarks in a separate process on a CPU, GPUs or a "
-    "TPU, timed honestly (warm-up apart, devices synchronised, placement checked), and charts each run against "
+    "AccelBench runs Keras 3 training (on TensorFlow, JAX or PyTorch) and matmul/conv microbenchmarks in a "
+    "separate process on a CPU, GPUs or a TPU, timed honestly (warm-up apart, devices synchronised, placement checked), and charts each run against "
     "curated reference numbers and your earlier runs."
 )
 demo_banner()
@@ -112,7 +112,7 @@ def latest_runs() -> None:
         rows.append(
             {
                 "created": pd.to_datetime(r["created_at"], utc=True, errors="coerce"),
-                "status": list_text(r["status"]),
+                "status": list_text(r["status"]).removesuffix("…"),  # an ellipsis in a cell reads as cut off
                 "run": run_label(r),
                 "result": f"{name} {fmt_num(value, 1, unit)}" if value is not None else (r.get("error") or "—")[:80],
                 "run_id": r["run_id"],

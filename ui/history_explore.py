@@ -55,6 +55,11 @@ def filters(df: pd.DataFrame) -> pd.DataFrame:
     return history.filter_frame(df, wanted, date_range=date_range)
 
 
+def _backends(df: pd.DataFrame) -> pd.Series:
+    """Each row's backend; rows from before one was recorded ran on TensorFlow, the only backend then."""
+    return df["backend"].fillna("tensorflow") if "backend" in df.columns else pd.Series("tensorflow", df.index)
+
+
 def controls(df: pd.DataFrame) -> tuple[str, str, list[str]] | None:
     """Metric, aggregation and grouping pickers; None when nothing numeric is left to chart."""
     metrics = history.metric_columns(df)
@@ -64,7 +69,10 @@ def controls(df: pd.DataFrame) -> tuple[str, str, list[str]] | None:
     groupable = [c for c in history.GROUPABLE if c in df.columns and df[c].notna().any()]
     _keep_valid("hist_group", groupable)
     if "hist_group" not in st.session_state:
-        st.session_state["hist_group"] = [c for c in ("device_label", "workload") if c in groupable]
+        # a JAX run and a TensorFlow run of one model on one device are different runs: never one bar
+        several_backends = "backend" in groupable and _backends(df).nunique() > 1
+        first = ("device_label", "workload") + (("backend",) if several_backends else ())
+        st.session_state["hist_group"] = [c for c in first if c in groupable]
     if st.session_state.get("hist_metric") not in metrics:
         st.session_state["hist_metric"] = metrics[0]
     c = st.columns([3, 1, 4])
@@ -174,6 +182,7 @@ def rows_tab(df: pd.DataFrame, metric: str) -> None:
     order = (
         "date",
         "device_label",
+        "backend",
         "workload",
         metric,
         "kind",
@@ -185,6 +194,8 @@ def rows_tab(df: pd.DataFrame, metric: str) -> None:
     )
     shown_cols = [c for c in dict.fromkeys(order) if c in df.columns]
     preview = df[shown_cols].head(PREVIEW_ROWS).reset_index(drop=True)
+    if "backend" in preview.columns:
+        preview["backend"] = _backends(preview)
     picked = show_table(
         preview,
         hide_index=True,
@@ -193,6 +204,7 @@ def rows_tab(df: pd.DataFrame, metric: str) -> None:
         selection_mode="multi-row",
         column_config={
             "date": st.column_config.DatetimeColumn("Date (UTC)", format="YYYY-MM-DD HH:mm"),
+            "backend": st.column_config.TextColumn("Backend"),
             metric: st.column_config.NumberColumn(history.metric_title(metric), format="%.4g"),
         },
     )

@@ -11,9 +11,10 @@ from typing import Any
 
 import streamlit as st
 
-from engine.charts.run import summarize_progress, time_series_figure
+from engine.charts.run import step_chart_titles, summarize_progress, time_series_figure
 from engine.results.status import RunStatus
 from engine.runs import jobs
+from engine.spec import backends
 from ui.common import fmt_num, fmt_seconds, owns_run, plain, store
 from ui.run_telemetry import live_telemetry
 
@@ -21,7 +22,8 @@ POLL_S = 1.0
 
 
 def run_title(row: Mapping[str, Any]) -> str:
-    """'matmul (512x512)@(512x512) · float32 · CPU' or 'fashion_cnn on synthetic · batch 256 · CPU'."""
+    """'matmul (512x512)@(512x512) · float32 · CPU · TF' or 'fashion_cnn on synthetic · global batch 256 ·
+    float32 · CPU · JAX': the backend too, as in every run label (engine.compare.tables.run_label)."""
     device = (row.get("device") or "?").upper()
     if row.get("kind") == "train":
         what = f"{row.get('model')} on {row.get('dataset')} · global batch {row.get('global_batch_size')}"
@@ -30,7 +32,7 @@ def run_title(row: Mapping[str, Any]) -> str:
         what = f"{row.get('kind')} {row.get('shape') or ''}".strip()
         numeric = row.get("dtype") or ""
     xla = " · XLA" if row.get("xla") else ""
-    return f"{what} · {numeric}{xla} · {device}"
+    return f"{what} · {numeric}{xla} · {device} · {backends.short_label(row.get('backend'))}"
 
 
 def live_panel(run_id: str) -> None:
@@ -57,7 +59,12 @@ def live_panel(run_id: str) -> None:
                     st.rerun()
             unit = "repeats" if view.x_title == "Repeat" else "steps"
             status = row.get("status", RunStatus.QUEUED)
-            text = f"{view.phase} — {view.done:,}/{view.total:,} {unit}" if view.total else f"{view.phase} ({status})"
+            synced = " (finished on the device at its last sync)" if view.synced_windows else ""
+            text = (
+                f"{view.phase} — {view.done:,}/{view.total:,} {unit}{synced}"
+                if view.total
+                else f"{view.phase} ({status})"
+            )
             st.progress(view.fraction, text=text)
             cols = st.columns(4)
             cols[0].metric(
@@ -68,7 +75,10 @@ def live_panel(run_id: str) -> None:
             cols[1].metric(
                 "ETA",
                 fmt_seconds(view.eta_s) if view.eta_s is not None else "—",
-                help="Remaining repeats/steps × the recent median time.",
+                help="Remaining steps × the synced time per step of the last few windows (steps are dispatched "
+                "asynchronously, so only a device sync says how far the run really is)."
+                if view.synced_windows
+                else "Remaining repeats/steps × the recent median time.",
             )
             cols[2].metric("Elapsed", fmt_seconds(view.elapsed_s))
             if view.epoch:
@@ -76,7 +86,10 @@ def live_panel(run_id: str) -> None:
             else:
                 cols[3].metric("Latest time", f"{view.time_ms[-1]:,.2f} ms" if view.time_ms else "—")
             if view.time_ms:
-                fig = time_series_figure(view.x, view.time_ms, view.x_title, f"{view.x_title} time so far")
+                x_title, title = (
+                    step_chart_titles(True) if view.synced_windows else (view.x_title, f"{view.x_title} time so far")
+                )
+                fig = time_series_figure(view.x, view.time_ms, x_title, title)
                 st.plotly_chart(fig, key="run_live_chart", width="stretch")
             else:
                 st.caption("Times appear here once the warm-up is over; tracing and compiling are not timed.")

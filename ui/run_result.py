@@ -10,9 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import run as charts_run
-from engine.results.backend_text import backend_lines
+from engine.results.backend_text import FLOOR_NOTE, backend_lines, peak_text
 from engine.results.status import RunStatus
-from engine.runs import jobs
+from engine.runs import hardware, jobs
 from ui.common import MISSING, fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
 from ui.run_progress import run_title
 from ui.run_telemetry import result_telemetry
@@ -127,6 +127,17 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
         _card_footer(run_id, row)
 
 
+def peak_floor(row: dict[str, Any]) -> bool | None:
+    """Whether a CPU run's peak came from a base clock (a floor): its notes say so, or it ran on this
+    machine, whose clock basis is known; None for another machine's run that does not say."""
+    if row.get("device") != "cpu":
+        return False
+    if FLOOR_NOTE in (row.get("notes") or ""):
+        return True
+    cpu = hardware.cpu_info()
+    return cpu.peak_is_floor if row.get("device_name") == cpu.name else None
+
+
 def _ms_text(ms: Any) -> str:
     return fmt_seconds(ms / 1000) if isinstance(ms, (int, float)) else MISSING
 
@@ -136,7 +147,7 @@ def _headline_metrics(row: dict[str, Any]) -> None:
     p10, p90 = row.get("step_time_ms_p10"), row.get("step_time_ms_p90")
     spread = f"p10–p90 {_ms_text(p10)} – {_ms_text(p90)}" if p10 is not None and p90 is not None else None
     step_word = "step" if row.get("kind") == "train" else "repeat"
-    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
+    pct, peak_note = peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"), peak_floor(row))
     cols = st.columns(4)
     cols[0].metric(
         f"Median time per {step_word}",
@@ -144,7 +155,12 @@ def _headline_metrics(row: dict[str, Any]) -> None:
         delta=spread,
         delta_color="off",
         delta_arrow="off",
-        help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps.",
+        help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps."
+        + (
+            " JAX/PyTorch: from a short fit synced at every step, after the windowed one."
+            if row.get("backend") in ("jax", "torch") and row.get("kind") == "train"
+            else ""
+        ),
     )
     cols[1].metric(
         "Achieved GFLOP/s",
@@ -189,11 +205,11 @@ def _detail_metrics(row: dict[str, Any]) -> None:
         f"${row['cost_usd']:.4f}" if row.get("cost_usd") is not None else MISSING,
         help="Price per hour × run time, when a price was given.",
     )
-    pct, peak_note = charts_run.peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"))
+    pct, peak_note = peak_text(row.get("gflops"), row.get("peak_gflops"), row.get("device"), peak_floor(row))
     devices = _devices_text(row).replace("`", "'")  # a code span shows anything literally but a backtick
     ran_on = f"**Devices used** (where the ops actually ran): `{devices}`"
     st.markdown(ran_on + (f" · {pct}: {peak_note}." if peak_note and row.get("gflops") else ""))
-    st.caption("  \n".join(backend_lines(row)))
+    st.caption("  \n".join(backend_lines(row, peak_floor(row))))
 
 
 def _card_footer(run_id: str, row: dict[str, Any]) -> None:
@@ -216,13 +232,21 @@ def result_charts(run_id: str, row: dict[str, Any]) -> None:
         if epochs:
             show_chart(charts_run.epoch_figure(epochs), "run_epoch_chart", f"{run_id}_epochs")
         if steps:
+            # JAX/PyTorch store synced windows (window time ÷ its steps), never dispatch times: labelled so
+            x_title, title = charts_run.step_chart_titles(any(s.get("window_steps") for s in steps))
             fig = charts_run.time_series_figure(
                 [int(s.get("global_step", i + 1)) for i, s in enumerate(steps)],
                 [float(s["step_time_ms"]) for s in steps],
-                "Global step",
-                "Step time (the first step includes tracing and compiling)",
+                x_title,
+                title,
             )
             show_chart(fig, "run_step_chart", f"{run_id}_step_time")
+            if x_title != "Global step":
+                st.caption(
+                    f"{row.get('backend')} dispatches steps asynchronously, so a step is timed only at a device "
+                    "sync: each point is a window of steps, its time ÷ its steps. The first point includes tracing "
+                    "and compiling; the card's median comes from a short fit synced at every step."
+                )
         result_telemetry(run_id, row)  # issue 12: telemetry under the step-time chart
         return
     reference_chart(run_id, row)

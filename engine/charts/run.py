@@ -63,6 +63,8 @@ class ProgressView:
       x, time_ms: repeat or global-step numbers and their times, for the live chart.
       x_title: "Repeat" or "Step".
       epoch: the latest epoch record (training), else None.
+      synced_windows: the steps are synced windows (JAX, PyTorch): done counts the steps finished at the
+        last device sync, time_ms is window time ÷ steps in the window, and the ETA uses that pace.
     """
 
     phase: str = PHASE_TEXT["queued"]
@@ -76,6 +78,7 @@ class ProgressView:
     time_ms: list[float] = field(default_factory=list)
     x_title: str = "Repeat"
     epoch: Mapping[str, Any] | None = None
+    synced_windows: bool = False
 
     @property
     def fraction(self) -> float:
@@ -87,12 +90,28 @@ def _recent_median(values: list[float]) -> float | None:
     return statistics.median(tail) if tail else None
 
 
+def _synced_pace_ms(windows: list[tuple[int, float]]) -> float | None:
+    """Synced time per step of the last few windows, weighted by their steps; the first window (time to
+    first step: tracing and compiling) only while it is the only one."""
+    recent = (windows[1:] or windows)[-_RECENT:]
+    steps = sum(n for n, _ in recent)
+    return sum(n * ms for n, ms in recent) / steps if steps else None
+
+
+def step_chart_titles(synced_windows: bool) -> tuple[str, str]:
+    """(x-axis title, chart title) of a per-step time chart; an asynchronous backend's points are windows."""
+    if synced_windows:
+        return "Global step (at a device sync)", "Synced step time (window time ÷ steps in the window)"
+    return "Global step", "Step time (the first step includes tracing and compiling)"
+
+
 def summarize_progress(events: Sequence[Mapping[str, Any]]) -> ProgressView:
     """Fold a run's events (oldest first) into what the live panel shows."""
     view = ProgressView()
     if not events:
         return view
     rates: list[float] = []
+    windows: list[tuple[int, float]] = []  # (steps, ms per step) of each synced window
     for ev in events:
         kind = ev.get("event")
         if kind == "phase":
@@ -115,10 +134,13 @@ def summarize_progress(events: Sequence[Mapping[str, Any]]) -> ProgressView:
             view.x.append(view.done)
             view.time_ms.append(float(ev["step_time_ms"]))
             rates.append(float(ev.get("examples_per_sec") or math.nan))
+            if ev.get("window_steps"):
+                view.synced_windows = True
+                windows.append((int(ev["window_steps"]), view.time_ms[-1]))
         elif kind == "epoch":
             view.epoch = dict(ev)
     view.rate = _recent_median(rates)
-    pace_ms = _recent_median(view.time_ms)
+    pace_ms = _synced_pace_ms(windows) if view.synced_windows else _recent_median(view.time_ms)
     if pace_ms is not None and view.total:
         view.eta_s = max(0, view.total - view.done) * pace_ms / 1000.0
     times = [ev["t"] for ev in events if isinstance(ev.get("t"), (int, float))]
@@ -264,16 +286,3 @@ def rate_figure(run: Rate, refs: list[Rate], run_label: str) -> go.Figure:
     fig.update_yaxes(categoryorder="array", categoryarray=[b["label"] for b in reversed(bars)])
     title = f"{run.workload}: this run vs the seed articles, as rates of work"
     return finish(fig, f"Rate of work ({run.unit}) — higher is better", "Hardware", title, bar_height(len(bars)))
-
-
-def peak_text(gflops: float | None, peak_gflops: float | None, device: str | None) -> tuple[str, str]:
-    """('54% of peak', a one-line explanation) for the result card; ('—', '') when unknown."""
-    if not gflops or not peak_gflops:
-        return "—", ""
-    pct = 100.0 * gflops / peak_gflops
-    note = f"theoretical peak {peak_gflops:,.1f} GFLOP/s"
-    if device == "cpu":
-        note += (
-            " = cores × base clock × FLOPs/cycle; turbo clocks run above the base clock, so more than 100% is possible"
-        )
-    return f"{pct:.0f}% of peak", note

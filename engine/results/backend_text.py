@@ -11,7 +11,35 @@ def _n(v: Any, unit: str = "", digits: int = 1) -> str:
     return f"{v:,.{digits}f}{unit}" if isinstance(v, (int, float)) else "—"
 
 
-def backend_lines(row: dict[str, Any]) -> list[str]:
+FLOOR_NOTE = "the CPU peak is a floor"  # what a worker writes in a run's notes when its clock was not the maximum
+
+
+def peak_text(gflops: float | None, peak: float | None, device: str | None, floor: bool | None) -> tuple[str, str]:
+    """('54% of peak', a one-line explanation) for the result card; ('—', '') when unknown.
+
+    `floor`: whether a CPU peak came from a base or current clock rather than the highest the cores reach
+    (None: not known, e.g. a run from another machine). Turbo runs above such a clock, so the real share of
+    the peak is at most the figure shown: it is marked "≤" and explained, never capped. A CPU figure over
+    100 % can only come from such a peak, so it is marked even when the basis is unknown.
+    """
+    if not gflops or not peak:
+        return "—", ""
+    pct = 100.0 * gflops / peak
+    note = f"theoretical peak {peak:,.1f} GFLOP/s"
+    if device != "cpu":
+        return f"{pct:.0f}% of peak", note
+    note += " = cores × clock × FLOPs/cycle"
+    if floor or (floor is None and pct > 100):
+        return f"≤ {pct:.0f}% of peak", note + (
+            "; the clock is a base clock (the OS gives no maximum here), a floor: turbo runs above it, "
+            "so the real share of the peak is lower than shown"
+        )
+    if floor is None:
+        return f"{pct:.0f}% of peak", note + " (this run's clock basis is not known here)"
+    return f"{pct:.0f}% of peak", note + ", at the highest clock the cores report"
+
+
+def backend_lines(row: dict[str, Any], peak_floor: bool | None = None) -> list[str]:
     """Framework vs the host's BLAS vs the peak; windowed vs step-synced vs whole-epoch throughput."""
     name = row.get("backend") or "tensorflow"
     info = backends.INFO.get(name)
@@ -22,7 +50,9 @@ def backend_lines(row: dict[str, Any]) -> list[str]:
         if row.get("blas_gflops"):
             parts.append(f"NumPy BLAS {_n(row['blas_gflops'])} ({row['gflops'] / row['blas_gflops']:.2f}×)")
         if row.get("peak_gflops"):
-            parts.append(f"device peak {_n(row['peak_gflops'])} (MFU {_n(row.get('mfu_pct'), ' %')})")
+            floor = row.get("device") == "cpu" and (peak_floor or (row.get("mfu_pct") or 0) > 100)
+            mfu = ("≤ " if floor else "") + _n(row.get("mfu_pct"), " %")
+            parts.append(f"device peak {_n(row['peak_gflops'])}{' (a floor)' if floor else ''} (MFU {mfu})")
         lines.append(" vs ".join(parts))
     if row.get("examples_per_sec_windowed") is not None:
         line = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import platform
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -22,10 +23,11 @@ class CpuInfo:
     Attributes:
       name: brand string.
       cores: CPUs this process may use (affinity), which is what TF's thread pools get.
-      clock_ghz: the reported clock; turbo can exceed it, so measured can exceed "peak".
+      clock_ghz: the clock the peak assumes: cpufreq's maximum where the OS exposes it, else a base clock.
       vector_extensions: the SIMD/FMA flags that set FLOPs per cycle.
       flops_per_cycle_fp32: per core, from the vector width and FMA units.
       peak_gflops_fp32: cores × clock × FLOPs per cycle.
+      clock_basis: where clock_ghz came from (CLOCK_MAX, CLOCK_BASE_NAME or CLOCK_CURRENT).
     """
 
     name: str
@@ -35,6 +37,13 @@ class CpuInfo:
     flops_per_cycle_fp32: int
     peak_gflops_fp32: float
     memory_gb: float
+    clock_basis: str = ""
+
+    @property
+    def peak_is_floor(self) -> bool:
+        """True when the clock is not the highest the cores can run at: turbo runs above it, so a measured
+        rate may pass this "peak" and a % of it is an upper bound, not the real fraction."""
+        return self.clock_basis != CLOCK_MAX
 
 
 @dataclass(frozen=True)
@@ -85,15 +94,42 @@ def flops_per_cycle_fp32(flags: set[str], vendor_amd: bool) -> int:
     return 8
 
 
-def _clock_ghz() -> float:
-    """The highest clock the OS reports (cpufreq's maximum), else the current one (a VM without cpufreq)."""
+CLOCK_MAX = "cpufreq maximum"  # the highest clock any core may reach: a peak from it is a ceiling
+CLOCK_BASE_NAME = "base clock in the model name"
+CLOCK_CURRENT = "current clock (no cpufreq here, e.g. a VM)"  # a VM reports its nominal clock: a floor
+
+
+def _sysfs_max_mhz() -> float:
+    """The highest cpuinfo_max_freq of any core (kHz in sysfs), 0 where cpufreq is not exposed."""
+    best = 0.0
+    for path in Path("/sys/devices/system/cpu").glob("cpu[0-9]*/cpufreq/cpuinfo_max_freq"):
+        try:
+            best = max(best, int(path.read_text().strip()) / 1000)
+        except (OSError, ValueError):
+            continue
+    return best
+
+
+def pick_clock(max_mhz: float, model_name: str, current_mhz: float) -> tuple[float, str]:
+    """(GHz, basis): cpufreq's maximum where known (no core runs faster, so % of peak stays ≤ 100), else the
+    base clock a model name such as 'Xeon Gold 6248 @ 2.50GHz' states, else the current clock; both floors."""
+    if max_mhz > 0:
+        return max_mhz / 1000, CLOCK_MAX
+    named = re.search(r"@\s*([0-9.]+)\s*GHz", model_name)
+    if named:
+        return float(named.group(1)), CLOCK_BASE_NAME
+    return (current_mhz / 1000, CLOCK_CURRENT) if current_mhz > 0 else (0.0, "")
+
+
+def _clock(model_name: str) -> tuple[float, str]:
     try:
         import psutil
 
         freq = psutil.cpu_freq()
     except Exception:  # psutil is a dependency, but a device list must never crash on it
-        return 0.0
-    return (freq.max or freq.current) / 1000 if freq else 0.0
+        freq = None
+    max_mhz = max((freq.max if freq else 0.0) or 0.0, _sysfs_max_mhz())
+    return pick_clock(max_mhz, model_name, (freq.current if freq else 0.0) or 0.0)
 
 
 @functools.lru_cache(maxsize=1)
@@ -103,7 +139,7 @@ def cpu_info() -> CpuInfo:
     name = proc.get("model name") or platform.processor() or platform.machine()
     vendor_amd = "AMD" in (proc.get("vendor_id", "") + name)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    clock = _clock_ghz()
+    clock, basis = _clock(name)
     fpc = flops_per_cycle_fp32(flags, vendor_amd)
     shown = (
         "sse4_2",
@@ -132,6 +168,7 @@ def cpu_info() -> CpuInfo:
         flops_per_cycle_fp32=fpc,
         peak_gflops_fp32=round(cores * clock * fpc, 1),
         memory_gb=round(mem_gb, 1),
+        clock_basis=basis,
     )
 
 

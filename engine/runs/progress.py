@@ -47,7 +47,9 @@ class RepeatEvent(TypedDict):
 
 
 class StepEvent(TypedDict, total=False):
-    """One training step (the steady ones and the warm-up ones alike)."""
+    """One training step (the steady ones and the warm-up ones alike), or, from an asynchronous backend
+    (JAX, PyTorch: engine.worker.window_clock), one synced window: `window_steps` steps ending at
+    `global_step`, the last one the device had finished, with `step_time_ms` the window's time ÷ its steps."""
 
     t: float
     event: Literal["step"]
@@ -58,6 +60,7 @@ class StepEvent(TypedDict, total=False):
     step_time_ms: float
     examples_per_sec: float | None
     loss: float | None
+    window_steps: int
 
 
 class EpochEvent(TypedDict, total=False):

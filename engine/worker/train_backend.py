@@ -8,7 +8,8 @@ How the clock is read (design §4, engine.worker.window_clock):
     how much faster the windowed figure is.
   * examples_per_sec_epoch: a wall clock around whole steady epochs (boundaries and validation
     included, what a clock around `fit` sees); a note flags it when more than 10 % below steady state.
-  * mfu_pct = achieved FLOP/s ÷ the dense peak for the run's precision (none for an unknown device).
+  * mfu_pct = achieved FLOP/s ÷ the dense peak for the run's precision (none for an unknown device); a
+    CPU peak from a base clock is a floor, which the notes say (engine.runs.hardware.CpuInfo.peak_is_floor).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 import time
 from types import ModuleType
 
+from engine.results.backend_text import FLOOR_NOTE
+from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec.specs import TrainSpec
 from engine.worker import flops
@@ -39,7 +42,12 @@ def window_size(steps_per_epoch: int) -> int:
 
 def _fit_windowed(model, data, spec: TrainSpec, ops: ModuleType, report: Reporter) -> WindowClock:
     clock = WindowClock(
-        lambda: ops.sync_model(model), window_size(spec.steps_per_epoch), spec.steps_per_epoch, report, 0
+        lambda: ops.sync_model(model),
+        window_size(spec.steps_per_epoch),
+        spec.steps_per_epoch,
+        report,
+        0,
+        global_batch=spec.batch_size,
     )
     clock.t_fit = time.perf_counter()
     model.fit(
@@ -95,6 +103,9 @@ def _notes(spec, data, rates: dict, train_flops: float, resolved: BackendStrateg
         )
     if rates["sync_overhead_pct"] is not None:
         notes.append(f"syncing every step costs {rates['sync_overhead_pct']:.1f} % (windowed vs step-synced)")
+    cpu = hardware.cpu_info()
+    if spec.device == "cpu" and cpu.peak_is_floor:
+        notes.append(f"{FLOOR_NOTE} ({cpu.clock_basis}, {cpu.clock_ghz:g} GHz), so MFU is an upper bound")
     if spec.dataset == "synthetic":
         notes.append("synthetic data: accuracy measures memorisation of one batch, not learning")
     return "; ".join(notes)

@@ -6,6 +6,10 @@ overrides only `on_train_batch_begin` (run synchronously, with no logs to conver
 so Keras keeps dispatching steps back to back and converts each step's logs off the main thread; it
 synchronises and reads the clock every `window` steps, at the end of the first step (time to first
 step) and where training ends before validation or the epoch's end.
+
+Its step events are therefore synced windows: `global_step` is the last step the device has finished
+and `step_time_ms` the window's time ÷ `window_steps`, so a live count, ETA or chart built from them
+never runs ahead of the device (an event per dispatched step would, by up to the whole queue).
 """
 
 from __future__ import annotations
@@ -30,8 +34,17 @@ class Window:
 
 
 class WindowClock(keras.callbacks.Callback):
-    def __init__(self, sync: Callable[[], None], window: int, steps_per_epoch: int, report: Reporter, t_fit: float):
+    def __init__(
+        self,
+        sync: Callable[[], None],
+        window: int,
+        steps_per_epoch: int,
+        report: Reporter,
+        t_fit: float,
+        global_batch: int = 0,
+    ):
         super().__init__()
+        self.global_batch = global_batch
         self.sync = sync
         self.window = max(1, window)
         self.steps_per_epoch = steps_per_epoch
@@ -61,6 +74,7 @@ class WindowClock(keras.callbacks.Callback):
                 total_steps=self.params.get("epochs", 1) * self.steps_per_epoch if self.params else None,
                 step_time_ms=dt * 1000.0,
                 window_steps=step - start,
+                examples_per_sec=self.global_batch / dt if self.global_batch and dt > 0 else None,
             )
         self._edge = (step, now)
         return now

@@ -70,6 +70,30 @@ def test_progress_of_training_uses_global_steps_and_examples_per_second():
     assert view.x_title == "Step"
 
 
+def window_events(windows: list[tuple[int, float]], total: int) -> list[dict]:
+    """Step events as the JAX/PyTorch window clock writes them: one per device sync."""
+    events, g = [{"t": 0.0, "event": "phase", "name": "training", "epochs": 1, "steps_per_epoch": total}], 0
+    for n, ms in windows:
+        g += n
+        events.append({"t": float(g), "event": "step", "epoch": 1, "step": g, "global_step": g, "total_steps": total,
+                       "step_time_ms": ms, "window_steps": n, "examples_per_sec": 64_000.0 / ms})  # fmt: skip
+    return events
+
+
+def test_progress_of_an_asynchronous_backend_counts_synced_steps_and_paces_the_eta_by_synced_windows():
+    # step 1 carries compiling; then windows of 2 and 4 steps at 100 and 130 ms per step
+    view = charts_run.summarize_progress(window_events([(1, 3000.0), (2, 100.0), (4, 130.0)], total=20))
+    assert view.synced_windows and (view.done, view.total) == (7, 20)
+    pace_ms = (2 * 100.0 + 4 * 130.0) / 6  # weighted by steps; the compile-heavy first window left out
+    assert view.eta_s == pytest.approx(13 * pace_ms / 1000)
+    assert view.rate == pytest.approx(64_000.0 / 130.0)  # the median of the windows' rates
+    assert charts_run.step_chart_titles(True)[0] == "Global step (at a device sync)"
+    assert "Synced step time" in charts_run.step_chart_titles(True)[1]
+    assert not charts_run.summarize_progress(micro_events(4, 10)).synced_windows
+    # only the first window so far: it is the only pace there is
+    assert charts_run.summarize_progress(window_events([(1, 3000.0)], total=4)).eta_s == pytest.approx(9.0)
+
+
 def test_empty_progress():
     view = charts_run.summarize_progress([])
     assert view.fraction == 0 and view.total is None and "Waiting" in view.phase
@@ -152,10 +176,20 @@ def test_epoch_figure_has_train_and_validation_curves():
     }
 
 
-def test_peak_text_explains_turbo_on_cpus():
-    pct, note = charts_run.peak_text(181.7, 166.2, "cpu")
-    assert pct == "109% of peak" and "turbo" in note
-    assert charts_run.peak_text(None, 166.2, "cpu") == ("—", "")
+def test_a_cpu_share_of_peak_is_never_shown_above_100_percent_without_saying_the_peak_is_a_floor():
+    from engine.results.backend_text import backend_lines, peak_text
+
+    pct, note = peak_text(181.7, 166.2, "cpu", floor=True)
+    assert pct == "≤ 109% of peak" and "a floor" in note and "turbo" in note
+    # another machine's run whose clock basis is unknown: over 100 % can only come from a floor
+    assert peak_text(181.7, 166.2, "cpu", floor=None)[0] == "≤ 109% of peak"
+    assert peak_text(81.7, 166.2, "cpu", floor=False) == (
+        "49% of peak",
+        "theoretical peak 166.2 GFLOP/s = cores × clock × FLOPs/cycle, at the highest clock the cores report",
+    )
+    assert peak_text(None, 166.2, "cpu", floor=True) == ("—", "")
+    row = {"device": "cpu", "gflops": 90.0, "peak_gflops": 80.0, "mfu_pct": 112.5}
+    assert "device peak 80.0 (a floor) (MFU ≤ 112.5 %)" in backend_lines(row)[1]
 
 
 def test_presets_are_valid_requests_and_match_the_articles():

@@ -88,7 +88,17 @@ def variable_devices(model) -> set[str]:
 def sync_model(model) -> None:
     """Wait for all dispatched train steps: inside `fit` the newest state is the trainer's `_jax_state`."""
     state = getattr(model, "_jax_state", None)
-    jax.block_until_ready(state if state else [v.value for v in model.trainable_variables])
+    jax.block_until_ready(_plain(state) if state else [v.value for v in model.trainable_variables])
+
+
+def _plain(tree: Any) -> Any:
+    """Keras stores `_jax_state` as a TrackedDict of TrackedLists, which JAX's pytree registry (exact types
+    only) takes for one opaque leaf: `block_until_ready` on it returned at once, so windows timed dispatch."""
+    if isinstance(tree, dict):
+        return {k: _plain(v) for k, v in tree.items()}
+    if isinstance(tree, (list, tuple)):
+        return [_plain(v) for v in tree]
+    return tree
 
 
 def peak_device_memory_mb(device: str) -> float | None:
