@@ -1,10 +1,14 @@
-"""Cost: per run and per million examples; prices per device from the references."""
+"""Cost: per run and per million examples, at the one price per device (engine.spec.prices) × the row's devices,
+the same price on the Cost tab and the Efficiency tab."""
 
 from __future__ import annotations
 
 import pytest
 
 from engine.compare import cost as analysis
+from engine.compare import efficiency as eff
+from engine.compare import likeforlike as lfl
+from engine.compare import tables as cmp
 from engine.reference.data import load_reference
 
 
@@ -26,12 +30,44 @@ def test_article_003_cost_per_result():
     assert analysis.cost_per_million_examples_usd(21402, 6.5) == pytest.approx(0.08437, abs=1e-5)
 
 
-def test_reference_prices_per_device(ref):
-    v100 = analysis.reference_prices(ref, "v100", per="gpu").set_index("ref_id")
-    assert v100.loc["DAWNBENCH-17", "price_per_unit_usd_h"] == pytest.approx(24.48 / 8)
-    assert v100.loc["SPEC-V100-AVENSUN-02", "price_per_unit_usd_h"] == 3.06
-    tpu = analysis.reference_prices(ref, "tpu_v2_8")
-    assert {4.5, 6.5, 6.595, 4.595} <= set(tpu["value"])
+def test_hardware_price_is_per_device_times_devices():
+    eight = analysis.hardware_price("v100", 8, "gpu")
+    assert eight is not None and eight.usd_per_hour == pytest.approx(8 * 3.06) and eight.devices == 8
+    assert "price table: AWS p3.16xlarge" in eight.text and eight.text.endswith("× 8")
+    board = analysis.hardware_price("tpu_v2_8", 8, "core")  # 8 cores = one v2-8 board
+    assert board is not None and board.usd_per_hour == 6.5 and "× " not in board.text
+    chips = analysis.hardware_price("tpu_v2", 4, "chip")  # chips are priced through their family's board
+    assert chips is not None and chips.usd_per_hour == 6.5
+    assert analysis.hardware_price("cpu", 1, "host") is None
+    assert analysis.hardware_price("v100", None, "gpu") is None  # a source that gives no device count
+
+
+def test_a_users_price_is_taken_as_given_and_labelled_yours():
+    got = analysis.hardware_price("v100", 8, "gpu", user_usd_h=10.0)
+    assert got is not None and got.usd_per_hour == 10.0 and got.choice.whose == "yours"
+    assert got.text == "$10/h (your price)"
+
+
+def test_cost_tab_and_efficiency_tab_charge_a_tpu_v2_8_the_same(ref):
+    rows = ref[(ref["hardware_key"] == "tpu_v2_8") & (ref["metric"] == "examples_per_s")].head(1)
+    long = cmp.long_rows([], rows)
+    cost_tab = cmp.default_prices(long, [], ref)
+    (label,) = cost_tab
+    rate = lfl.rate_of_reference(rows.to_dict("records")[0])
+    assert rate is not None
+    efficiency_tab, how = eff.price_for(rate)
+    assert cost_tab[label] == efficiency_tab == 6.5 and "2018-02" in how
+    starts = analysis.starting_prices(long, {})
+    assert starts[label].text.startswith("$6.5/h per board (price table: Google Cloud")
+
+
+def test_cost_tab_and_efficiency_tab_agree_for_multi_gpu_rows(ref):
+    rows = ref[ref["ref_id"] == "LAMBDA-DLB-13"]  # 8x V100
+    long = cmp.long_rows([], rows)
+    (cost_tab,) = cmp.default_prices(long, [], ref).values()
+    rate = lfl.rate_of_reference(rows.to_dict("records")[0])
+    assert rate is not None
+    assert cost_tab == pytest.approx(eff.price_for(rate)[0]) == pytest.approx(8 * 3.06)
 
 
 def test_cost_table(ref):

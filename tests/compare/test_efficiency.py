@@ -63,8 +63,12 @@ def test_an_unmeasured_gpu_run_gets_a_labelled_tdp_estimate_and_the_table_price(
     (row,) = eff.efficiencies([lfl.rate_of_run(run)], [run], ref)
     assert row.power is not None and row.power.basis == "estimate"
     assert row.power.watts == 70.0 and "TDP ESTIMATE, not measured (energy not measurable here)" in row.power.how
-    assert row.usd_per_million_examples is None  # no T4 row in the price table, none given
-    assert row.price_how.startswith("no price")
+    # no price given with the run: the price table's T4 (AWS g4dn.xlarge, one GPU)
+    assert row.price_usd_per_hour == 0.526 and "price table: AWS g4dn.xlarge" in row.price_how
+    assert row.usd_per_million_examples == pytest.approx(0.526 / 3600 * 1e6 / 500.0)
+    cpu = _run("r-cpu", energy_source="not measurable here")
+    (none,) = eff.efficiencies([lfl.rate_of_run(cpu)], [cpu], ref)
+    assert none.price_usd_per_hour is None and none.price_how.startswith("no price")
 
 
 def test_a_cpu_run_without_energy_has_no_figure_and_says_why(ref):
@@ -102,7 +106,7 @@ def test_price_table_for_a_tpu_board_and_the_users_price_first():
                     hardware_key="tpu_v2_8", device_type="tpu")  # fmt: skip
     usd, how = eff.price_for(rate)
     assert usd == 6.5 and "2018-02" in how and "seed 003" in how  # the dated default, named
-    assert eff.price_for(rate, 4.5) == (4.5, "user: price per hour given with the run")
+    assert eff.price_for(rate, 4.5) == (4.5, "user: $4.5/h (your price)")
 
 
 def test_the_claim_is_checked_against_named_rows(ref):
