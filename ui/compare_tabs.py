@@ -8,6 +8,7 @@ import streamlit as st
 
 from engine.charts import compare as ccharts
 from engine.compare import tables as cmp
+from engine.compare.cost import starting_prices
 from engine.compare.grade import differing
 from ui.common import download_csv, edit_table, plain, show_chart, show_table, store
 
@@ -141,20 +142,28 @@ def curves_tab(runs: list[dict]) -> None:
 
 def cost_tab(long: pd.DataFrame, runs: list[dict], ref: pd.DataFrame | None) -> None:
     st.caption(
-        "Cost = time × price per hour. Prices start from a run's own price (Run page) or the reference price of that "
-        "hardware for its device count; edit them freely (e.g. Cloud TPU v2 at $6.50/h, as article 003 used)."
+        "Cost = time × price per hour. Each price starts from the run's own price (Run page) or the price table's "
+        "on-demand price per device × the row's devices — the same price the Efficiency tab uses; edit them freely "
+        "(e.g. Cloud TPU v2 at $4.50/h, as article 001 used)."
     )
     labels = list(dict.fromkeys(long["label"]))
-    defaults = cmp.default_prices(long, runs, ref)
-    prices = pd.DataFrame({"label": labels, "price_per_hour_usd": [defaults.get(lab) for lab in labels]})
+    starts = starting_prices(long, {cmp.run_label(r): r.get("price_per_hour_usd") for r in runs})
+    prices = pd.DataFrame(
+        {
+            "label": labels,
+            "price_per_hour_usd": [round(starts[lab].usd_per_hour, 4) if lab in starts else None for lab in labels],
+            "price_from": [starts[lab].text if lab in starts else "no price on record: type one" for lab in labels],
+        }
+    )
     edited = edit_table(
         prices,
         hide_index=True,
         key="cmp_prices",
-        disabled=["label"],
+        disabled=["label", "price_from"],
         column_config={
             "label": "Run or reference",
             "price_per_hour_usd": st.column_config.NumberColumn("Price (USD per hour)", min_value=0.0, format="$%.4g"),
+            "price_from": "Starting price from",
         },
     )
     given = {

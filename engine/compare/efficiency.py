@@ -10,8 +10,9 @@ examples = USD/h ÷ 3600 × 10⁶ ÷ examples/s. The watts are, in this order of
 - an **estimate**: the source's own nominal board power (data/reference/source_power.csv, e.g. Lambda's
   watt-per-GPU table), a `tdp_w` reference row, or the hardware table's TDP — always labelled as one.
 
-The price per hour is the run's own (the user's), else the price table's default (engine.spec.prices), and
-`price_how` names which. Pure Python + pandas; no streamlit.
+The price per hour is the run's own (the user's), else the price table's default per device × the row's devices
+(engine.compare.cost.hardware_price, the Cost tab's rule too), and `price_how` names which.
+Pure Python + pandas; no streamlit.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from engine.compare import likeforlike as lfl
+from engine.compare.cost import hardware_price
 from engine.reference.units import same_family, units_between
 from engine.settings import REFERENCE_DIR
 from engine.spec import hardware_table, prices
@@ -65,7 +67,7 @@ class Efficiency:
     def usd_per_million_examples(self) -> float | None:
         if self.rate.task != "training" or not self.price_usd_per_hour or not self.rate.value > 0:
             return None
-        return self.price_usd_per_hour / 3600.0 * 1e6 / self.rate.value
+        return prices.usd_per_million_examples(self.rate.value, self.price_usd_per_hour)
 
 
 def _num(v: Any) -> float | None:
@@ -152,15 +154,13 @@ def reference_power(rate: lfl.Rate, ref: pd.DataFrame | None, stated: Mapping[st
 
 
 def price_for(rate: lfl.Rate, user_usd_h: Any = None) -> tuple[float | None, str]:
-    """(USD per hour, which price applies): the run's own price, else the price table's default for the device."""
-    if (user := _num(user_usd_h)) is not None:
-        return user, "user: price per hour given with the run"
-    for key in [rate.hardware_key, *sorted(same_family(rate.hardware_key) - {rate.hardware_key})]:
-        p = prices.default_price(key)
-        n = units_of(rate, p.per_unit, key) if p else None
-        if p and n:
-            return p.usd_per_hour * n, f"price table: {p.label()}" + (f" × {n:g}" if n != 1 else "")
-    return None, "no price: none given and none in the price table for this device"
+    """(USD per hour for the row's hardware, which price applies): the run's own price ("user: …"), else the price
+    table's default per device × the row's devices — the same rule as the Cost tab (engine.compare.cost)."""
+    unit = BASE_UNIT.get(rate.device_type, "die")
+    got = hardware_price(rate.hardware_key, rate.devices, unit, user_usd_h)
+    if got is None:
+        return None, "no price: none given and none in the price table for this device"
+    return got.usd_per_hour, ("user: " if got.choice.whose == "yours" else "") + got.text
 
 
 def efficiencies(

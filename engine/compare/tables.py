@@ -253,27 +253,15 @@ def epoch_frame(series_by_label: Mapping[str, list[dict[str, Any]]]) -> pd.DataF
     return pd.concat(frames, ignore_index=True, sort=False)
 
 
-def default_prices(rows: pd.DataFrame, runs: Iterable[Mapping[str, Any]], ref: pd.DataFrame | None) -> dict[str, float]:
-    """A starting price per hour for each label: a run's own price, or the reference price of the
-    hardware for the row's device count (first non-doubtful price row of that family)."""
-    from engine.compare.cost import reference_prices
+def default_prices(
+    rows: pd.DataFrame, runs: Iterable[Mapping[str, Any]], ref: pd.DataFrame | None = None
+) -> dict[str, float]:
+    """A starting price per hour for each label: a run's own price, else the price table's default per device ×
+    the row's devices (engine.compare.cost.starting_prices, the Efficiency tab's rule). `ref` is not read."""
+    from engine.compare.cost import starting_prices
 
-    out: dict[str, float] = {}
-    by_label = {run_label(r): r for r in runs}
-    for r in rows.drop_duplicates("label").to_dict("records"):
-        run = by_label.get(r["label"])
-        if run is not None:
-            price = run.get("price_per_hour_usd")
-            if _present(price) and float(price) > 0:
-                out[r["label"]] = float(price)
-            continue
-        if ref is None or not _present(r.get("hardware_count")):
-            continue
-        prices = reference_prices(ref, str(r["hardware_key"]), per=str(r["count_unit"]))
-        prices = prices[~prices["doubtful"]].dropna(subset=["price_per_unit_usd_h"])
-        if len(prices):
-            out[r["label"]] = round(float(prices["price_per_unit_usd_h"].iloc[0]) * float(r["hardware_count"]), 4)
-    return out
+    own = {run_label(r): r.get("price_per_hour_usd") for r in runs}
+    return {label: round(p.usd_per_hour, 4) for label, p in starting_prices(rows, own).items()}
 
 
 def cost_rows(rows: pd.DataFrame, prices: Mapping[str, float]) -> pd.DataFrame:

@@ -1,5 +1,5 @@
 """The one hardware table: every device AccelBench knows, with its name aliases, how it counts its
-units, its datasheet peak per precision, TDP and a list price where one is on record.
+units, its datasheet peak per precision and TDP. Prices live beside it in engine.spec.prices (one per device).
 
 Read by engine.runs.hardware (a run's % of peak), engine.reference (reference keys, unit
 conversions, peak rows on Compare) and the CLI. Pure Python; no pandas, no TensorFlow.
@@ -27,7 +27,6 @@ class Device:
       peak_unit: the unit the peaks are quoted per ("gpu", "die", "chip").
       peak_tflops: dense peak per precision ("float32", "tf32", "float16", "bfloat16", "int8").
       tdp_w: board power per peak unit, when published.
-      price_usd_h: a list price per peak unit and hour, when one is on record.
     """
 
     key: str
@@ -38,7 +37,6 @@ class Device:
     peak_unit: str = "gpu"
     peak_tflops: dict[str, float] = field(default_factory=dict)
     tdp_w: float | None = None
-    price_usd_h: float | None = None
 
 
 _TPU_V2 = {"core": 1, "chip": 2, "board": 8, "pod": 512}  # a v2 Pod: 256 chips
@@ -57,7 +55,22 @@ def _p(fp32: float | None = None, half: float | None = None, tf32: float | None 
 DEVICES: tuple[Device, ...] = (
     Device("cpu", "cpu", "CPU", {"host": 1}, peak_unit="host"),
     Device("colab_tpu_runtime_host_cpu", "cpu", "Colab 'TPU' runtime (host CPU)", {"host": 1}, peak_unit="host"),
+    # HGX B200 at 1,000 W, NVIDIA Blackwell datasheet: FP32 75, TF32 2.2 PF and BF16 4.5 PF with sparsity (halved here)
+    Device("b200", "gpu", "B200", _ONE_GPU, ("b200",), peak_tflops=_p(75.0, 2250.0, 1100.0), tdp_w=1000),
+    # H200 SXM datasheet: the H100's GH100 silicon and clocks, so the H100 SXM's dense peaks; up to 700 W
+    Device("h200", "gpu", "H200", _ONE_GPU, ("h200",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=700),
     Device("h100", "gpu", "H100", _ONE_GPU, ("h100",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=700),
+    # A100 80GB datasheet: the 40GB part's peaks (SXM 400 W); its own key because it is priced apart. Its aliases
+    # come before the A100's because the first alias found in the name wins.
+    Device(
+        "a100_80gb",
+        "gpu",
+        "A100 80GB",
+        _ONE_GPU,
+        ("a100-sxm4-80gb", "a100 80gb", "a100-80gb", "a100-pcie-80gb"),
+        peak_tflops=_p(19.5, 312.0, 156.0),
+        tdp_w=400,
+    ),
     Device("a100", "gpu", "A100", _ONE_GPU, ("a100",), peak_tflops=_p(19.5, 312.0, 156.0), tdp_w=400),
     Device("l4", "gpu", "L4", _ONE_GPU, ("l4",), peak_tflops=_p(30.3, 121.0), tdp_w=72),
     Device("a10g", "gpu", "A10G", _ONE_GPU, ("a10g",), peak_tflops=_p(31.2, 125.0), tdp_w=150),
@@ -79,6 +92,11 @@ DEVICES: tuple[Device, ...] = (
         "tpu_v5e", "tpu", "TPU v5e", {"core": 1, "chip": 1}, ("tpu v5 lite", "tpu v5e"), "chip", {"bfloat16": 197.0}
     ),
     Device("tpu_v5p", "tpu", "TPU v5p", {"core": 1, "chip": 2}, ("tpu v5p",), "chip"),
+    # one TensorCore per chip; 918 bf16 TFLOP/s per chip (cloud.google.com/tpu/docs/v6e); no TDP published.
+    # JAX names the chip "TPU v6 lite".
+    Device(
+        "tpu_v6e", "tpu", "TPU v6e", {"core": 1, "chip": 1}, ("tpu v6 lite", "tpu v6e"), "chip", {"bfloat16": 918.0}
+    ),
     Device("tpu_unknown", "tpu", "TPU (version not stated)", {"pod": 1}, peak_unit="pod"),
 )
 BY_KEY: dict[str, Device] = {d.key: d for d in DEVICES}
