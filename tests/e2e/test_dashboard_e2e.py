@@ -67,7 +67,7 @@ def test_empty_pages_say_what_to_do(page, fresh_server):
     expect(page.get_by_text("Nothing loaded yet")).to_be_visible()
     shot(page, "dash_history_empty_light")
     open_page(page, fresh_server, "/devices")
-    expect(page.get_by_text("Peak (float32)")).to_be_visible()
+    expect(page.get_by_text("Peak, float32 (GFLOP/s)")).to_be_visible()
     expect(page.get_by_text("No GPU found")).to_be_visible()
     shot(page, "dash_devices_light")
 
@@ -143,7 +143,7 @@ def test_dark_theme_pages_with_data(page, dark_server):
     expect(page.get_by_test_id("stDataFrame")).to_be_visible()
     shot(page, "dash_home_dark")
     open_page(page, dark_server, f"/compare?run={train['run_id']}")
-    expect(page.get_by_test_id("stPlotlyChart").first).to_contain_text("Throughput (examples/s)")
+    expect(page.get_by_test_id("stPlotlyChart").first).to_contain_text("Rate of work, like for like (examples/s)")
     shot(page, "dash_compare_dark")
     open_page(page, dark_server, "/history")
     page.get_by_text("Include data/history/ (").click()
