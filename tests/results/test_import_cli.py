@@ -41,7 +41,7 @@ def test_a_saved_mapping_applies_headless_and_its_output_loads_back(files, capsy
     assert text.splitlines()[0].startswith("device_label,device_count")
     back, _ = load_foreign(text.encode(), "out.csv")
     times = back.pivot_table(index=["device_label", "device_count"], columns="model", values="Time to train (min)")
-    assert times.loc[("H100", 64), "BERT-Large"] == 1.1 and times.loc[("A100", 8), "ResNet"] == 28.7
+    assert times.loc[("H100", 64), "BERT-Large"] == 1.1 and times.loc[("A100 80GB", 8), "ResNet"] == 28.7
 
 
 def test_a_bad_cell_exits_2_naming_row_and_column_and_writes_nothing(files, capsys):
