@@ -5,10 +5,10 @@ estimated from all the others (engine.compare.estimate.leave_one_out); the table
 range with the held-out figure, and the summary gives the median absolute error and how often the range held
 the true value — overall, by method (ratio, roofline) and by kind of model.
 
-Figures: the curated reference table, plus AccelBench's own H100 GPU check (data/history/h100_gpu_check_*.csv,
-through likeforlike.rate_of_run) when the reference table does not already carry those runs.
+Figures: the curated reference table — published figures and AccelBench's own reference pack (its
+`accelbench` rows, from data/reference/measured/); `--published-only` leaves the pack out.
 
-    python bench/bench_estimates.py [--markdown] [--reference-only]
+    python bench/bench_estimates.py [--markdown] [--published-only]
 """
 
 from __future__ import annotations
@@ -19,39 +19,20 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
-import pandas as pd
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.compare import estimate as est  # noqa: E402
-from engine.compare import likeforlike as lfl  # noqa: E402
 from engine.compare.workload import model_kind  # noqa: E402
 from engine.reference.data import load_reference  # noqa: E402
 from engine.reference.units import HARDWARE  # noqa: E402
 
-GPU_CHECKS = sorted((ROOT / "data" / "history").glob("h100_gpu_check_2*.csv"))
 
-
-def gpu_check_points(paths: Sequence[Path]) -> list[est.Point]:
-    """AccelBench's own training runs from GPU-check History files, as measured Points."""
-    out = []
-    for path in paths:
-        for run in pd.read_csv(path).to_dict("records"):
-            rate = lfl.rate_of_run(run, origin="imported") if run.get("status") == "ok" else None
-            point = est.point_of_rate(rate) if rate is not None and rate.task == "training" else None
-            if point is not None:
-                out.append(point)
-    return out
-
-
-def all_points(reference_only: bool = False) -> list[est.Point]:
+def all_points(published_only: bool = False) -> list[est.Point]:
     ref = load_reference()
-    points = est.points_from_reference(ref)
-    has_own_runs = (ref["source_kind"] == "accelbench").any()
-    if not reference_only and not has_own_runs:
-        points += gpu_check_points(GPU_CHECKS)
-    return points
+    if published_only:
+        ref = ref[ref["source_kind"] != "accelbench"]
+    return est.points_from_reference(ref)
 
 
 def _n(v: float) -> str:
@@ -102,9 +83,9 @@ def plain(head: list[str], rows: list[list[str]]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for BENCHMARKS.md)")
-    parser.add_argument("--reference-only", action="store_true", help="leave out the H100 GPU check's runs")
+    parser.add_argument("--published-only", action="store_true", help="leave out AccelBench's own pack rows")
     args = parser.parse_args(argv)
-    points = all_points(args.reference_only)
+    points = all_points(args.published_only)
     pairs = est.leave_one_out(points)
     groups = {(p.model, p.hardware_key, p.precision_class) for p in points}
     show = markdown if args.markdown else plain

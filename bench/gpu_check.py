@@ -1,18 +1,21 @@
-"""The GPU check: AccelBench's accelerator path on an NVIDIA GPU with CUDA, JAX and PyTorch (no TensorFlow).
+"""The GPU check and AccelBench's reference pack, for an NVIDIA GPU with CUDA, JAX and PyTorch (no TensorFlow).
 
-    python bench/gpu_check.py --out DIR [--smoke] [--budget-s 480] [--backends jax,torch]
+    python bench/gpu_check.py --out DIR [--smoke] [--budget-s 480] [--backends jax,torch] [--only …] [--part K/N]
 
-One command, each run in the engine's own worker process (python -m engine run … --json):
+Each run goes through the engine's own worker process (python -m engine run … --json), so the pack obeys
+the same timing rules as every run (warm-up and compile apart, synced windows, medians):
   devices          python -m engine devices
-  matmul           8192³ in bfloat16 and float32, on JAX and on PyTorch
-  conv2d           article 000's conv: 128×256×256×3 images, 256 5×5 filters (float32, bfloat16)
-  resnet50         synthetic ImageNet shapes, batch 256, mixed_bfloat16 and float32, JAX and PyTorch
-  fashion_cnn      article 000's Fashion-MNIST CNN, batch 1024, 5 epochs × 100 steps (synthetic data)
-  reuters_conv1d   article 002's Reuters model, synthetic data
+  matmul           8192³ in bfloat16 and float32, on every backend
+  conv2d           article 000's conv: 128×256×256×3 images, 256 5×5 filters (bfloat16, float32)
+  every zoo model  engine.spec.catalog's ten models on synthetic data of their native shape, at each model's
+                   usual GPU batch (catalog gpu_batch_size), mixed_bfloat16 and float32, on every backend
   peer             bench/gpu_peer.py: plain PyTorch, no AccelBench code
-Results: DIR/gpu_check.csv (python -m engine results export), DIR/gpu_check.log, DIR/peer.jsonl.
+Results: DIR/gpu_check.csv (python -m engine results export), DIR/gpu_check.log, DIR/peer.jsonl. Copy the
+CSV to data/reference/measured/ (with a one-line `.command` file beside it) and run
+`python data/reference/build_reference.py`: its runs become "measured by AccelBench" reference rows.
 Runs go in priority order and stop starting new ones once --budget-s is spent, so a time-limited machine
-still returns a CSV. --smoke uses tiny sizes on the CPU (the test suite runs it with JAX).
+still returns a CSV; `--part K/N` splits the pack over several calls. --smoke uses tiny sizes on the CPU
+(the test suite runs it with JAX).
 """
 
 from __future__ import annotations
@@ -26,10 +29,40 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.spec import catalog  # noqa: E402  (facts only: no framework import)
+
+# The pack's training order: the models users ask about most first, so a time-limited machine returns those.
+PACK_MODELS = (
+    "resnet50",
+    "fashion_cnn",
+    "reuters_conv1d",
+    "inceptionv3",
+    "vgg19",
+    "bilstm",
+    "xception",
+    "resnet152v2",
+    "flowers_cnn",
+    "tiny_cnn",
+)
+PRECISIONS = ("mixed_bfloat16", "float32")
+BIG = {"resnet50", "inceptionv3", "vgg19", "xception", "resnet152v2", "bilstm"}
+
+
+def _train_args(model: str, smoke: bool) -> list[str]:
+    """Batch and length of one training run: the model's usual GPU batch; enough steady steps to time."""
+    if smoke:
+        return ["--batch-size", "4", "--epochs", "2", "--steps-per-epoch", "2"]
+    batch = catalog.MODELS[model].gpu_batch_size
+    epochs, steps = (2, 8) if model in BIG else (3, 50)
+    return ["--batch-size", str(batch), "--epochs", str(epochs), "--steps-per-epoch", str(steps)]
 
 
 def plan(smoke: bool, backends: list[str], device: str) -> list[tuple[str, list[str]]]:
-    """(label, `engine run` arguments) in priority order."""
+    """(label, `engine run` arguments) in priority order: both microbenchmarks in both dtypes, then every zoo
+    model in mixed bfloat16 and float32, each on every backend. Labels read `matmul bfloat16 jax`,
+    `resnet50 mixed_bfloat16 torch`; --only keeps those starting with a given prefix."""
     mm = ["--m", "8192", "--n", "8192", "--k", "8192"] if not smoke else ["--m", "128", "--n", "128", "--k", "128"]
     conv = (
         ["--batch-size", "128", "--height", "256", "--width", "256"]
@@ -37,48 +70,26 @@ def plan(smoke: bool, backends: list[str], device: str) -> list[tuple[str, list[
         else ["--batch-size", "2", "--height", "16", "--width", "16"]
     )
     conv += ["--channels", "3", "--filters", "256" if not smoke else "8", "--kernel-size", "5"]
-    rn = (
-        ["--batch-size", "256", "--epochs", "2", "--steps-per-epoch", "8"]
-        if not smoke
-        else ["--batch-size", "4", "--epochs", "2", "--steps-per-epoch", "2"]
-    )
-    fc = (
-        ["--batch-size", "1024", "--epochs", "5", "--steps-per-epoch", "100"]
-        if not smoke
-        else ["--batch-size", "16", "--epochs", "2", "--steps-per-epoch", "3"]
-    )
-    rt = (
-        ["--batch-size", "256", "--epochs", "3", "--steps-per-epoch", "50"]
-        if not smoke
-        else ["--batch-size", "8", "--epochs", "2", "--steps-per-epoch", "2"]
-    )
-    rn_model = "resnet50" if not smoke else "tiny_cnn"
     reps = ["--repeats", "10" if not smoke else "2", "--warmup", "2"]
     runs: list[tuple[str, list[str]]] = []
-    for b in backends:
+    for bench, shape in (("matmul", mm), ("conv2d", conv)):
         for dt in ("bfloat16", "float32"):
-            runs.append((f"matmul {dt} {b}", ["--bench", "matmul", *mm, "--dtype", dt, *reps, "--backend", b]))
-    for b in backends:
-        runs.append((f"conv2d float32 {b}", ["--bench", "conv2d", *conv, "--dtype", "float32", *reps, "--backend", b]))
-    for b in backends:
-        runs.append((f"fashion_cnn {b}", ["--model", "fashion_cnn", "--dataset", "synthetic", *fc, "--backend", b]))
-    for b in backends:
-        runs.append(
-            (f"reuters_conv1d {b}", ["--model", "reuters_conv1d", "--dataset", "synthetic", *rt, "--backend", b])
-        )
-    for prec in ("mixed_bfloat16", "float32"):
-        for b in backends:
-            runs.append(
-                (
-                    f"{rn_model} {prec} {b}",
-                    ["--model", rn_model, "--dataset", "synthetic", *rn, "--precision", prec, "--backend", b],
-                )
-            )
-    for b in backends:
-        runs.append(
-            (f"conv2d bfloat16 {b}", ["--bench", "conv2d", *conv, "--dtype", "bfloat16", *reps, "--backend", b])
-        )
+            for b in backends:
+                runs.append((f"{bench} {dt} {b}", ["--bench", bench, *shape, "--dtype", dt, *reps, "--backend", b]))
+    for model in PACK_MODELS:
+        for prec in PRECISIONS:
+            for b in backends:
+                args = ["--model", model, "--dataset", "synthetic", *_train_args(model, smoke), "--precision", prec]
+                runs.append((f"{model} {prec} {b}", [*args, "--backend", b]))
     return [(label, [*args, "--device", device]) for label, args in runs]
+
+
+def part(runs: list, spec: str) -> list:
+    """The K-th of N near-equal slices of the run list (`--part K/N`, K from 1), for machines lent by the call."""
+    k, n = (int(x) for x in spec.split("/"))
+    if not 1 <= k <= n:
+        raise SystemExit(f"--part {spec}: K must be between 1 and N")
+    return runs[(k - 1) * len(runs) // n : k * len(runs) // n]
 
 
 def _engine(args: list[str], env: dict, log, timeout_s: float) -> subprocess.CompletedProcess:
@@ -133,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--only", default="", help="comma-separated label prefixes to keep (e.g. 'matmul float32,fashion_cnn')"
     )
+    p.add_argument("--part", default="", help="K/N: run only the K-th of N slices of the plan (after --only)")
+    p.add_argument("--list", action="store_true", help="print the plan's labels and exit")
     p.add_argument("--db-dir", default=None, help="where the results DB and per-run folders go (default: --out)")
     a = p.parse_args(argv)
     out = Path(a.out).resolve()
@@ -141,11 +154,16 @@ def main(argv: list[str] | None = None) -> int:
     db_dir.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "ACCELBENCH_DB": str(db_dir / "gpu_check.db"), "PYTHONUNBUFFERED": "1"}
     device = a.device or ("cpu" if a.smoke else "gpu")
+    runs = plan(a.smoke, a.backends.split(","), device)
+    if a.only:
+        runs = [r for r in runs if any(r[0].startswith(k.strip()) for k in a.only.split(","))]
+    if a.part:
+        runs = part(runs, a.part)
+    if a.list:
+        print("\n".join(label for label, _ in runs))
+        return 0
     with (out / "gpu_check.log").open("a") as log:
         print(_engine(["devices"], env, log, 120).stdout, flush=True)
-        runs = plan(a.smoke, a.backends.split(","), device)
-        if a.only:
-            runs = [r for r in runs if any(r[0].startswith(k.strip()) for k in a.only.split(","))]
         failures = _run_all(runs, env, log, a.budget_s)
         done = _engine(["results", "export", "--out", str(out / "gpu_check.csv")], env, log, 120)
         print(done.stderr.strip(), flush=True)

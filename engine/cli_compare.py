@@ -63,6 +63,7 @@ def _fmt(v: Any) -> str:
 
 def print_table(answer: Any) -> None:
     from engine.compare.answer import times, times_range
+    from engine.spec.prices import usd_text
 
     head = f"{'row':<52} {'rate':>12} {'unit':<10} {'one device':>11} {'× faster':>9} {'$/M ex':>7}  grade"
     print(head + "      how / differences")
@@ -72,7 +73,7 @@ def print_table(answer: Any) -> None:
         one = _fmt(c.one.value) if c.one else "system"
         x = c.per_device_speedup or c.speedup
         rng = times_range(c.low, c.high) if c.low is not None and c.high is not None and c.low != c.high else times(x)
-        usd = f"{c.usd_per_million_examples:.2f}" if c.usd_per_million_examples is not None else "—"
+        usd = usd_text(c.usd_per_million_examples)[1:] if c.usd_per_million_examples is not None else "—"
         print(
             f"{r.label[:52]:<52} {bound + _fmt(r.value):>12} {r.unit:<10} {one:>11} {rng:>9} {usd:>7}  "
             f"{(g.grade if g else 'baseline'):<10} {r.how}"

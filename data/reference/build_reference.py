@@ -11,7 +11,9 @@ The shared file (`../shared/reference/reference_numbers.csv`, 279 rows) keeps fr
 researcher wrote them. This script turns each row into the project's schema (see README.md next to
 this file): normalised keys for hardware, model, precision and units; the original text kept in
 `*_label` columns; doubts flagged from the notes. It adds the seed-article figures the shared file
-lacks (origin `seed_article`). Every published value is copied as the same digits.
+lacks (origin `seed_article`), then AccelBench's own reference-pack measurements from
+`data/reference/measured/*.csv` (origin `accelbench_pack`, see accelbench_pack.py). Every published
+value is copied as the same digits.
 
 The curated CSV is committed; the app never needs the shared folder. Re-running this script on the
 same input gives the same bytes.
@@ -29,6 +31,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(HERE)]
 
+from accelbench_pack import pack_rows
 from curation_rules import (  # (needs HERE on sys.path first)
     ADDED_ROWS,
     ROW_OVERRIDES,
@@ -169,6 +172,7 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
                 row[name] = row[name] or first[name]
         blocks.setdefault(sid, []).append(row)
     rows = [_finish(r) for block in blocks.values() for r in block]
+    rows += pack_rows()  # AccelBench's own measurements, after every published row
     return [{name: r.get(name, "") for name in COLUMN_NAMES} for r in rows]
 
 

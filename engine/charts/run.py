@@ -232,6 +232,7 @@ def _rate_bar(r: Rate, label: str, local: bool) -> dict[str, Any]:
         "label": label,
         "value": r.value,
         "key": "local" if local else r.device_type,
+        "basis": "local" if local else r.basis,
         "hatched": not local and (r.derivation != "measured" or r.doubtful),
         "text": BOUND_MARK.get(r.bound, "") + short_number(r.value),
         # plain data for the hover template (the figure's texts are escaped; the template keeps its markup)
@@ -261,14 +262,15 @@ def rate_figure(run: Rate, refs: list[Rate], run_label: str) -> go.Figure:
     bars = [_rate_bar(run, run_label, True)]
     bars += sorted((_rate_bar(r, lab, False) for r, lab in zip(refs, labels, strict=True)), key=lambda b: -b["value"])
     fig = go.Figure()
-    for key in dict.fromkeys(b["key"] for b in bars):
-        sel = [b for b in bars if b["key"] == key]
+    for key, basis in dict.fromkeys((b["key"], b["basis"]) for b in bars):
+        sel = [b for b in bars if (b["key"], b["basis"]) == (key, basis)]
+        source = {"local": "", "measured": " (measured by AccelBench)"}.get(basis, " (published)")
         fig.add_trace(
             go.Bar(
                 y=[b["label"] for b in sel],
                 x=[b["value"] for b in sel],
                 orientation="h",
-                name=DEVICE_NAMES.get(key, key) + ("" if key == "local" else " (published)"),
+                name=DEVICE_NAMES.get(key, key) + source,
                 marker={
                     "color": DEVICE_COLOURS.get(key, NEUTRAL),
                     "pattern": {"shape": ["/" * b["hatched"] for b in sel]},
@@ -284,5 +286,5 @@ def rate_figure(run: Rate, refs: list[Rate], run_label: str) -> go.Figure:
         fig.add_trace(hatch_legend())
     fig.update_xaxes(type="linear", range=[0, max(b["value"] for b in bars) * 1.2])
     fig.update_yaxes(categoryorder="array", categoryarray=[b["label"] for b in reversed(bars)])
-    title = f"{run.workload}: this run vs the seed articles, as rates of work"
+    title = f"{run.workload}: this run vs reference rows, as rates of work"
     return finish(fig, f"Rate of work ({run.unit}) — higher is better", "Hardware", title, bar_height(len(bars)))

@@ -93,10 +93,25 @@ def point_of_rate(rate: lfl.Rate) -> Point | None:
 
 
 def points_from_reference(ref: pd.DataFrame) -> list[Point]:
-    """Every usable training figure of the reference table, per single device."""
+    """Every usable training figure of the reference table, per single device.
+
+    AccelBench's own pack measures one workload on several backends on one machine; their spread is each
+    backend's overhead, not the device (Keras-torch's eager dispatch runs ResNet-50 at a quarter of Keras-JAX's
+    rate on an H100), so per (model, device, precision class, source) only the fastest backend's figure is kept.
+    """
     rows = ref[ref["task"] == "training"].to_dict("records") if not ref.empty else []
     rates = (lfl.rate_of_reference(r) for r in rows)
-    return [p for p in (point_of_rate(r) for r in rates if r is not None) if p is not None]
+    points = [p for p in (point_of_rate(r) for r in rates if r is not None) if p is not None]
+    best: dict[tuple[str, str, str, str], Point] = {}
+    for p in points:
+        k = (p.model, p.hardware_key, p.precision_class, p.source_id)
+        if p.basis == "measured" and (k not in best or p.examples_per_sec > best[k].examples_per_sec):
+            best[k] = p
+    return [
+        p
+        for p in points
+        if p.basis != "measured" or best[(p.model, p.hardware_key, p.precision_class, p.source_id)] is p
+    ]
 
 
 def _usable(key: str) -> bool:
@@ -283,11 +298,11 @@ def summarise(pairs: Sequence[tuple[Point, Estimate]], method: str = "all") -> C
     return Checked(method, len(got), statistics.median(errors), 100 * held / len(got), width, basis)
 
 
-# `python bench/bench_estimates.py` on 2026-11-24: the reference table + the H100 GPU check (BENCHMARKS.md).
+# `python bench/bench_estimates.py` on 2026-11-25: the reference table with its H100 pack rows (BENCHMARKS.md).
 CHECK: dict[str, Checked] = {
     "ratio": Checked("ratio", 4, 11.9, 100.0, 1.56, "published"),
-    "roofline": Checked("roofline", 16, 91.2, 68.8, 9.52, "measured and published"),
-    "all": Checked("all", 20, 55.4, 75.0, 7.73, "measured and published"),
+    "roofline": Checked("roofline", 16, 60.3, 68.8, 9.52, "measured and published"),
+    "all": Checked("all", 20, 48.4, 75.0, 7.73, "measured and published"),
 }
 
 

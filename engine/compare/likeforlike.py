@@ -12,6 +12,7 @@ peaks from engine.spec.hardware_table. Pure Python + the reference helpers; no s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -189,6 +190,12 @@ def _training_rate(row: Mapping[str, Any]) -> tuple[float, str, float | None, fl
     metric, value, kind = row["metric"], float(row["value"]), str(row.get("value_kind") or "exact")
     if metric in THROUGHPUT_METRICS:
         bound = {"approx": "about", "lower_bound": "at least", "upper_bound": "at most"}.get(kind, "")
+        if reference_basis(row) == "measured":
+            run = re.search(r"AccelBench run (\S+?):", str(row.get("notes") or ""))
+            how = f"measured by AccelBench: {_n(value)} {row['unit']}, steady state" + (
+                f" (run {run.group(1)})" if run else ""
+            )
+            return value, how, None, None, bound
         return value, f"published: {_n(value)} {row['unit']}", None, None, bound
     if row.get("target") or "epoch 1" in str(row.get("notes") or ""):
         return None  # time-to-accuracy, or a first epoch's compile-laden step
@@ -226,7 +233,8 @@ def rate_of_reference(row: Mapping[str, Any]) -> Rate | None:
             return None
         work, t = op_flops(model, **shape), float(row["value"])
         assumed = " (channel count not stated; the article preset's 3 assumed)" if "?" in str(row["shape"]) else ""
-        how = f"derived: {_n(work / 1e9)} GFLOP ({row['shape']}){assumed} ÷ {t:g} s"
+        source = "measured by AccelBench" if reference_basis(row) == "measured" else "derived"
+        how = f"{source}: {_n(work / 1e9)} GFLOP ({row['shape']}){assumed} ÷ {t:g} s"
         bound = BOUND_OF_TIME.get(str(row.get("value_kind")), "")
         return Rate(
             **_ref_base(row), task="micro", workload=model, value=work / t / 1e9, unit="GFLOP/s",

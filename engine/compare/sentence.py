@@ -13,6 +13,7 @@ from engine.compare import likeforlike as lfl
 from engine.compare.compared import Compared
 from engine.compare.single import scaled_from
 from engine.compare.workload import precision_class
+from engine.spec.prices import usd_text
 
 WORKLOAD_NAMES = {
     "fashion_cnn": "Fashion-MNIST CNN", "flowers_cnn": "flowers CNN", "bilstm": "BiLSTM", "resnet50": "ResNet-50",
@@ -98,7 +99,7 @@ def _cost(c: Compared) -> str:
     if c.usd_per_million_examples is None:
         return ""
     whose = "your price" if c.price_how.startswith("user") else "price table"
-    return f", at ${c.usd_per_million_examples:,.2f} per million examples ({whose})"
+    return f", at {usd_text(c.usd_per_million_examples)} per million examples ({whose})"
 
 
 def headline(base: lfl.Rate, rows: Sequence[Compared]) -> Headline:

@@ -19,7 +19,7 @@ TIME_METRICS = tuple(m for m, i in METRICS.items() if i.kind == "time")
 TPU_ALWAYS_XLA_TASKS = ("training", "micro")
 
 DEVICE_TYPES = ("cpu", "gpu", "tpu")
-SOURCE_KINDS = ("seed", "paper", "vendor", "blog", "benchmark-suite", "local")
+SOURCE_KINDS = ("seed", "paper", "vendor", "blog", "benchmark-suite", "accelbench", "local")
 TASKS = ("training", "inference", "micro", "spec", "price")
 DATA_KINDS = ("real", "synthetic", "unknown", "")
 VALUE_KINDS = ("exact", "approx", "lower_bound", "upper_bound", "derived")

@@ -41,6 +41,8 @@ class ModelInfo:
       min_image_size: smallest H/W the architecture accepts (Keras applications have minimums).
       source: which seed article or library it comes from.
       description: one line for pickers.
+      gpu_batch_size: the global batch it is usually trained at on one data-centre GPU (as TorchBench keeps
+        per-device batch sizes beside each model), so a GPU preset or the reference pack is not CPU-sized.
     """
 
     name: str
@@ -49,6 +51,7 @@ class ModelInfo:
     min_image_size: int
     source: str
     description: str
+    gpu_batch_size: int = 256
 
 
 SEQUENCE_LENGTH = 300
@@ -90,6 +93,7 @@ MODELS: dict[str, ModelInfo] = {
             4,
             "article 000",
             "5-layer CNN (BN, conv 64/128/256 5×5 ELU, dense 256)",
+            gpu_batch_size=1024,
         ),
         ModelInfo(
             "tiny_cnn",
@@ -98,13 +102,16 @@ MODELS: dict[str, ModelInfo] = {
             3,
             "article 000",
             "conv 64 3×3 → pool → ReLU → dense (TPUStrategy example)",
+            gpu_batch_size=1024,
         ),
         ModelInfo(
             "flowers_cnn", "image", "flowers", 16, "article 001", "small custom CNN for flowers (~78k parameters)"
         ),
-        ModelInfo("vgg19", "image", "flowers", 32, "keras.applications", "VGG19, no pre-trained weights"),
-        ModelInfo("xception", "image", "flowers", 71, "keras.applications", "Xception, no pre-trained weights"),
-        ModelInfo("resnet152v2", "image", "flowers", 32, "keras.applications", "ResNet152V2, no pre-trained weights"),
+        ModelInfo("vgg19", "image", "flowers", 32, "keras.applications", "VGG19, no pre-trained weights", 128),
+        ModelInfo("xception", "image", "flowers", 71, "keras.applications", "Xception, no pre-trained weights", 128),
+        ModelInfo(
+            "resnet152v2", "image", "flowers", 32, "keras.applications", "ResNet152V2, no pre-trained weights", 128
+        ),
         ModelInfo(
             "resnet50",
             "image",
@@ -129,7 +136,9 @@ MODELS: dict[str, ModelInfo] = {
             "article 002",
             "embedding 7 → conv1d 64/5 → conv1d 32/3 → dense 46 (Nadam)",
         ),
-        ModelInfo("bilstm", "text", "imdb", 0, "article 003", "bidirectional LSTM text classifier, 1024 hidden units"),
+        ModelInfo(
+            "bilstm", "text", "imdb", 0, "article 003", "bidirectional LSTM text classifier, 1024 hidden units", 128
+        ),
     )
 }
 MODEL_NAMES: tuple[str, ...] = tuple(MODELS)

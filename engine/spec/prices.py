@@ -124,6 +124,13 @@ def price_for_device(
     return PriceChoice(row.usd_per_hour, row.per_unit, "price table", text, row)
 
 
+def usd_text(usd: float) -> str:
+    """A dollar amount as a person reads it: '$1,234', '$0.52', '$0.0044' (two significant digits below $1)."""
+    if usd >= 100:
+        return f"${usd:,.0f}"
+    return f"${usd:,.2f}" if usd >= 1 else f"${usd:.2g}"
+
+
 def usd_per_million_examples(examples_per_sec: float, usd_per_hour: float) -> float:
     """What a million examples cost at a steady `examples_per_sec` on hardware costing `usd_per_hour`."""
     if not examples_per_sec > 0:

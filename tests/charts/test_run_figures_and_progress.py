@@ -119,9 +119,11 @@ def _rates(op: str, shape: str, gflops: float):
 
 def test_the_tpu_runtime_that_ran_on_the_cpu_is_charted_as_a_cpu():
     run, refs = _rates("conv2d", "128x256x256x3 * 5x5x3x256", 5.0)  # article 000's shape: the same workload
-    assert len(refs) == 3
+    assert len([r for r in refs if r.basis == "published"]) == 3
+    assert len([r for r in refs if r.basis == "measured"]) == 4  # the H100 pack: JAX and torch, fp32 and bf16
     fig = charts_run.rate_figure(run, refs, "This run (CPU, float32)")
     groups = {trace.name: list(trace.y) for trace in fig.data}
+    assert len(groups["GPU (measured by AccelBench)"]) == 4
     assert "TPU (published)" not in groups
     assert "Colab 'TPU' runtime (host CPU) (published, fp32)" in groups["CPU (published)"]
     assert groups["GPU (published)"] == ["K80 (1 die) (published, fp32)"]

@@ -26,7 +26,9 @@ def test_points_are_per_device_and_skip_doubtful_rows(points):
     # NVIDIA's 8-GPU ResNet-50 rows count per GPU: every A100 point is within one GPU's range
     a100 = [p.examples_per_sec for p in points if (p.model, p.hardware_key) == ("resnet50", "a100")]
     assert len(a100) >= 10 and max(a100) < 3000
-    assert not any(p.model == "fashion_cnn" for p in points)  # its two seed rows are doubtful
+    fashion = [p for p in points if p.model == "fashion_cnn"]  # its two seed rows are doubtful: left out
+    # the H100 pack ran it on Keras-JAX and Keras-torch; only the faster backend's figure is a point
+    assert [(p.basis, p.hardware_key, round(p.examples_per_sec)) for p in fashion] == [("measured", "h100", 190226)]
 
 
 def test_accelbench_rows_count_as_measured():
@@ -54,10 +56,13 @@ def test_a_raw_precision_is_read_as_its_class(points):
 
 
 def test_no_anchor_gives_a_rough_roofline(points):
-    e = est.estimate("fashion_cnn", "a100", "float32", points)
+    e = est.estimate("tiny_cnn", "a100", "float32", points)  # no figure of it anywhere
     assert e is not None and e.method == "roofline" and e.rough and e.anchor is None
     assert e.low <= e.examples_per_sec <= e.high
-    assert e.how.startswith("Rough estimate: 0.493 GFLOP per training example on an A100 (156 TFLOP/s TF32 peak)")
+    assert (
+        e.how.startswith("Rough estimate: ")
+        and "GFLOP per training example on an A100 (156 TFLOP/s TF32 peak)" in e.how
+    )
     # a user's own model is counted by the worker; its FLOPs come in explicitly
     mine = est.estimate("my_model", "h100", "mixed", points, flops_per_example=3e9)
     assert mine is not None and mine.method == "roofline" and mine.rough

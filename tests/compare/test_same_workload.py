@@ -112,6 +112,8 @@ def test_cli_compare_device_h100_answers_for_every_zoo_model(every_model, capsys
         assert {r["hardware_key"] for r in out["rows"][1:]} == {"h100"}, model
         if out["basis"] == "estimate":
             assert "estimate" in out["headline"].lower(), model
+        if model in ("fashion_cnn", "reuters_conv1d", "resnet50"):  # the 2026-11-23 H100 pack ran these
+            assert out["basis"] == "measured" and "measured by AccelBench" in out["headline"], model
 
 
 def test_cli_compare_device_text_and_bad_device(every_model, capsys):
@@ -134,3 +136,16 @@ def test_default_rows_prefer_accelbench_measurements(ref):
     base = lfl.rate_of_run(run)
     picked = [r for r in default_rows(base, ref, device=str(row["hardware_key"])) if r.basis != "estimate"]
     assert picked and picked[0].basis == "measured" and "measured by AccelBench" in picked[0].label
+
+
+def test_the_pack_row_on_the_runs_backend_comes_first_else_the_fastest_backend(ref):
+    """The H100 pack ran resnet50 on Keras-JAX (3,034 img/s fp32) and Keras-torch (736): a Keras-torch run is
+    answered with the Keras-torch row (like for like); a TensorFlow run, which the pack could not run (no
+    TensorFlow on the GPU machine), with the fastest backend — named in the label."""
+    torch_run = lfl.rate_of_run(train_run("resnet50", 5.0, 32, backend="torch"))
+    (row,) = [r for r in default_rows(torch_run, ref, device="h100") if r.basis == "measured"]
+    assert "Keras-torch" in row.label and round(row.value) == 736
+    tf_run = lfl.rate_of_run(train_run("resnet50", 5.0, 32))
+    (row,) = [r for r in default_rows(tf_run, ref, device="h100") if r.basis == "measured"]
+    assert "Keras-JAX" in row.label and round(row.value) == 3034
+    assert row.label == "H100 80GB (measured by AccelBench, Keras-JAX, fp32)"
