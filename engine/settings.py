@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,6 +22,17 @@ def db_setting() -> str:
 def is_db_url(value: str | Path | None) -> bool:
     """Whether a database setting names a PostgreSQL server rather than a SQLite file."""
     return isinstance(value, str) and value.strip().lower().startswith(DB_URL_SCHEMES)
+
+
+# A scheme: a letter, then letters/digits/+.- and a colon. Two letters at least, so a Windows drive
+# ("C:\\runs.db") still reads as a path.
+_URL_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+def looks_like_url(value: str | Path | None) -> bool:
+    """Whether a database setting reads as a URL of some kind (`postgres:/x`, `mysql://…`, `sqlite:///…`):
+    such a setting is never taken for a file name, so a typo cannot make a folder named `postgres:`."""
+    return isinstance(value, str) and bool(_URL_LIKE.match(value.strip()))
 
 
 def db_path() -> Path:

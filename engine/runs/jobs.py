@@ -30,7 +30,9 @@ from engine.runs.rows import initial_row, micro_shape  # noqa: F401 (micro_shape
 from engine.runs.store import Store
 from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
 from engine.spec.memory import estimate_bytes, fmt_bytes, memory_problem
-from engine.spec.specs import Spec, SpecError, spec_from_dict, spec_to_dict
+from engine.spec.replicas import resolve_strategy
+from engine.spec.specs import Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
+from engine.spec.tf_config import parse_tf_config
 
 # A run row with no job handle yet is still being launched for at most this long.
 _LAUNCH_GRACE_S = 30.0
@@ -58,6 +60,8 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
     problem = hardware.device_problem(spec.device, acc, getattr(spec, "tpu", ""))
     if problem:
         raise SpecError("--device", problem)
+    if isinstance(spec, TrainSpec) and resolve_strategy(spec, len(acc.gpus)) == "multi_worker":
+        parse_tf_config(os.environ.get("TF_CONFIG"))  # pure JSON: refused here, before a worker starts
     check_memory(spec, acc)
     if demo:
         check_one_at_a_time()

@@ -67,6 +67,12 @@ def resolve_target(value: str | Path | None = None) -> DbTarget:
                 f"postgresql://USER@HOST:5432/DATABASE (scheme given: {scheme})"
             ) from None
         return DbTarget(url=url, path=None)
+    if settings.looks_like_url(raw):  # a mistyped URL must not become a SQLite file in a folder "postgres:"
+        scheme = str(raw).strip().split(":", 1)[0]
+        raise StoreError(
+            f"ACCELBENCH_DB {scheme}:… is not a PostgreSQL URL nor a file path — write a team database as "
+            "postgresql://USER@HOST:5432/DATABASE, or give a SQLite file path such as data/accelbench.db"
+        )
     path = Path(raw).expanduser().resolve() if raw else settings.db_path()
     return DbTarget(url=make_url("sqlite://"), path=path)
 

@@ -17,13 +17,13 @@ the first TensorFlow work a worker does.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import tensorflow as tf
 
+from engine.spec import tf_config
 from engine.spec.replicas import resolve_strategy
 from engine.spec.specs import SpecError, TrainSpec
 from engine.worker import tfenv
@@ -53,33 +53,8 @@ class ResolvedStrategy:
 
 
 def parse_tf_config(text: str | None) -> dict:
-    """Validate TF_CONFIG for MultiWorkerMirroredStrategy; returns the parsed dict."""
-    hint = 'e.g. {"cluster": {"worker": ["host1:12345", "host2:12345"]}, "task": {"type": "worker", "index": 0}}'
-    if not text or not text.strip():
-        raise StrategyError(
-            "--strategy", f"multi_worker needs the TF_CONFIG environment variable on every machine ({hint})"
-        )
-    try:
-        cfg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StrategyError(
-            "--strategy", f"TF_CONFIG is not valid JSON ({exc.msg} at char {exc.pos}); {hint}"
-        ) from None
-    workers = (
-        cfg.get("cluster", {}).get("worker") if isinstance(cfg, dict) and isinstance(cfg.get("cluster"), dict) else None
-    )
-    if not isinstance(workers, list) or not workers or not all(isinstance(w, str) and ":" in w for w in workers):
-        raise StrategyError("--strategy", f"TF_CONFIG needs cluster.worker as a list of host:port addresses; {hint}")
-    task = cfg.get("task")
-    if not isinstance(task, dict) or task.get("type") not in ("worker", "chief"):
-        raise StrategyError("--strategy", f"TF_CONFIG needs task.type 'worker' (or 'chief'); {hint}")
-    index = task.get("index")
-    size = len(cfg["cluster"].get(task["type"], []))
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < size:
-        raise StrategyError(
-            "--strategy", f"TF_CONFIG task.index must be 0..{size - 1} for its {size} {task['type']}(s), got {index!r}"
-        )
-    return cfg
+    """Validate TF_CONFIG for MultiWorkerMirroredStrategy (engine.spec.tf_config, raising StrategyError)."""
+    return tf_config.parse_tf_config(text, StrategyError)
 
 
 def tpu_address(spec: TrainSpec, environ: dict | None = None) -> str:
