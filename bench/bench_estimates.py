@@ -1,7 +1,7 @@
 """How good is an estimate where nothing was measured? Leave-one-out on every real figure (issue 19, item 5).
 
 Every (model, device, precision class) that has a measured or published training figure is held out and
-estimated from all the others (engine.compare.estimate.leave_one_out); the table compares the estimate and its
+estimated from all the others (engine.compare.estimate_check.leave_one_out); the table compares the estimate and its
 range with the held-out figure, and the summary gives the median absolute error and how often the range held
 the true value — overall, by method (ratio, roofline) and by kind of model.
 
@@ -22,7 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.compare import estimate as est  # noqa: E402
+from engine.compare import estimate as est
+from engine.compare import estimate_check as chk  # noqa: E402
 from engine.compare.workload import model_kind  # noqa: E402
 from engine.reference.data import load_reference  # noqa: E402
 from engine.reference.units import HARDWARE  # noqa: E402
@@ -62,7 +63,7 @@ def summary_rows(pairs: Sequence[tuple[est.Point, est.Estimate]]) -> list[list[s
     groups = [("all", pairs), *((m, [x for x in pairs if x[1].method == m]) for m in ("ratio", "roofline"))]
     groups += [(f"kind: {k}", [x for x in pairs if model_kind(x[0].model) == k]) for k in ("conv", "transformer", "recurrent")]  # fmt: skip
     for name, got in groups:
-        c = est.summarise(got)
+        c = chk.summarise(got)
         if c is not None:
             rows.append(
                 [name, str(c.n_points), f"{c.median_error_pct:.0f}", f"{c.coverage_pct:.0f}", f"{c.median_width:.1f}×"]
@@ -86,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--published-only", action="store_true", help="leave out AccelBench's own pack rows")
     args = parser.parse_args(argv)
     points = all_points(args.published_only)
-    pairs = est.leave_one_out(points)
+    pairs = chk.leave_one_out(points)
     groups = {(p.model, p.hardware_key, p.precision_class) for p in points}
     show = markdown if args.markdown else plain
     print(f"Leave-one-out, {date.today().isoformat()}: {len(points)} figures in {len(groups)} (model, device, "

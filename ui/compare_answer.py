@@ -130,10 +130,9 @@ def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None
 
 def estimate_note() -> str:
     """How good the estimates are, as measured leave-one-out (bench/bench_estimates.py)."""
-    from engine.compare import estimate as est
+    from engine.compare.estimate_check import check_note
 
-    note = getattr(est, "check_note", None)
-    checked = note("ratio") if callable(note) else ""
+    checked = check_note("ratio")
     return "Estimates are not measurements: hatched bars, with their range. " + checked
 
 
@@ -162,8 +161,9 @@ def grade_table(answer: ans.Answer) -> None:
             "Row": st.column_config.TextColumn(width="medium"),
             "Rate": st.column_config.NumberColumn(format="%.4g"),
             "One device": st.column_config.NumberColumn(
-                format="%.4g", help="the rate of one device: a system's rate ÷ its stated device count; blank: "
-                "a system whose source does not say how many devices"
+                format="%.4g",
+                help="the rate of one device: a system's rate ÷ its stated device count; blank: "
+                "a system whose source does not say how many devices",
             ),
             "× faster": st.column_config.NumberColumn(format="%.3g×", help="one device's rate ÷ the baseline's rate"),
             "$/M examples": st.column_config.NumberColumn(

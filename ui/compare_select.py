@@ -91,7 +91,7 @@ def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
         for r in candidates.to_dict("records")
     }
     chosen = st.multiselect(
-        "Reference rows (published numbers)",
+        "Reference rows (published, or measured by AccelBench)",
         ids,
         key="cmp_refs",
         format_func=lambda i: labels.get(i, i),

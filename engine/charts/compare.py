@@ -127,12 +127,14 @@ def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
         NEUTRAL if lab == baseline_label else GOOD if s >= 1 else BAD
         for lab, s in zip(data["label"], data["speedup"], strict=True)
     ]
+    # an estimate is never drawn like a measurement: hatched, as on the rate chart
+    is_estimate = list(data["origin"] == "estimate") if "origin" in data.columns else [False] * len(data)
     fig = go.Figure(
         go.Bar(
             y=data["label"],
             x=data["speedup"],
             orientation="h",
-            marker_color=colours,
+            marker={"color": colours, "pattern": {"shape": ["/" if e else "" for e in is_estimate]}},
             text=[speedup_text(s) for s in data["speedup"]],
             textposition="outside",
             cliponaxis=False,
@@ -140,6 +142,8 @@ def speedup_chart(table: pd.DataFrame, baseline_label: str) -> go.Figure:
             showlegend=False,
         )
     )
+    if any(is_estimate):
+        fig.add_trace(hatch_legend())
     fig.add_vline(x=1, line_dash="dot", line_color=NEUTRAL)
     tickvals, ticktext = speedup_ticks(list(data["speedup"]))
     fig.update_xaxes(type="log", tickvals=tickvals, ticktext=ticktext)

@@ -9,7 +9,7 @@
 
 Several figures of one (model, device, precision class) count as their middle one (median_low, a real figure):
 a source with many configurations does not outvote the rest. An estimate never uses the figure it stands in
-for, which makes estimating a known figure its own leave-one-out check (bench/bench_estimates.py, CHECK).
+for, which makes estimating a known figure its own leave-one-out check (engine.compare.estimate_check).
 """
 
 from __future__ import annotations
@@ -114,13 +114,13 @@ def points_from_reference(ref: pd.DataFrame) -> list[Point]:
     ]
 
 
-def _usable(key: str) -> bool:
+def usable_device(key: str) -> bool:
     """A device an estimate can name: a known GPU or TPU (a CPU host has no stable ratio to anything)."""
     dev = HARDWARE.get(key)
     return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
 
 
-def _groups(points: Sequence[Point]) -> dict[Key, list[Point]]:
+def group_points(points: Sequence[Point]) -> dict[Key, list[Point]]:
     keys = dict.fromkeys((p.model, p.hardware_key, p.precision_class) for p in points)
     return {k: [p for p in points if (p.model, p.hardware_key, p.precision_class) == k] for k in keys}
 
@@ -151,7 +151,7 @@ def _by_ratio(model: str, target: str, pc: str, groups: dict[Key, list[Point]]) 
     kind = model_kind(model)
     options = []
     for m, anchor, c in groups:
-        if m != model or c != pc or anchor == target or not _usable(anchor):
+        if m != model or c != pc or anchor == target or not usable_device(anchor):
             continue
         others = sorted(
             o for o, d, oc in groups
@@ -207,7 +207,7 @@ def _mfu_band(model: str, pc: str, groups: dict[Key, list[Point]], flops: dict[s
     every: list[float] = []
     for (m, d, c), group in groups.items():
         f, peak = flops.get(m) or train_flops_per_example(m), peak_per_device_tflops(d, c)
-        mfu = middle(group).examples_per_sec * f / (peak * 1e12) if f and peak and _usable(d) else None
+        mfu = middle(group).examples_per_sec * f / (peak * 1e12) if f and peak and usable_device(d) else None
         if mfu is not None and m == model and c == pc:
             own.append(mfu)
         elif mfu is not None and mfu <= 1:
@@ -251,65 +251,8 @@ def estimate(
     Points of the target itself are left out: an estimate stands in for a figure, it never repeats one.
     """
     pc = precision if precision in CLASSES else precision_class(precision)
-    if not _usable(hardware_key):
+    if not usable_device(hardware_key):
         return None
     target = (model, hardware_key, pc)
-    groups = _groups([p for p in points if (p.model, p.hardware_key, p.precision_class) != target])
+    groups = group_points([p for p in points if (p.model, p.hardware_key, p.precision_class) != target])
     return _by_ratio(*target, groups) or _by_roofline(*target, groups, flops_per_example)
-
-
-@dataclass(frozen=True)
-class Checked:
-    """A leave-one-out check of one method ("ratio", "roofline" or "all").
-
-    Attributes:
-      method: which estimates; n_points: held-out figures estimated; basis: what they were ("published").
-      median_error_pct: median |estimate − true| ÷ true, in %; coverage_pct: how often the range held the true value.
-      median_width: the median range's high ÷ low (how wide the ranges that did so were).
-    """
-
-    method: str
-    n_points: int
-    median_error_pct: float
-    coverage_pct: float
-    median_width: float
-    basis: str
-
-
-def leave_one_out(points: Sequence[Point], flops: dict[str, float] | None = None) -> list[tuple[Point, Estimate]]:
-    """Every (model, device, precision class) figure estimated from all the others: (true figure, estimate)."""
-    out = []
-    for (m, d, c), group in sorted(_groups(points).items()):
-        e = estimate(m, d, c, points, (flops or {}).get(m)) if _usable(d) else None
-        if e is not None:
-            out.append((middle(group), e))
-    return out
-
-
-def summarise(pairs: Sequence[tuple[Point, Estimate]], method: str = "all") -> Checked | None:
-    """Median absolute error and range coverage of leave-one-out pairs (one method, or "all")."""
-    got = [(p, e) for p, e in pairs if method in ("all", e.method)]
-    if not got:
-        return None
-    errors = [abs(e.examples_per_sec - p.examples_per_sec) / p.examples_per_sec * 100 for p, e in got]
-    held = sum(e.low <= p.examples_per_sec <= e.high for p, e in got)
-    width = statistics.median(e.high / e.low for _, e in got)
-    basis = " and ".join(sorted({p.basis for p, _ in got}))
-    return Checked(method, len(got), statistics.median(errors), 100 * held / len(got), width, basis)
-
-
-# `python bench/bench_estimates.py` on 2026-11-25: the reference table with its H100 pack rows (BENCHMARKS.md).
-CHECK: dict[str, Checked] = {
-    "ratio": Checked("ratio", 4, 11.9, 100.0, 1.56, "published"),
-    "roofline": Checked("roofline", 16, 60.3, 68.8, 9.52, "measured and published"),
-    "all": Checked("all", 20, 48.4, 75.0, 7.73, "measured and published"),
-}
-
-
-def check_note(method: str) -> str:
-    """One sentence for the screen: how well this method did when checked leave-one-out."""
-    c = CHECK.get(method)
-    return (
-        f"Checked leave-one-out on {c.n_points} {c.basis} figures: median error {c.median_error_pct:.0f} %, range "
-        f"held the true value {c.coverage_pct:.0f} % of the time"
-    ) if c else "Not yet checked against held-out figures."  # fmt: skip

@@ -167,6 +167,18 @@ def test_speedup_axis_is_log_with_a_parity_line_and_readable_ticks():
     assert fig.layout.xaxis.type == "log"
     assert any(s.x0 == 1 and s.x1 == 1 for s in fig.layout.shapes)
     assert "1×" in fig.layout.xaxis.ticktext and len(fig.layout.xaxis.ticktext) <= 8
+    assert not any(fig.data[0].marker.pattern.shape) and len(fig.data) == 1  # nothing estimated: no hatching
+
+
+def test_speedup_bars_of_estimates_are_hatched_with_a_legend_saying_so():
+    table = pd.DataFrame(
+        {"label": ["cpu", "V100 (published)", "H200 (estimate)"], "origin": ["this machine", "reference", "estimate"],
+         "value_canonical": [1, 70, 900], "speedup": [1.0, 70.0, 900.0], "basis": "rate"}
+    )  # fmt: skip
+    fig = ccharts.speedup_chart(table, "cpu")
+    shapes = dict(zip(fig.data[0].y, fig.data[0].marker.pattern.shape, strict=True))
+    assert shapes == {"cpu": "", "V100 (published)": "", "H200 (estimate)": "/"}
+    assert fig.data[1].name == "hatched = estimate, derived or doubtful"
 
 
 def test_history_bars_draw_one_trace_per_colour_group_even_for_100k_rows():

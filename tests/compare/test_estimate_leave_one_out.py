@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.compare import estimate as est
+from engine.compare import estimate_check as chk
 from engine.reference.data import load_reference
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +93,7 @@ HAND = [
 
 
 def test_leave_one_out_on_a_hand_made_set():
-    pairs = est.leave_one_out(HAND)
+    pairs = chk.leave_one_out(HAND)
     got = {(p.model, p.hardware_key): e for p, e in pairs}
     assert len(pairs) == 6 and all(e.method == "ratio" and not e.rough for e in got.values())
     r = got[("resnet50", "a100")]  # V100 400 × median(3, 2)
@@ -106,12 +107,12 @@ def test_leave_one_out_on_a_hand_made_set():
     }  # fmt: skip
     truth = {(p.model, p.hardware_key): p.examples_per_sec for p in HAND}
     errors = [abs(v - truth[k]) / truth[k] * 100 for k, v in estimates.items()]
-    c = est.summarise(pairs)
+    c = chk.summarise(pairs)
     assert c is not None and c.n_points == 6 and c.median_error_pct == pytest.approx(statistics.median(errors))
     assert c.median_error_pct == pytest.approx((100 * 62.5 / 300 + 100 * 29.5454545 / 100) / 2)
     # xception is the odd one out (ratio 2, outside 2.75–3 even widened by 25 %): the two others' ranges hold
     assert c.coverage_pct == pytest.approx(100 * 4 / 6)
-    assert est.summarise(pairs, "roofline") is None
+    assert chk.summarise(pairs, "roofline") is None
 
 
 def test_a_source_that_measured_both_devices_gives_the_ratio():
@@ -122,10 +123,10 @@ def test_a_source_that_measured_both_devices_gives_the_ratio():
 
 
 def test_check_note_reads_the_measured_check():
-    assert set(est.CHECK) == {"ratio", "roofline", "all"}
-    note = est.check_note("ratio")
-    assert note.startswith(f"Checked leave-one-out on {est.CHECK['ratio'].n_points} ") and "median error" in note
-    assert est.check_note("guess") == "Not yet checked against held-out figures."
+    assert set(chk.CHECK) == {"ratio", "roofline", "all"}
+    note = chk.check_note("ratio")
+    assert note.startswith(f"Checked leave-one-out on {chk.CHECK['ratio'].n_points} ") and "median error" in note
+    assert chk.check_note("guess") == "Not yet checked against held-out figures."
 
 
 def test_the_bench_runs():
