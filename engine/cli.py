@@ -1,4 +1,4 @@
-"""The CLI: `python -m engine devices|models|run|results|cancel|compare` (design §2).
+"""The CLI: `python -m engine devices|models|run|results|cancel|compare|db|sweep` (design §2).
 
 This module is the parser and the dispatch; each command's body lives in engine.cli_commands
 (run, devices, models) or engine.cli_results (results, cancel). To add a command: a sub-parser in
@@ -16,7 +16,7 @@ import os
 import sys
 from typing import NoReturn
 
-from engine import cli_compare, cli_db
+from engine import cli_compare, cli_db, cli_sweep
 from engine.cli_commands import cmd_devices, cmd_models, cmd_run
 from engine.cli_common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
 from engine.cli_results import cmd_cancel, cmd_results
@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--xla", action="store_true", default=None)
     r.add_argument("--memory-growth", action="store_true", default=None)
     r.add_argument("--memory-limit-mb", type=_positive_int)
+    r.add_argument("--host-memory-limit-mb", type=_positive_int, help="cap the worker's address space (RLIMIT_AS)")
     r.add_argument("--visible-devices")
     r.add_argument("--tpu")
     r.add_argument("--price-per-hour", dest="price_per_hour_usd", type=_number)
@@ -107,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cancel", help="cancel a queued or running run")
     c.add_argument("run_id")
     cli_compare.add_parser(sub)
+    cli_sweep.add_parser(sub)
     return p
 
 
@@ -120,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         "cancel": cmd_cancel,
         "compare": cli_compare.cmd_compare,
         "db": cli_db.cmd_db,
+        "sweep": cli_sweep.cmd_sweep,
     }
     try:
         return handler[args.command](args)

@@ -29,6 +29,7 @@ TRAIN_ONLY = {
     "precision",
     "memory_growth",
     "memory_limit_mb",
+    "host_memory_limit_mb",
     "visible_devices",
     "tpu",
 }

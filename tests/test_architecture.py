@@ -28,6 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "engine.runs": {"engine.spec", "engine.results", "engine.settings"},
     "engine.charts": {"engine.spec", "engine.results", "engine.reference", "engine.compare", "engine.settings"},
     "engine.worker": {"engine.spec", "engine.results", "engine.runs", "engine.settings"},
+    "engine.sweep": {"engine.spec", "engine.results", "engine.runs", "engine.settings"},
     "engine.cli": {"engine.*"},
     "engine.__main__": {"engine.cli"},
     "ui": {
@@ -38,6 +39,7 @@ ALLOWED: dict[str, set[str]] = {
         "engine.compare",
         "engine.runs",
         "engine.charts",
+        "engine.sweep",
         "engine.settings",
     },
     "pages": {
@@ -48,6 +50,7 @@ ALLOWED: dict[str, set[str]] = {
         "engine.compare",
         "engine.runs",
         "engine.charts",
+        "engine.sweep",
         "engine.settings",
     },
 }
@@ -61,6 +64,7 @@ FORBIDDEN_LIBRARIES: dict[str, set[str]] = {
     "engine.runs": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.charts": {"tensorflow", "keras", "streamlit"},
     "engine.worker": {"streamlit", "plotly"},
+    "engine.sweep": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.settings": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.cli": {"streamlit", "plotly"},
     "ui": {"tensorflow", "keras"},

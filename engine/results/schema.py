@@ -21,6 +21,8 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("error", str),
     ("source", str),
     ("label", str),  # the user's own annotation (a machine or team name, `--label`); never set by default
+    ("sweep_id", str),  # the sweep (engine.sweep) this run is a cell of; empty for a run started on its own
+    ("node", str),  # the Ray node that ran a dispatched cell ("IP (node id)"); empty for runs on this machine
     # what ran
     ("kind", str),
     ("model", str),
@@ -108,6 +110,8 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "cost_usd_per_epoch",
     "price_source",
     "label",
+    "sweep_id",
+    "node",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -137,6 +141,8 @@ class ResultRow(TypedDict, total=False):
     error: str | None
     source: str | None
     label: str | None
+    sweep_id: str | None
+    node: str | None
     kind: str | None
     model: str | None
     dataset: str | None

@@ -21,7 +21,7 @@ from engine import settings
 from engine.results.checks import RUN_ID
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
-from engine.runs import endings, hardware
+from engine.runs import endings, hardware, processes
 from engine.runs.live import progress_events
 from engine.runs.machine import machine_id
 from engine.runs.processes import alive, create_time, kill_group
@@ -86,8 +86,6 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None, lab
     """
     store = store or Store()
     run_id = new_run_id()
-    run_dir = store.runs_dir / run_id
-    spec_dict = spec_to_dict(spec)
     row = initial_row(spec, run_id)
     if label:
         row["label"] = label  # the user's own annotation (engine.runs.transfer.label_problem checked it)
@@ -98,6 +96,19 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None, lab
             raise _busy_error(busy)
     else:
         store.insert_run(row)
+    proc = start_worker(spec, run_id, store)
+    _children[run_id] = proc
+    return run_id
+
+
+def start_worker(spec: Spec, run_id: str, store: Store, die_with_parent: bool = False) -> subprocess.Popen:
+    """Write the run folder of a stored `queued` run, start its worker and store its job handle.
+
+    `die_with_parent`: the worker is killed when this process dies (a Ray task's worker must not outlive
+    the Ray worker that watches it; engine.sweep). Raises OSError after recording the run `failed`.
+    """
+    run_dir = store.runs_dir / run_id
+    spec_dict = spec_to_dict(spec)
     try:
         run_dir.mkdir(parents=True)
         (run_dir / "spec.json").write_text(json.dumps(spec_dict, indent=2))
@@ -121,17 +132,17 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None, lab
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # own process group, so cancel/timeout kill TF's threads and children too
                 env=env,
+                preexec_fn=processes.die_with_parent if die_with_parent else None,
             )
     except OSError as exc:
         store.update_run(run_id, {"status": RunStatus.FAILED, "error": f"could not start the worker: {exc}"})
         raise
-    _children[run_id] = proc
     # a SIGKILL reads as out of memory only for a run whose estimate was over half the memory left
     tight = estimate_bytes(spec) > 0.5 * _available_bytes()
     handle = {**spec_dict, "_memory_estimate": env["ACCELBENCH_MEMORY_ESTIMATE"], "_memory_tight": tight}
     deadline = time.time() + spec.timeout_s
     store.set_job(run_id, proc.pid, create_time(proc.pid), deadline, str(run_dir), handle, machine_id())
-    return run_id
+    return proc
 
 
 def _available_bytes() -> float:

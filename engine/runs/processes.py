@@ -46,3 +46,12 @@ def kill_group(pid: int, grace_s: float = 3.0) -> None:
         _, members = psutil.wait_procs(members, timeout=grace_s)
         if not members:
             return
+
+
+def die_with_parent() -> None:
+    """In a child before exec (Linux): SIGKILL this process when its parent dies, so a worker started by a
+    Ray task ends with the Ray worker process (killed, or its node lost) instead of running on unwatched."""
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

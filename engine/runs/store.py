@@ -96,14 +96,20 @@ class Store(StoreBase):
             return list(conn.execute(stmt).scalars())
 
     def list_runs(
-        self, statuses: Iterable[str] | None = None, limit: int | None = None, label: str | None = None
+        self,
+        statuses: Iterable[str] | None = None,
+        limit: int | None = None,
+        label: str | None = None,
+        sweep_id: str | None = None,
     ) -> list[ResultRow]:
-        """Runs, newest first (optionally only those with these statuses / this label)."""
+        """Runs, newest first (optionally only those with these statuses / this label / of this sweep)."""
         stmt = select(runs).order_by(runs.c.created_at.desc(), runs.c.run_id.desc())
         if statuses is not None:
             stmt = stmt.where(runs.c.status.in_(list(statuses)))
         if label is not None:
             stmt = stmt.where(runs.c.label == label)
+        if sweep_id is not None:
+            stmt = stmt.where(runs.c.sweep_id == sweep_id)
         if limit:
             stmt = stmt.limit(int(limit))
         with self._conn() as conn:

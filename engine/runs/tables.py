@@ -23,6 +23,7 @@ runs = Table(
 Index("runs_created", runs.c.created_at)
 Index("runs_status", runs.c.status)
 Index("runs_status_created", runs.c.status, runs.c.created_at)  # Compare: the newest ok runs
+Index("runs_sweep", runs.c.sweep_id)  # a sweep's cells (engine.sweep), picked out of a large store
 
 # A live run's handle: which process on which machine runs it, until when, and its spec. `machine` is
 # an opaque id of the host (engine.runs.machine), so a dashboard never judges another machine's PIDs.

@@ -47,6 +47,7 @@ TRAIN_BOUNDS: dict[str, tuple[float, float]] = {
     "validation_steps": (0, 100_000),
     "logical_devices": (1, 64),
     "memory_limit_mb": (0, 10_000_000),
+    "host_memory_limit_mb": (0, 10_000_000),
     **_COMMON_BOUNDS,
 }
 
@@ -107,6 +108,9 @@ class TrainSpec:
       precision: float32, mixed_float16 or mixed_bfloat16.
       xla: jit_compile the train step.
       memory_growth, memory_limit_mb, visible_devices: GPU settings, applied before TF initialises.
+      host_memory_limit_mb: cap on the worker process's address space (RLIMIT_AS, 0 = none), set before
+        the framework is imported: past it the framework's own allocation fails with its out-of-memory
+        error (how `engine sweep --max-batch` is tested on a CPU).
       tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
       backend: the Keras 3 backend that runs the model: tensorflow, jax or torch.
       price_per_hour_usd: optional, for cost_usd.
@@ -127,6 +131,7 @@ class TrainSpec:
     xla: bool = False
     memory_growth: bool = False
     memory_limit_mb: int = 0
+    host_memory_limit_mb: int = 0
     visible_devices: str = ""
     tpu: str = ""
     backend: str = backends.DEFAULT_BACKEND
@@ -199,6 +204,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         "xla": boolean(d, "xla"),
         "memory_growth": boolean(d, "memory_growth"),
         "memory_limit_mb": whole(d, "memory_limit_mb", TRAIN_BOUNDS),
+        "host_memory_limit_mb": whole(d, "host_memory_limit_mb", TRAIN_BOUNDS),
         "price_per_hour_usd": number(d, "price_per_hour_usd", TRAIN_BOUNDS),
         "timeout_s": number(d, "timeout_s", TRAIN_BOUNDS),
     }

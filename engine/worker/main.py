@@ -30,6 +30,7 @@ from engine.spec.specs import MicroSpec, Spec, SpecError, spec_from_dict
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError
+from engine.worker.host_limit import apply_host_memory_limit
 from engine.worker.telemetry import Sampler
 
 
@@ -63,6 +64,7 @@ def explain(exc: BaseException) -> str:
 
 def _run(spec: Spec, report: Reporter) -> dict:
     """Run `spec` under its backend and return its result columns, environment included."""
+    apply_host_memory_limit(getattr(spec, "host_memory_limit_mb", 0))  # before the framework allocates anything
     backends.prepare_process(
         spec.backend, spec.device, getattr(spec, "logical_devices", 1), getattr(spec, "visible_devices", "")
     )

@@ -22,6 +22,8 @@ def full_row(run_id: str, **over) -> dict:
         "error": None,
         "source": "local",
         "label": "colab-t4, team A",
+        "sweep_id": "sweep-20261121-100000-abcdef",
+        "node": "10.0.0.5 (1a2b3c4d)",
         "kind": "train",
         "model": "fashion_cnn",
         "dataset": "synthetic",

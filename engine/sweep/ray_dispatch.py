@@ -1,0 +1,166 @@
+"""`--on ray` / `--on ray://HOST:PORT`: each cell a Ray task that asks for the device it needs
+(`num_gpus=1` for a GPU cell, the custom resource `accelerator_type:KIND` for `gpu:KIND`, CPUs for a
+CPU cell) and runs the engine's worker on its node (engine.sweep.ray_task). Tasks are never retried: a
+cell is timed once, and a lost one is recorded `interrupted` with the node named.
+
+Ray is optional: without it, `--on ray` says how to install it (RAY_INSTALL) and nothing starts.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from engine import settings
+from engine.results.schema import ResultRow
+from engine.results.status import ACTIVE_STATUSES, RunStatus
+from engine.runs.store import Store
+from engine.spec.replicas import UNKNOWN_GPU_COUNT, resolve_strategy
+from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
+from engine.spec.tf_config import parse_tf_config
+from engine.sweep import status
+from engine.sweep.dispatch import OnDone, PlannedCell
+from engine.sweep.matrix import Cell, SweepError
+
+RAY_VERSION = "2.60.0"
+RAY_INSTALL = f"pip install 'ray[default]=={RAY_VERSION}'"
+WAIT_S = 0.5
+# Ray's convention for "a node of this kind", as `@ray.remote(accelerator_type=...)` asks for it
+ACCELERATOR_SHARE = 0.001
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise SweepError(
+            f"--on ray needs Ray, which is not installed here — {RAY_INSTALL} (on this machine and every node), "
+            "or use --on local"
+        ) from None
+    return ray
+
+
+def cell_resources(cell: Cell, cpus_per_cell: float) -> dict[str, Any]:
+    """The Ray task options that make a cell land on a node with what it needs."""
+    options: dict[str, Any] = {"num_cpus": cpus_per_cell}
+    if cell.target.device == "gpu":
+        options["num_gpus"] = 1  # one GPU per cell: never two timed runs on one device
+    resources: dict[str, float] = {}
+    if cell.target.device == "tpu":
+        resources["TPU"] = 1
+    if cell.target.accelerator:
+        resources[f"accelerator_type:{cell.target.accelerator}"] = ACCELERATOR_SHARE
+    if resources:
+        options["resources"] = resources
+    return options
+
+
+class RayDispatcher:
+    """Runs cells as Ray tasks on a cluster: `address` is a `ray://HOST:PORT` client address, a
+    cluster address, or None for RAY_ADDRESS / a cluster started on this machine (`ray start --head`).
+    A process that has already called `ray.init` (a test's in-process head) is used as it is."""
+
+    name = "ray"
+
+    def __init__(self, address: str | None = None, cpus_per_cell: float = 1.0) -> None:
+        self.address = address
+        self.cpus_per_cell = cpus_per_cell
+        self._ray = import_ray()
+        self._refs: dict[Any, PlannedCell] = {}
+        self._store: Store | None = None
+
+    def open(self, store: Store) -> None:
+        """Connect to the cluster; refuse a SQLite store when the cluster has nodes on other machines."""
+        ray = self._ray
+        if not ray.is_initialized():
+            try:
+                ray.init(address=self.address or os.environ.get("RAY_ADDRESS") or "auto", log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise SweepError(
+                    f"--on: cannot reach the Ray cluster ({first[:200]}) — is `ray start --head` running?"
+                ) from None
+        here = ray.util.get_node_ip_address()
+        others = sorted({n["NodeManagerAddress"] for n in self._nodes()} - {here})
+        if store.path is not None and others:
+            raise SweepError(
+                f"the Ray cluster has nodes on other machines ({', '.join(others)}) but ACCELBENCH_DB is the SQLite "
+                f"file {store.path} on this one — point ACCELBENCH_DB at the team's postgresql://… store"
+            )
+
+    def _nodes(self) -> list[dict[str, Any]]:
+        return [n for n in self._ray.nodes() if n.get("Alive")]
+
+    def problem(self, cell: Cell) -> str | None:
+        try:
+            spec = spec_from_dict(cell.request, gpu_count=UNKNOWN_GPU_COUNT)  # devices are the nodes' business
+            if isinstance(spec, TrainSpec) and resolve_strategy(spec, 1) == "multi_worker":
+                parse_tf_config(os.environ.get("TF_CONFIG"))
+        except SpecError as exc:
+            return str(exc)
+        need = cell_resources(cell, self.cpus_per_cell)
+        wanted = {"CPU": need["num_cpus"], "GPU": need.get("num_gpus", 0), **need.get("resources", {})}
+        if not any(all(n["Resources"].get(k, 0) >= v for k, v in wanted.items() if v) for n in self._nodes()):
+            have = "; ".join(
+                f"{n['NodeManagerAddress']}: "
+                + ", ".join(
+                    f"{k} {v:g}"
+                    for k, v in sorted(n["Resources"].items())
+                    if not k.startswith(("node:", "memory", "object_store"))
+                )
+                for n in self._nodes()
+            )
+            asks = ", ".join(f"{k} {v:g}" for k, v in wanted.items() if v)
+            return f"--devices {cell.target.name}: no node of the Ray cluster has {asks} (nodes: {have or 'none'})"
+        return None
+
+    def run(self, planned: list[PlannedCell], store: Store, on_done: OnDone) -> None:
+        from engine.sweep import ray_task
+
+        ray = self._ray
+        self._store = store
+        remote = ray.remote(max_retries=0)(ray_task.run_cell)
+        # the nodes import engine from the same checkout path as this machine (see DEPLOY.md)
+        runtime_env = {"env_vars": {"PYTHONPATH": os.environ.get("ACCELBENCH_RAY_PYTHONPATH") or str(settings.ROOT)}}
+        for p in planned:
+            options = {**cell_resources(p.cell, self.cpus_per_cell), "runtime_env": runtime_env}
+            ref = remote.options(**options).remote(p.run_id, p.cell.request, store.worker_setting)
+            self._refs[ref] = p
+        while self._refs:
+            done, _ = ray.wait(list(self._refs), num_returns=1, timeout=WAIT_S)
+            for ref in done:
+                p = self._refs.pop(ref)
+                on_done(p, self._result(ref, p, store))
+
+    def _result(self, ref: Any, p: PlannedCell, store: Store) -> ResultRow:
+        ray = self._ray
+        try:
+            return ray.get(ref)
+        except ray.exceptions.TaskCancelledError:
+            status.cancel_runs([p.run_id], store)
+        except ray.exceptions.RayTaskError as exc:  # our own code raised on the node: a failed cell, with why
+            store.update_run(
+                p.run_id,
+                {"status": RunStatus.FAILED, "error": f"the Ray task failed: {str(exc.cause)[:300]}"},
+                only_if_status=ACTIVE_STATUSES,
+            )
+        except ray.exceptions.RayError as exc:  # the worker process or its node was lost
+            node = (store.get_run(p.run_id) or {}).get(
+                "node"
+            ) or "a node that never reported (lost before the cell started)"
+            store.update_run(
+                p.run_id,
+                {
+                    "status": RunStatus.INTERRUPTED,
+                    "error": f"the Ray worker running it was lost on node {node} ({type(exc).__name__})",
+                },
+                only_if_status=ACTIVE_STATUSES,
+            )
+        return store.get_run(p.run_id) or {}
+
+    def cancel(self) -> None:
+        """Cancel every Ray task still under way and mark its run `cancelled`."""
+        for ref, p in list(self._refs.items()):
+            self._ray.cancel(ref)  # not forced: a running task gets KeyboardInterrupt and stops its worker
+            if self._store is not None:
+                status.cancel_runs([p.run_id], self._store)

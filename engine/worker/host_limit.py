@@ -1,0 +1,23 @@
+"""The worker's host memory cap (`TrainSpec.host_memory_limit_mb`): RLIMIT_AS on this process.
+
+Set before the framework is imported, so the framework's own allocator meets the limit and fails the
+way it fails on a full machine (JAX/XLA: `RESOURCE_EXHAUSTED: Out of memory allocating N bytes`;
+NumPy/TensorFlow host allocations: MemoryError) — a real out-of-memory at a size that depends only on
+the run, which `engine sweep --max-batch` can search for on a CPU. The limit counts virtual memory, so
+it includes the framework's own reservations (about 1.5 GB for JAX on a CPU).
+"""
+
+from __future__ import annotations
+
+import resource
+
+
+def apply_host_memory_limit(limit_mb: int) -> None:
+    """Cap this process's address space at `limit_mb` MiB (0: leave it as it is)."""
+    if limit_mb <= 0:
+        return
+    limit_bytes = limit_mb * 2**20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit_bytes = min(limit_bytes, hard)  # an unprivileged process may only lower its hard limit
+    resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
