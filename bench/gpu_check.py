@@ -7,7 +7,7 @@ the same timing rules as every run (warm-up and compile apart, synced windows, m
   devices          python -m engine devices
   matmul           8192³ in bfloat16 and float32, on every backend
   conv2d           article 000's conv: 128×256×256×3 images, 256 5×5 filters (bfloat16, float32)
-  every zoo model  engine.spec.catalog's ten models on synthetic data of their native shape, at each model's
+  every zoo model  engine.spec.catalog's models (CNNs, RNN, GPT/BERT-style transformers) on synthetic data of their native shape, at each model's
                    usual GPU batch (catalog gpu_batch_size), mixed_bfloat16 and float32, on every backend
   peer             bench/gpu_peer.py: plain PyTorch, no AccelBench code
 Results: DIR/gpu_check.csv (python -m engine results export), DIR/gpu_check.log, DIR/peer.jsonl. Copy the
@@ -36,6 +36,8 @@ from engine.spec import catalog  # noqa: E402  (facts only: no framework import)
 # The pack's training order: the models users ask about most first, so a time-limited machine returns those.
 PACK_MODELS = (
     "resnet50",
+    "gpt2_small",
+    "bert_base",
     "fashion_cnn",
     "reuters_conv1d",
     "inceptionv3",
@@ -45,9 +47,11 @@ PACK_MODELS = (
     "resnet152v2",
     "flowers_cnn",
     "tiny_cnn",
+    "gpt_tiny",
+    "bert_tiny",
 )
 PRECISIONS = ("mixed_bfloat16", "float32")
-BIG = {"resnet50", "inceptionv3", "vgg19", "xception", "resnet152v2", "bilstm"}
+BIG = {"resnet50", "inceptionv3", "vgg19", "xception", "resnet152v2", "bilstm", "gpt2_small", "bert_base"}
 
 
 def _train_args(model: str, smoke: bool) -> list[str]:

@@ -11,7 +11,7 @@ reference rows of that model use (resnet50 and inceptionv3 at 224×224×3, the f
         d = catalog.DATASETS[catalog.MODELS[m].native_dataset]
         print(m, d.input_shape, flops.train_flops(models.build_model(m, d.input_shape, d.num_classes)))"
 
-Counted 2026-11-24 with Keras 3.15.1. resnet50's figure (7,715.9 MFLOP forward) is the one the H100 GPU check
+Counted 2026-11-24 with Keras 3.15.1 (the transformers 2026-11-25). resnet50's figure (7,715.9 MFLOP forward) is the one the H100 GPU check
 printed in its notes. A model not listed here (a user's own) passes its count to the estimate explicitly.
 """
 
@@ -29,6 +29,11 @@ TRAIN_FLOPS: dict[str, tuple[tuple[int, ...], float]] = {
     "inceptionv3": ((224, 224, 3), 17_027_526_720),
     "reuters_conv1d": ((300,), 10_005_120),
     "bilstm": ((300,), 16_986_955_776),
+    # per sequence (context 1024 / 128 tokens); counted 2026-11-25, self-attention and the tied LM head included
+    "gpt2_small": ((1024,), 874_944_921_600),
+    "gpt_tiny": ((128,), 452_984_832),
+    "bert_base": ((128,), 67_045_303_296),
+    "bert_tiny": ((128,), 352_421_376),
 }
 
 

@@ -40,6 +40,7 @@ MODEL_KINDS: dict[str, str] = {
     "gpt_tiny": "transformer",
     "gpt2_small": "transformer",
     "bert_base": "transformer",
+    "bert_tiny": "transformer",
     "matmul": "transformer",
     "conv2d": "conv",
 }

@@ -76,12 +76,18 @@ DATASETS: dict[str, DatasetInfo] = {
             "reuters", "text", (SEQUENCE_LENGTH,), 46, 8_982, "Reuters newswire topics, padded to 300, 46 classes"
         ),
         DatasetInfo("imdb", "text", (SEQUENCE_LENGTH,), 2, 25_000, "IMDB reviews, padded to 300, 2 classes"),
+        # synthetic-only shapes of today's transformer workloads: token ids in, the next token (language
+        # modelling, kind "tokens": a label per position, num_classes = vocabulary) or a class out
+        DatasetInfo("lm_gpt2", "tokens", (1024,), 50_257, 0, "GPT-2-shaped token ids, context 1024, vocab 50,257"),
+        DatasetInfo("lm_tiny", "tokens", (128,), 1024, 0, "token ids, context 128, vocab 1,024 (CI-sized)"),
+        DatasetInfo("seq128", "text", (128,), 2, 0, "BERT-shaped sequence classification, 128 tokens, 2 classes"),
     )
 }
 
 # `synthetic` is not a DatasetInfo: it takes the shape of the model's native dataset.
 SYNTHETIC = "synthetic"
-DATASET_NAMES: tuple[str, ...] = (SYNTHETIC, *[n for n in DATASETS if n != "imagenet_shape"])
+SYNTHETIC_ONLY = ("imagenet_shape", "lm_gpt2", "lm_tiny", "seq128")
+DATASET_NAMES: tuple[str, ...] = (SYNTHETIC, *[n for n in DATASETS if n not in SYNTHETIC_ONLY])
 
 MODELS: dict[str, ModelInfo] = {
     m.name: m
@@ -139,8 +145,36 @@ MODELS: dict[str, ModelInfo] = {
         ModelInfo(
             "bilstm", "text", "imdb", 0, "article 003", "bidirectional LSTM text classifier, 1024 hidden units", 128
         ),
+        ModelInfo(
+            "gpt2_small", "tokens", "lm_gpt2", 0, "GPT-2 small shape (Radford et al. 2019)",
+            "GPT-style decoder: 12 layers, d 768, 12 heads, context 1024, ~124 M parameters, causal LM", 32,
+        ),
+        ModelInfo(
+            "gpt_tiny", "tokens", "lm_tiny", 0, "GPT-2's layout at CI size",
+            "GPT-style decoder: 2 layers, d 128, 4 heads, context 128, causal LM", 256,
+        ),
+        ModelInfo(
+            "bert_base", "text", "seq128", 0, "BERT-base shape (Devlin et al. 2018)",
+            "BERT-style encoder: 12 layers, d 768, 12 heads, ~110 M parameters, classification head", 64,
+        ),
+        ModelInfo(
+            "bert_tiny", "text", "seq128", 0, "BERT's layout at CI size",
+            "BERT-style encoder: 2 layers, d 128, 2 heads, classification head", 256,
+        ),
     )
-}
+}  # fmt: skip
+
+
+def tokens_per_example(model: str, dataset: str) -> int | None:
+    """Training tokens in one example of `model` on `dataset` (its sequence length) for a sequence model, else
+    None: a transformer's rate is quoted in tokens/s (examples/s × this), as every LLM benchmark does."""
+    if model not in MODELS or MODELS[model].kind not in ("tokens", "text"):
+        return None
+    info = resolve_dataset(model, dataset) if dataset in (*DATASETS, SYNTHETIC) else None
+    return int(info.input_shape[0]) if info is not None and MODELS[model].name in TRANSFORMERS else None
+
+
+TRANSFORMERS = ("gpt2_small", "gpt_tiny", "bert_base", "bert_tiny")
 MODEL_NAMES: tuple[str, ...] = tuple(MODELS)
 
 

@@ -147,6 +147,9 @@ def synthetic_batch(info: catalog.DatasetInfo, batch: int, seed: int) -> tuple[n
     """One global batch of random examples with `info`'s shape and dtype (images in [0, 1), token ids)."""
     rng = np.random.default_rng(seed)
     x: np.ndarray  # token ids (int32) or images (float32)
+    if info.kind == "tokens":  # language modelling: each position's label is the next token
+        ids = rng.integers(1, info.num_classes, size=(batch, info.input_shape[0] + 1), dtype=np.int32)
+        return ids[:, :-1], ids[:, 1:]
     if info.kind == "text":
         x = rng.integers(1, catalog.TEXT_VOCAB_SIZE, size=(batch, *info.input_shape), dtype=np.int32)
     else:

@@ -1,8 +1,9 @@
 """Counted FLOPs of a Keras model, per example, from its layers (worker/CLI only).
 
 Method: walk the model's layers and count the multiply-accumulates of the layers that do matrix work
-— convolutions (incl. depthwise/separable/grouped), dense layers, and recurrent cells (LSTM/GRU/
-SimpleRNN, over every time step, both directions of a Bidirectional) — at 2 FLOPs per MAC.
+— convolutions (incl. depthwise/separable/grouped), dense layers, recurrent cells (LSTM/GRU/
+SimpleRNN, over every time step, both directions of a Bidirectional), self-attention (projections and the
+two T×T products) and a tied language-model head — at 2 FLOPs per MAC.
 Bias adds, activations, normalisation, pooling and embedding look-ups are left out: they are
 element-wise, well under 2 % of the total for every model in the zoo, and counting them would make
 the figure depend on how a backend fuses them. This is the convention of the published figures
@@ -40,6 +41,15 @@ def _rnn_flops(cell_layer, steps: int, input_dim: int) -> int:
 def layer_flops(layer) -> int:
     """Forward FLOPs of one layer for one example (0 for layers without matrix work)."""
     name = type(layer).__name__
+    if name in ("MultiHeadAttention", "TiedLogits"):  # called on several inputs / a shared weight: own rules
+        from engine.worker import transformers
+
+        seq = int(_shape(layer.output)[1])
+        return (
+            transformers.attention_flops(layer, seq)
+            if name == "MultiHeadAttention"
+            else transformers.lm_head_flops(layer, seq)
+        )
     try:
         in_shape = _shape(layer.input)
         out_shape = _shape(layer.output)

@@ -123,7 +123,7 @@ def compile_model(model: keras.Model, name: str, xla: bool | str, num_classes: i
         metrics.append(keras.metrics.SparseTopKCategoricalAccuracy(k=5, name="top5_accuracy"))
     model.compile(
         optimizer=recipe.optimizer(),
-        loss=keras.losses.SparseCategoricalCrossentropy(),
+        loss=keras.losses.SparseCategoricalCrossentropy(from_logits=recipe.from_logits),
         metrics=metrics,
         jit_compile=xla,
     )

@@ -13,6 +13,7 @@ Sources:
   vgg19 … inceptionv3     keras.applications, weights=None, input_shape and classes from the dataset
   reuters_conv1d          article 002 (MirroredStrategy example)
   bilstm                  article 003 (RiseML: a bidirectional LSTM text classifier, 1024 hidden units)
+  gpt2_small … bert_tiny  today's transformers (engine.worker.transformers)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import keras  # noqa: E402  (after the log-level default)
 from keras import layers  # noqa: E402
 
 from engine.spec import catalog  # noqa: E402
+from engine.worker import transformers  # noqa: E402
 
 BILSTM_UNITS = 1024  # article 003
 BILSTM_EMBEDDING_DIM = 128  # not given by the article; a common size for a 10k-word vocabulary
@@ -40,10 +42,12 @@ class TrainingRecipe:
     Attributes:
       optimizer: a zero-argument factory (a fresh optimizer per model, created inside the strategy scope).
       top5: also report top-5 accuracy (article 002 does; only meaningful with more than 5 classes).
+      from_logits: the model ends in logits (a language model's vocabulary is too wide for a stored softmax).
     """
 
     optimizer: Callable[[], keras.optimizers.Optimizer]
     top5: bool = False
+    from_logits: bool = False
 
 
 def _softmax(x):
@@ -139,12 +143,20 @@ BUILDERS: dict[str, Callable[..., keras.Model]] = {
     **{n: _application(n) for n in ("vgg19", "xception", "resnet152v2", "resnet50", "inceptionv3")},
     "reuters_conv1d": _reuters_conv1d,
     "bilstm": _bilstm,
+    "gpt2_small": lambda shape, classes: transformers.gpt("gpt2_small", shape, classes),
+    "gpt_tiny": lambda shape, classes: transformers.gpt("gpt_tiny", shape, classes),
+    "bert_base": lambda shape, classes: transformers.bert("bert_base", shape, classes),
+    "bert_tiny": lambda shape, classes: transformers.bert("bert_tiny", shape, classes),
 }
 assert set(BUILDERS) == set(catalog.MODEL_NAMES), "every catalog model needs a builder"
 
 
 def _adam() -> keras.optimizers.Optimizer:
     return keras.optimizers.Adam(learning_rate=1e-3)
+
+
+def _adamw() -> keras.optimizers.Optimizer:
+    return keras.optimizers.AdamW(learning_rate=1e-4, weight_decay=0.01)
 
 
 RECIPES: dict[str, TrainingRecipe] = {
@@ -159,6 +171,8 @@ RECIPES: dict[str, TrainingRecipe] = {
     "inceptionv3": TrainingRecipe(lambda: keras.optimizers.SGD(learning_rate=0.01, momentum=0.9)),
     "reuters_conv1d": TrainingRecipe(keras.optimizers.Nadam, top5=True),  # article 002
     "bilstm": TrainingRecipe(_adam),
+    # the transformer recipes: AdamW, as GPT-2/BERT reproductions train (learning rate for a short timed run)
+    **{m: TrainingRecipe(_adamw, from_logits=m.startswith("gpt")) for m in transformers.SHAPES},
 }
 
 

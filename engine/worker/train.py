@@ -31,7 +31,7 @@ import tensorflow as tf
 from engine.runs.progress import Reporter
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
-from engine.worker import flops, keras_fit, tfenv
+from engine.worker import flops, keras_fit, tfenv, transformers
 from engine.worker.datasets import make_dataset
 from engine.worker.keras_fit import compile_model  # noqa: F401  (tests and callers import it from here)
 from engine.worker.models import build_model
@@ -159,6 +159,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         notes.append("XLA was requested but Keras turned it off (a layer does not support jit_compile)")
     if spec.dataset == catalog.SYNTHETIC:
         notes.append("synthetic data: accuracy measures memorisation of one batch, not learning")
+    notes += transformers.run_notes(spec.model, spec.dataset, examples_per_sec)
     report.phase("measured")
     return {
         "model": spec.model,

@@ -21,7 +21,7 @@ from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec.specs import TrainSpec
-from engine.worker import flops
+from engine.worker import flops, transformers
 from engine.worker.arrays import make_arrays
 from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement
 from engine.worker.keras_fit import StepClock, compile_model
@@ -108,6 +108,7 @@ def _notes(spec, data, rates: dict, train_flops: float, resolved: BackendStrateg
         notes.append(f"{FLOOR_NOTE} ({cpu.clock_basis}, {cpu.clock_ghz:g} GHz), so MFU is an upper bound")
     if spec.dataset == "synthetic":
         notes.append("synthetic data: accuracy measures memorisation of one batch, not learning")
+    notes += transformers.run_notes(spec.model, spec.dataset, rates["examples_per_sec"])
     return "; ".join(notes)
 
 
