@@ -98,6 +98,7 @@ RESULT_METRICS: dict[str, Metric] = {
         _m("examples_per_sec_epoch", "Throughput, whole epochs", "examples/s", True),
         _m("sync_overhead_pct", "Cost of syncing every step", "%", False),
         _m("mfu_pct", "MFU (of the dense peak)", "%", True),
+        _m("tokens_per_sec", "Tokens per second (sequence models)", "tokens/s", True),
         _m("blas_gflops", "NumPy BLAS on the same matmul", "GFLOP/s", True),
         # energy and cost per result (issue 12): measured over the steady window (engine.runs.telemetry)
         _m("energy_j", "Energy, steady window (measured)", "J", False),

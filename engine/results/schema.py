@@ -40,6 +40,10 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("epochs", int),
     ("steps_per_epoch", int),
     ("params", int),
+    # a user's own model (issue 20): "zoo", "file" (--model-file) or "function" (--model-fn), and a hash of the
+    # file or the function's source so History and Compare group runs of the same model
+    ("model_source", str),
+    ("model_hash", str),
     ("price_per_hour_usd", float),
     # what it measured
     ("time_to_first_step_s", float),
@@ -58,6 +62,8 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("gflops", float),
     ("peak_gflops", float),
     ("mfu_pct", float),  # achieved FLOP/s ÷ the device's dense peak for the run's precision, in %
+    ("flops_source", str),  # where the FLOP count behind gflops/mfu_pct came from (counted by layer, or a framework)
+    ("tokens_per_sec", float),  # sequence models: examples/s × tokens per sequence
     ("blas_gflops", float),  # NumPy's BLAS on the same matmul, the host's own reference (CPU matmul only)
     ("final_loss", float),
     ("final_accuracy", float),
@@ -112,6 +118,10 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "label",
     "sweep_id",
     "node",
+    "model_source",
+    "model_hash",
+    "flops_source",
+    "tokens_per_sec",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -159,6 +169,8 @@ class ResultRow(TypedDict, total=False):
     epochs: int | None
     steps_per_epoch: int | None
     params: int | None
+    model_source: str | None
+    model_hash: str | None
     price_per_hour_usd: float | None
     time_to_first_step_s: float | None
     first_epoch_s: float | None
@@ -174,6 +186,8 @@ class ResultRow(TypedDict, total=False):
     gflops: float | None
     peak_gflops: float | None
     mfu_pct: float | None
+    flops_source: str | None
+    tokens_per_sec: float | None
     blas_gflops: float | None
     final_loss: float | None
     final_accuracy: float | None

@@ -34,6 +34,7 @@ from engine.spec.specs import TrainSpec
 from engine.worker import flops, keras_fit, tfenv, transformers
 from engine.worker.datasets import make_dataset
 from engine.worker.keras_fit import compile_model  # noqa: F401  (tests and callers import it from here)
+from engine.worker.model_facts import model_columns
 from engine.worker.models import build_model
 from engine.worker.stats import summarize_ms
 from engine.worker.strategies import ResolvedStrategy, make_strategy
@@ -177,6 +178,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         **(summarize_ms(steady_times) if steady_times else {}),
         "examples_per_sec": examples_per_sec,
         "gflops": train_flops * examples_per_sec / 1e9 if examples_per_sec else None,
+        **model_columns(spec.model, spec.dataset, examples_per_sec),
         "peak_gflops": _peak_gflops(spec, resolved),
         "final_loss": last.get("loss"),
         "final_accuracy": last.get("accuracy"),

@@ -26,6 +26,7 @@ from engine.worker.arrays import make_arrays
 from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement
 from engine.worker.keras_fit import StepClock, compile_model
 from engine.worker.micro_backend import peak_gflops
+from engine.worker.model_facts import model_columns
 from engine.worker.models import build_model
 from engine.worker.seeding import set_seed
 from engine.worker.stats import summarize_ms
@@ -142,6 +143,7 @@ def _result(spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, 
         "gflops": gflops,
         "peak_gflops": peak,
         "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,
+        **model_columns(spec.model, spec.dataset, rates["examples_per_sec"]),
         "final_loss": last.get("loss"),
         "final_accuracy": last.get("accuracy"),
         "val_accuracy": last.get("val_accuracy"),

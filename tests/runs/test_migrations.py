@@ -64,7 +64,8 @@ def test_a_database_from_before_migrations_upgrades_in_place_with_every_row(tmp_
     }
     runs_after, series_after = _raw_rows(copy)
     assert series_after == series_before
-    added = ("label", "sweep_id", "node")  # columns of later migrations: empty on the old rows
+    # columns of later migrations: empty on the old rows
+    added = ("label", "sweep_id", "node", "model_source", "model_hash", "flops_source", "tokens_per_sec")
     assert [{k: v for k, v in r.items() if k not in added} for r in runs_after] == runs_before
     assert all(r[name] is None for r in runs_after for name in added)
     store = Store(copy)

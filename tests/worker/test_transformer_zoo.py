@@ -67,5 +67,7 @@ def test_gpt_tiny_trains_on_every_backend_with_tokens_per_second(db, backend):
     assert row["status"] == "ok" and row["examples_per_sec"] > 0 and row["params"] == 544_256
     assert row["gflops"] > 0 and "tokens/s " in row["notes"] and "128 tokens per sequence" in row["notes"]
     assert "dot_product_attention" in row["notes"]
+    assert row["tokens_per_sec"] == pytest.approx(row["examples_per_sec"] * 128)
+    assert row["model_source"] == "zoo" and row["flops_source"].startswith("counted by layer")
     if backend == "jax":  # the CPU's peak is known: MFU is stored
         assert row["mfu_pct"] is not None and row["mfu_pct"] > 0
