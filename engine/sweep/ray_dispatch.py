@@ -78,7 +78,8 @@ class RayDispatcher:
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 raise SweepError(
-                    f"--on: cannot reach the Ray cluster ({first[:200]}) — is `ray start --head` running?"
+                    f"--on: cannot reach the Ray cluster ({first[:200]}) — is `ray start --head` running? (a head "
+                    "that uses token authentication needs RAY_AUTH_MODE=token and its token in ~/.ray/auth_token)"
                 ) from None
         here = ray.util.get_node_ip_address()
         others = sorted({n["NodeManagerAddress"] for n in self._nodes()} - {here})
