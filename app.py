@@ -12,6 +12,7 @@ PAGES = {
     "AccelBench": [
         st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
         st.Page("pages/run.py", title="Run", icon=":material/play_arrow:"),
+        st.Page("pages/sweep.py", title="Sweep", icon=":material/grid_view:"),
     ],
     "Analyse": [
         st.Page("pages/compare.py", title="Compare", icon=":material/bar_chart:"),

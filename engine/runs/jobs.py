@@ -102,11 +102,8 @@ def launch(spec: Spec, store: Store | None = None, demo: bool | None = None, lab
 
 
 def start_worker(spec: Spec, run_id: str, store: Store, die_with_parent: bool = False) -> subprocess.Popen:
-    """Write the run folder of a stored `queued` run, start its worker and store its job handle.
-
-    `die_with_parent`: the worker is killed when this process dies (a Ray task's worker must not outlive
-    the Ray worker that watches it; engine.sweep). Raises OSError after recording the run `failed`.
-    """
+    """Write the run folder of a stored `queued` run, start its worker and store its job handle (OSError:
+    recorded `failed`). `die_with_parent`: the worker dies with this process (a Ray task's; engine.sweep)."""
     run_dir = store.runs_dir / run_id
     spec_dict = spec_to_dict(spec)
     try:
@@ -199,7 +196,9 @@ def refresh(store: Store | None = None) -> list[str]:
             kill_group(job["pid"])
     # rows marked active that never got a job handle (a launcher that died mid-launch)
     for row in store.list_runs(statuses=ACTIVE_STATUSES):
-        if store.get_job(row["run_id"]) is not None or endings.age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S:
+        waiting = row.get("sweep_id") and row["status"] == RunStatus.QUEUED  # a sweep cell waiting for its turn
+        young = endings.age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S
+        if waiting or young or store.get_job(row["run_id"]) is not None:
             continue
         if endings.adopt_orphan(
             row["run_id"], store

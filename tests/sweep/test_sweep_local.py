@@ -99,3 +99,15 @@ def test_cancelling_a_sweep_reaches_cells_that_have_not_started(db):
     row = run_stored(planned[0].run_id, planned[0].cell.request, store)  # its turn comes: it is not started
     assert row["status"] == RunStatus.CANCELLED and store.get_job(planned[0].run_id) is None
     assert status.is_finished(store, sweep_id)
+
+
+def test_a_cell_waiting_for_its_turn_is_not_taken_for_a_run_that_never_started(db):
+    from engine.runs import jobs
+
+    store = Store(db)
+    old = {"created_at": "2026-01-01T00:00:00.000000Z", "status": RunStatus.QUEUED, "kind": "train"}
+    store.insert_run({"run_id": "20260101-000000-aaaaaa", "sweep_id": "sweep-x", **old})
+    store.insert_run({"run_id": "20260101-000000-bbbbbb", **old})  # a plain run never started: reconciled
+    jobs.refresh(store)
+    assert store.get_run("20260101-000000-aaaaaa")["status"] == RunStatus.QUEUED
+    assert store.get_run("20260101-000000-bbbbbb")["status"] == RunStatus.INTERRUPTED

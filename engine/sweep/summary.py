@@ -1,0 +1,97 @@
+"""A sweep's rows as the Sweep page shows them (pure, pandas only): the cell grid with live status, the
+throughput heatmap, the best cell per machine by examples/s and by USD per million examples, and the
+batch-size curve (every batch tried, max-batch attempts included)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from engine.results.schema import ResultRow
+from engine.results.status import RunStatus
+
+SECONDS_PER_HOUR = 3600.0
+GROUP_COLUMNS = ("model", "dataset", "precision", "backend", "device")
+
+
+def machine_of(row: ResultRow) -> str:
+    """Which machine ran a cell: the Ray node, else the device name the worker saw, else this machine."""
+    return str(row.get("node") or row.get("device_name") or "this machine")
+
+
+def usd_per_million(row: ResultRow) -> float | None:
+    """USD per million examples: the worker's own figure, else the run's price per hour over its rate."""
+    own = row.get("cost_usd_per_million_examples")
+    if own:
+        return float(own)
+    price, rate = row.get("price_per_hour_usd"), row.get("examples_per_sec")
+    if price and rate:
+        return float(price) / (float(rate) * SECONDS_PER_HOUR) * 1e6
+    return None
+
+
+def grid(rows: Sequence[ResultRow]) -> pd.DataFrame:
+    """One line per cell, in matrix order."""
+    records = []
+    for r in rows:
+        group = " ".join(str(r.get(c) or "—") for c in GROUP_COLUMNS)
+        records.append(
+            {
+                "cell": group,
+                "batch_size": r.get("global_batch_size"),
+                "status": r.get("status"),
+                "machine": machine_of(r),
+                "examples_per_sec": r.get("examples_per_sec"),
+                "usd_per_million_examples": usd_per_million(r),
+                "error": r.get("error"),
+                "run_id": r.get("run_id"),
+            }
+        )
+    columns = [
+        "cell",
+        "batch_size",
+        "status",
+        "machine",
+        "examples_per_sec",
+        "usd_per_million_examples",
+        "error",
+        "run_id",
+    ]
+    return pd.DataFrame(records, columns=columns)
+
+
+def heatmap(rows: Sequence[ResultRow]) -> pd.DataFrame:
+    """examples/s of the ok cells: one row per cell group (model … device), one column per batch size."""
+    table = grid([r for r in rows if r.get("status") == RunStatus.OK])
+    if table.empty:
+        return pd.DataFrame()
+    return table.pivot_table(index="cell", columns="batch_size", values="examples_per_sec", aggfunc="median")
+
+
+def best_per_machine(rows: Sequence[ResultRow]) -> pd.DataFrame:
+    """For each machine, its fastest ok cell (examples/s) and its cheapest (USD per million examples)."""
+    table = grid([r for r in rows if r.get("status") == RunStatus.OK and r.get("examples_per_sec")])
+    out = []
+    for machine, part in table.groupby("machine", sort=True):
+        fastest = part.loc[part["examples_per_sec"].idxmax()]
+        priced = part.dropna(subset=["usd_per_million_examples"])
+        cheapest = priced.loc[priced["usd_per_million_examples"].idxmin()] if not priced.empty else None
+        out.append(
+            {
+                "machine": machine,
+                "fastest_cell": f"{fastest['cell']} b{fastest['batch_size']}",
+                "examples_per_sec": fastest["examples_per_sec"],
+                "cheapest_cell": f"{cheapest['cell']} b{cheapest['batch_size']}" if cheapest is not None else None,
+                "usd_per_million_examples": cheapest["usd_per_million_examples"] if cheapest is not None else None,
+            }
+        )
+    columns = ["machine", "fastest_cell", "examples_per_sec", "cheapest_cell", "usd_per_million_examples"]
+    return pd.DataFrame(out, columns=columns)
+
+
+def batch_curve(rows: Sequence[ResultRow]) -> pd.DataFrame:
+    """Every ended cell as (group, batch size, examples/s, fits): the throughput at each tried batch size."""
+    table = grid([r for r in rows if r.get("status") in (RunStatus.OK, RunStatus.FAILED)])
+    table["fits"] = table["status"] == RunStatus.OK
+    return table[["cell", "batch_size", "examples_per_sec", "fits"]].sort_values(["cell", "batch_size"])

@@ -1,0 +1,38 @@
+"""The Sweep page's results: throughput heatmap, the best cell per machine (by examples/s and by USD per
+million examples) and the batch-size curve, from engine.sweep.summary and engine.charts.sweep."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.charts.sweep import batch_curve_figure, heatmap_figure
+from engine.results.schema import ResultRow
+from engine.sweep import summary
+from ui.common import show_chart, show_table
+
+
+def results(sweep_id: str, rows: list[ResultRow]) -> None:
+    st.subheader("Throughput per cell")
+    show_chart(heatmap_figure(summary.heatmap(rows)), "sweep_heatmap", f"{sweep_id}_heatmap")
+    st.subheader("Best cell per machine")
+    best = summary.best_per_machine(rows)
+    if best.empty:
+        st.info("No cell has finished ok yet.", icon=":material/info:")
+    else:
+        show_table(
+            best,
+            hide_index=True,
+            key="sweep_best",
+            column_config={
+                "machine": "Machine",
+                "fastest_cell": st.column_config.TextColumn("Fastest cell", width="large"),
+                "examples_per_sec": st.column_config.NumberColumn("examples/s", format="%.1f"),
+                "cheapest_cell": st.column_config.TextColumn("Cheapest cell", width="large"),
+                "usd_per_million_examples": st.column_config.NumberColumn("USD / M examples", format="%.3f"),
+            },
+        )
+        st.caption(
+            "USD per million examples needs a price per hour (`--price-per-hour`, or the device's price-table row)."
+        )
+    st.subheader("Batch-size curve")
+    show_chart(batch_curve_figure(summary.batch_curve(rows)), "sweep_curve", f"{sweep_id}_batch_curve")
