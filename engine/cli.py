@@ -64,6 +64,18 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument(f"--{name}", type=_positive_int)
     r.add_argument("--dtype", choices=DTYPES)
     r.add_argument("--model")
+    r.add_argument("--model-file", help="your own saved Keras 3 model (.keras) instead of a zoo --model")
+    r.add_argument("--model-fn", help="package.module:function returning an uncompiled keras.Model")
+    r.add_argument("--model-path", help="folder to import --model-fn's module from (default: the working directory)")
+    r.add_argument(
+        "--unsafe-model-code",
+        action="store_true",
+        default=None,
+        help="allow a .keras file's Lambda layers (runs its code)",
+    )
+    r.add_argument("--loss", help="your model's loss (default auto: sparse cross-entropy for class scores, else mse)")
+    r.add_argument("--optimizer", help="your model's optimizer: adam (default), adamw or sgd")
+    r.add_argument("--data-npz", help="train your model on this .npz of x/y instead of synthetic data")
     r.add_argument("--dataset")
     r.add_argument("--data-dir")
     r.add_argument("--batch-size", type=_positive_int)

@@ -32,6 +32,7 @@ TRAIN_ONLY = {
     "host_memory_limit_mb",
     "visible_devices",
     "tpu",
+    *("model_file", "model_fn", "model_path", "unsafe_model_code", "loss", "optimizer", "data_npz"),
 }
 _NOT_SPEC = {"command", "json", "detach", "label"}
 
@@ -39,11 +40,12 @@ _NOT_SPEC = {"command", "json", "detach", "label"}
 def spec_request(args: argparse.Namespace) -> dict[str, Any]:
     """The parsed `run` flags as a spec request (not yet validated); exits 2 on a flag of the other kind."""
     raw = {k: v for k, v in vars(args).items() if k not in _NOT_SPEC and v is not None}
-    if args.model and args.bench:
+    user = getattr(args, "model_file", None) or getattr(args, "model_fn", None)
+    if (args.model or user) and args.bench:
         fail("--bench and --model: give one (a microbenchmark or a training run), not both")
-    if not args.model and not args.bench:
-        fail("run needs --bench matmul|conv2d or --model NAME (see: python -m engine models)")
-    if args.model:
+    if not args.model and not args.bench and not user:
+        fail("run needs --bench matmul|conv2d, --model NAME (see: python -m engine models) or --model-file/--model-fn")
+    if args.model or user:
         micro_only = sorted(set(raw) & MICRO_ONLY)
         if micro_only:
             fail(
@@ -85,6 +87,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         spec = jobs.prepare(raw)
     except SpecError as exc:
         fail(str(exc))
+    if getattr(spec, "user_model", False):  # read it first: a refused file or a bad function stores nothing
+        from engine.runs.model_check import ModelCheckError, read_model
+
+        try:
+            facts = read_model(spec)  # type: ignore[arg-type]
+        except ModelCheckError as exc:
+            fail(str(exc))
+        print(
+            f"your model {facts['name']}: {facts['params']:,} parameters, "
+            f"{facts['train_flops_per_example'] / 1e6:,.1f} MFLOP per training example (counted by layer)",
+            file=sys.stderr,
+        )
     store = Store()
     try:
         run_id = jobs.launch(spec, store, label=label)

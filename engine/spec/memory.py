@@ -26,7 +26,15 @@ MODEL_SIZES: dict[str, tuple[int, int]] = {
     "inceptionv3": (23_900_000, 30_000_000),
     "reuters_conv1d": (80_000, 60_000),
     "bilstm": (10_500_000, 5_000_000),
+    # transformers: ~34·d + 5·heads·T values per token and layer (Korthikanti et al. 2022) × T × layers, plus
+    # the logits of a language model; fused attention keeps fewer, so these err high
+    "gpt2_small": (124_400_000, 400_000_000),
+    "gpt_tiny": (544_000, 2_000_000),
+    "bert_base": (109_500_000, 50_000_000),
+    "bert_tiny": (4_400_000, 1_500_000),
 }
+# a user's own model is read only after this check (engine.runs.model_check): a small model is assumed
+USER_MODEL_SIZE = (5_000_000, 2_000_000)
 
 
 def estimate_bytes(spec: Spec) -> int:
@@ -43,7 +51,7 @@ def estimate_bytes(spec: Spec) -> int:
             output = spec.batch_size * spec.height * spec.width * spec.filters
         return TF_RUNTIME_BYTES + operands * size + min(output * size, MAX_BLOCK_BYTES)
     assert isinstance(spec, TrainSpec)
-    params, acts = MODEL_SIZES.get(spec.model, (25_000_000, 25_000_000))
+    params, acts = USER_MODEL_SIZE if spec.user_model else MODEL_SIZES.get(spec.model, (25_000_000, 25_000_000))
     act_bytes = 2 if spec.precision != "float32" else 4
     replicas = max(1, spec.logical_devices)
     return TF_RUNTIME_BYTES + params * 4 * 4 * replicas + spec.batch_size * acts * act_bytes

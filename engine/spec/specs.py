@@ -14,6 +14,7 @@ from engine.spec import backends, catalog
 from engine.spec.backend_rules import backend_problem
 from engine.spec.fields import SpecError, boolean, choice, fill, flag, number, whole
 from engine.spec.replicas import planned_replicas, resolve_strategy
+from engine.spec.user_model_spec import user_model_fields
 
 DEVICES = ("cpu", "gpu", "tpu")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -113,6 +114,8 @@ class TrainSpec:
         error (how `engine sweep --max-batch` is tested on a CPU).
       tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
       backend: the Keras 3 backend that runs the model: tensorflow, jax or torch.
+      model_file, model_fn, model_path, unsafe_model_code, loss, optimizer, data_npz: the user's own Keras
+        model instead of a zoo name, and how it is fed and compiled (engine.spec.user_model_spec).
       price_per_hour_usd: optional, for cost_usd.
       timeout_s: the run is killed and recorded `timeout` past this.
     """
@@ -135,10 +138,18 @@ class TrainSpec:
     visible_devices: str = ""
     tpu: str = ""
     backend: str = backends.DEFAULT_BACKEND
+    model_file: str = ""
+    model_fn: str = ""
+    model_path: str = ""
+    unsafe_model_code: bool = False
+    loss: str = "auto"
+    optimizer: str = "adam"
+    data_npz: str = ""
     price_per_hour_usd: float = 0.0
     timeout_s: float = 3600.0
 
     kind = property(lambda self: "train")
+    user_model = property(lambda self: bool(self.model_file or self.model_fn))
 
 
 Spec = MicroSpec | TrainSpec
@@ -188,9 +199,12 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
 
 
 def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
-    d = fill(TrainSpec, raw)
+    given = bool(raw.get("model"))
+    d = fill(TrainSpec, {k: v for k, v in raw.items() if k != "model_given"})
+    d["model_given"] = given
+    user = user_model_fields(d)
     out: dict[str, Any] = {  # TrainSpec's fields, each checked
-        "model": choice(d, "model", catalog.MODEL_NAMES),
+        "model": "" if user else choice(d, "model", catalog.MODEL_NAMES),
         "dataset": choice(d, "dataset", catalog.DATASET_NAMES),
         "batch_size": whole(d, "batch_size", TRAIN_BOUNDS),
         "epochs": whole(d, "epochs", TRAIN_BOUNDS),
@@ -214,7 +228,8 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         out[key] = d[key].strip()
     if out["visible_devices"] and not all(p.strip().isdigit() for p in out["visible_devices"].split(",")):
         raise SpecError("--visible-devices", f"must be GPU indices like 0 or 0,1; got {out['visible_devices']!r}")
-    problem = catalog.pairing_problem(out["model"], out["dataset"])
+    out |= user
+    problem = None if user else catalog.pairing_problem(out["model"], out["dataset"])
     if problem:
         raise SpecError("--dataset", problem)
     if out["dataset"] == "flowers" and not out["data_dir"]:

@@ -31,8 +31,8 @@ import tensorflow as tf
 from engine.runs.progress import Reporter
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
-from engine.worker import flops, keras_fit, tfenv, transformers
-from engine.worker.datasets import make_dataset
+from engine.worker import flops, keras_fit, tfenv, transformers, user_model
+from engine.worker.datasets import DataPipeline, make_dataset
 from engine.worker.keras_fit import compile_model  # noqa: F401  (tests and callers import it from here)
 from engine.worker.model_facts import model_columns
 from engine.worker.models import build_model
@@ -77,6 +77,14 @@ def _peak_gflops(spec: TrainSpec, resolved: ResolvedStrategy) -> float | None:
     return peak * resolved.physical_devices if peak else None
 
 
+def _user_pipeline(user: user_model.UserModel, spec: TrainSpec) -> DataPipeline:
+    x, y = user_model.batch_for(user, spec, SEED)
+    train = tf.data.Dataset.from_tensors((x, y)).repeat()
+    val = tf.data.Dataset.from_tensors((x, y)).repeat() if spec.validation_steps else None
+    info = user_model.dataset_info(user, spec)
+    return DataPipeline(train, val, info, info.description, spec.batch_size)
+
+
 def run_training(spec: TrainSpec, report: Reporter) -> dict:
     """Run `spec` honestly timed (see the module doc) and return its result columns."""
     t_start = time.perf_counter()
@@ -87,21 +95,31 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     keras.utils.set_random_seed(SEED)
 
     report.phase("loading data", dataset=spec.dataset)
-    data = make_dataset(
-        spec.dataset,
-        spec.model,
-        spec.batch_size,
-        validation=spec.validation_steps > 0,
-        data_dir=spec.data_dir,
-        seed=SEED,
-    )
+    user = None
+    if spec.user_model:  # the user's own model: its own input specs shape the data
+        with resolved.strategy.scope():
+            user = user_model.load(spec)
+            model = user.model
+            report.phase("compiling", xla=spec.xla, precision=spec.precision)
+            user_model.compile_user(model, spec, spec.xla)
+        data = _user_pipeline(user, spec)
+    else:
+        data = make_dataset(
+            spec.dataset,
+            spec.model,
+            spec.batch_size,
+            validation=spec.validation_steps > 0,
+            data_dir=spec.data_dir,
+            seed=SEED,
+        )
     info = data.info
 
     report.phase("building", model=spec.model, input_shape=list(info.input_shape), classes=info.num_classes)
-    with resolved.strategy.scope():
-        model = build_model(spec.model, info.input_shape, info.num_classes, precision=spec.precision)
-        report.phase("compiling", xla=spec.xla, precision=spec.precision)
-        compile_model(model, spec.model, spec.xla, info.num_classes)
+    if user is None:
+        with resolved.strategy.scope():
+            model = build_model(spec.model, info.input_shape, info.num_classes, precision=spec.precision)
+            report.phase("compiling", xla=spec.xla, precision=spec.precision)
+            compile_model(model, spec.model, spec.xla, info.num_classes)
     params = int(model.count_params())
     train_flops = flops.train_flops(model)
 
@@ -163,7 +181,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     notes += transformers.run_notes(spec.model, spec.dataset, examples_per_sec)
     report.phase("measured")
     return {
-        "model": spec.model,
+        "model": user.name if user else spec.model,
         "dataset": spec.dataset,
         "strategy": resolved.name,
         "replicas": replicas,
@@ -178,7 +196,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         **(summarize_ms(steady_times) if steady_times else {}),
         "examples_per_sec": examples_per_sec,
         "gflops": train_flops * examples_per_sec / 1e9 if examples_per_sec else None,
-        **model_columns(spec.model, spec.dataset, examples_per_sec),
+        **model_columns(spec.model, spec.dataset, examples_per_sec, **user_model.facts(user)),
         "peak_gflops": _peak_gflops(spec, resolved),
         "final_loss": last.get("loss"),
         "final_accuracy": last.get("accuracy"),

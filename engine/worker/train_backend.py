@@ -21,8 +21,8 @@ from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec.specs import TrainSpec
-from engine.worker import flops, transformers
-from engine.worker.arrays import make_arrays
+from engine.worker import flops, transformers, user_model
+from engine.worker.arrays import ArrayPipeline, make_arrays, repeat_one
 from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement
 from engine.worker.keras_fit import StepClock, compile_model
 from engine.worker.micro_backend import peak_gflops
@@ -113,7 +113,9 @@ def _notes(spec, data, rates: dict, train_flops: float, resolved: BackendStrateg
     return "; ".join(notes)
 
 
-def _result(spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, data, clock, step_synced, train_flops):
+def _result(
+    spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, data, clock, step_synced, train_flops, user=None
+):
     """The run's result columns from its clocks (see the module doc)."""
     rates = _throughputs(spec, clock, step_synced)
     notes = _notes(spec, data, rates, train_flops, resolved, ops)  # takes the steady-state description out of rates
@@ -125,7 +127,7 @@ def _result(spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, 
     gflops = train_flops * rates["examples_per_sec"] / 1e9 if rates["examples_per_sec"] else None
     last = clock.epoch_logs[-1] if clock.epoch_logs else {}
     return {
-        "model": spec.model,
+        "model": user.name if user else spec.model,
         "dataset": spec.dataset,
         "strategy": resolved.name,
         "replicas": resolved.replicas,
@@ -143,7 +145,7 @@ def _result(spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, 
         "gflops": gflops,
         "peak_gflops": peak,
         "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,
-        **model_columns(spec.model, spec.dataset, rates["examples_per_sec"]),
+        **model_columns(spec.model, spec.dataset, rates["examples_per_sec"], **user_model.facts(user)),
         "final_loss": last.get("loss"),
         "final_accuracy": last.get("accuracy"),
         "val_accuracy": last.get("val_accuracy"),
@@ -161,23 +163,35 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
     )
     set_seed(SEED)  # keras.utils.set_random_seed would import TensorFlow where it is installed
     report.phase("loading data", dataset=spec.dataset)
-    data = make_arrays(
-        spec.dataset,
-        spec.model,
-        spec.batch_size,
-        validation=spec.validation_steps > 0,
-        data_dir=spec.data_dir,
-        seed=SEED,
-    )
-    report.phase("building", model=spec.model, input_shape=list(data.info.input_shape), classes=data.info.num_classes)
-    model = build_model(spec.model, data.info.input_shape, data.info.num_classes, precision=spec.precision)
-    compile_model(model, spec.model, spec.xla if spec.backend == "torch" else "auto", data.info.num_classes)
+    xla = spec.xla if spec.backend == "torch" else "auto"
+    user = user_model.load(spec) if spec.user_model else None
+    if user is not None:  # the user's own model: its own input specs shape the data
+        model = user.model
+        x, y = user_model.batch_for(user, spec, SEED)
+        info = user_model.dataset_info(user, spec)
+        val = repeat_one((x, y)) if spec.validation_steps else None
+        data = ArrayPipeline(repeat_one((x, y)), val, info, info.description, spec.batch_size)
+        user_model.compile_user(model, spec, xla)
+    else:
+        data = make_arrays(
+            spec.dataset,
+            spec.model,
+            spec.batch_size,
+            validation=spec.validation_steps > 0,
+            data_dir=spec.data_dir,
+            seed=SEED,
+        )
+        report.phase(
+            "building", model=spec.model, input_shape=list(data.info.input_shape), classes=data.info.num_classes
+        )
+        model = build_model(spec.model, data.info.input_shape, data.info.num_classes, precision=spec.precision)
+        compile_model(model, spec.model, xla, data.info.num_classes)
     train_flops = flops.train_flops(model)
     report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
     clock = _fit_windowed(model, data, spec, ops, report)
     step_synced = _fit_step_synced(model, data, spec, ops, report)
     used = ops.variable_devices(model)
-    row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops)
+    row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops, user)
     check_placement(spec, ops, resolved, used)
     report.phase("measured")
     return {**row, "devices_used": ",".join(sorted(used)), "total_s": time.perf_counter() - t_start}

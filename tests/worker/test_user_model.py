@@ -1,0 +1,78 @@
+"""Your own Keras model: a saved .keras file (two inputs) and a build function run like any zoo model, with
+parameters, FLOPs and where they came from stored; a Lambda layer is refused in safe mode before anything
+starts (exit 2, nothing stored)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT, last_json, run_cli
+
+from engine.runs.store import Store
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    import subprocess
+    import sys
+
+    folder = tmp_path_factory.mktemp("user_models")
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from tests.fixtures.models import build, with_lambda; "
+        "build().save(sys.argv[2]); with_lambda().save(sys.argv[3])"
+    )
+    two, lam = folder / "two_inputs.keras", folder / "with_lambda.keras"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT), str(two), str(lam)],
+        capture_output=True, text=True, timeout=120, env={"KERAS_BACKEND": "jax", "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return two, lam
+
+
+@pytest.mark.parametrize("backend", ["tensorflow", "jax"])
+def test_a_saved_two_input_model_runs_with_its_facts_stored(db, files, backend):
+    two, _ = files
+    proc = run_cli(
+        "run", "--model-file", str(two), "--batch-size", "8", "--epochs", "2", "--steps-per-epoch", "3",
+        "--backend", backend, "--json",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-1500:] + proc.stderr[-1500:]
+    assert "your model two_input_net: 981 parameters" in proc.stderr
+    row = last_json(proc.stdout)
+    assert row["status"] == "ok" and row["model"] == "two_input_net" and row["params"] == 981
+    assert row["model_source"] == "file" and row["model_hash"].startswith("sha256:")
+    assert row["gflops"] > 0 and row["flops_source"].startswith("counted by layer") and row["examples_per_sec"] > 0
+    assert "synthetic, from the model's input specs" in row["notes"]
+
+
+def test_a_lambda_layer_is_refused_in_safe_mode_and_nothing_is_stored(db, files):
+    _, lam = files
+    proc = run_cli("run", "--model-file", str(lam), "--batch-size", "8")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "holds a Lambda layer" in proc.stderr and "--unsafe-model-code" in proc.stderr
+    assert "Traceback" not in proc.stderr and Store(db).count_runs() == 0
+
+
+def test_a_build_function_runs_and_groups_by_its_source_hash(db):
+    args = ("run", "--model-fn", "tests.fixtures.models:build", "--batch-size", "8", "--epochs", "2")
+    first = run_cli(*args, "--steps-per-epoch", "2", "--json")
+    assert first.returncode == 0, first.stdout[-1500:] + first.stderr[-1500:]
+    row = last_json(first.stdout)
+    assert row["status"] == "ok" and row["model"] == "two_input_net" and row["model_source"] == "function"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (("--model", "tiny_cnn", "--model-fn", "tests.fixtures.models:build"), "--model: give a zoo --model or your own"),
+        (("--model-fn", "tests.fixtures.models:not_a_model"), "returned str, not a keras.Model"),
+        (("--model-fn", "tests.fixtures.nowhere:build"), "cannot import tests.fixtures.nowhere"),
+        (("--model-fn", "no colon"), "must look like package.module:function"),
+        (("--model-file", "missing.keras"), "must be an existing Keras 3 .keras file"),
+        (("--model-fn", "tests.fixtures.models:build", "--dataset", "mnist"), "trains on synthetic data"),
+    ],
+)
+def test_bad_user_model_requests_exit_2_with_one_line(db, args, says):
+    proc = run_cli("run", *args)
+    assert proc.returncode == 2 and says in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    assert Store(db).count_runs() == 0
