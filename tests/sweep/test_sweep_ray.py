@@ -27,6 +27,7 @@ TINY = {"backends": "jax", "epochs": 1, "steps_per_epoch": 2}
 def ray_head():
     """A local Ray head in this process: 2 CPUs, no dashboard, a small object store, nothing reachable from outside."""
     ray.init(
+        address="local",  # a new head even where another cluster (or a stale /tmp/ray/ray_current_cluster) exists
         num_cpus=2,
         include_dashboard=False,
         object_store_memory=80 * 2**20,
