@@ -110,6 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     re_ = rsub.add_parser("export")
     re_.add_argument("--format", choices=("csv", "json"), default="csv")
     re_.add_argument("--out")
+    re_.add_argument(
+        "--series",
+        action="store_true",
+        help="include each run's per-step/epoch/repeat records and telemetry (JSON: inside; CSV: OUT's .series.json)",
+    )
     ri = rsub.add_parser("import", help="import an AccelBench export, or map another tool's file with --mapping")
     ri.add_argument("file")
     ri.add_argument("--mapping", help="a mapping saved on the History page (JSON): read FILE as another tool's results")

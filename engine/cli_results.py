@@ -45,16 +45,36 @@ def _show(store: Store, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _write(out: Path, text: str) -> None:
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text)
+    except OSError as exc:
+        fail(f"--out: cannot write {out}: {exc.strerror or exc} — pick a writable file path")
+
+
 def _export(store: Store, args: argparse.Namespace) -> int:
-    text = store.export_csv() if args.format == "csv" else json.dumps(store.list_runs(), indent=1)
+    with_series = bool(getattr(args, "series", False))
+    if with_series and args.format == "csv" and not args.out:
+        fail("--series: a CSV export keeps its series in a file beside it; give --out (or use --format json)")
+    series = store.series_by_run() if with_series else None
+    if args.format == "csv":
+        text = store.export_csv()
+    else:
+        from engine.results.jsonio import export_json
+
+        text = export_json(store.list_runs(), series)
     if args.out:
         out = Path(args.out)
-        try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(text)
-        except OSError as exc:
-            fail(f"--out: cannot write {out}: {exc.strerror or exc} — pick a writable file path")
-        print(f"wrote {store.count_runs()} runs to {args.out}", file=sys.stderr)
+        _write(out, text)
+        extra = ""
+        if series is not None and args.format == "csv":
+            from engine.results.jsonio import series_file_name, series_json
+
+            side = out.with_name(series_file_name(out.name))
+            _write(side, series_json(series))
+            extra = f" (series in {side})"
+        print(f"wrote {store.count_runs()} runs to {args.out}{extra}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK
@@ -70,11 +90,22 @@ def _import(store: Store, args: argparse.Namespace) -> int:
         from engine.cli_import import import_mapped
 
         return import_mapped(path, data, args)
+    from engine.results.jsonio import read_any_export, series_file_name
+
+    side = path.with_name(series_file_name(path.name))
     try:
-        added, skipped = store.import_csv(data, path.name)
+        side_data = side.read_bytes() if not path.name.lower().endswith(".json") and side.is_file() else None
+        export = read_any_export(data, path.name, side_data)
+    except OSError as exc:
+        fail(f"cannot read {side}: {exc.strerror}")
     except CsvError as exc:
         fail(f"{path.name}: {exc} — nothing was imported")
-    print(f"imported {added} runs from {path.name}" + (f" ({skipped} already present, skipped)" if skipped else ""))
+    added, skipped = store.import_rows(export.rows, export.series, path.name)
+    with_series = f" with {export.series_records:,} series records" if export.series else ""
+    print(
+        f"imported {added} runs from {path.name}{with_series}"
+        + (f" ({skipped} already present, skipped)" if skipped else "")
+    )
     return EXIT_OK
 
 

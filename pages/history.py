@@ -25,7 +25,17 @@ from ui import history_explore as explore
 from ui.common import demo_banner, demo_mode, plain, show_chart, store
 from ui.compare_imported import offer as offer_to_compare
 from ui.history_import import import_step
-from ui.history_load import from_folder, from_store, from_uploads, sample_preview, sidecars
+from ui.history_load import (
+    all_series,
+    from_folder,
+    from_store,
+    from_uploads,
+    sample_preview,
+    save_export,
+    series_files,
+    sidecars,
+)
+from ui.history_series import series_tab
 from ui.history_views import extra_tabs
 
 st.title("History")
@@ -72,11 +82,15 @@ if store_item is not None:
 
 frames = []
 paired = sidecars(items)
-used_sidecars = {s for s, _ in paired.values()}
+used_sidecars = {s for s, _ in paired.values()} | set(series_files(items).values())
 for item in items:
     if item.kind == "sidecar":
         if item.name not in used_sidecars:
             st.warning(f"**{plain(item.name)}** looks like settings for a table, but no table named like it is loaded.")
+        continue
+    if item.kind == "series":
+        if item.name not in used_sidecars:
+            st.warning(f"**{plain(item.name)}** holds runs' series, but the export named like it is not loaded.")
         continue
     if item.kind == "error":
         st.error(f"**{plain(item.name)}** was not loaded — {plain(item.error)}", icon=":material/error:")
@@ -97,7 +111,13 @@ for item in items:
     frames.append(item.frame)
     label = "AccelBench export" if item.kind == "export" else "results store"
     cols = st.columns([4, 1])
-    cols[0].success(f"**{plain(item.name)}**: {len(item.frame):,} runs ({label}).", icon=":material/check_circle:")
+    with_series = f", series of {len(item.series):,}" if item.series else ""
+    if item.name in series_files(items):
+        with_series = f", series in {series_files(items)[item.name]}"
+    cols[0].success(
+        f"**{plain(item.name)}**: {len(item.frame):,} runs ({label}{plain(with_series)}).",
+        icon=":material/check_circle:",
+    )
     if (
         item.kind == "export"
         and not demo
@@ -108,8 +128,12 @@ for item in items:
         )
     ):
         try:
-            added, skipped = store().import_csv(item.data, item.name)
-            st.toast(f"{item.name}: {added} runs imported" + (f", {skipped} already there" if skipped else ""))
+            added, skipped, records = save_export(store(), item, items)
+            st.toast(
+                f"{item.name}: {added} runs imported"
+                + (f" with {records:,} series records" if records else "")
+                + (f", {skipped} already there" if skipped else "")
+            )
         except CsvError as exc:
             st.error(f"{plain(item.name)}: not imported — {plain(exc)}")
 
@@ -135,6 +159,9 @@ if picked is None:
 metric, how, by = picked
 # Only the open tab is computed and drawn (tab state is tracked): a 100,000-row file stays quick to explore.
 extra = extra_tabs(filtered, metric)  # scaling, noise, time to accuracy: where imported rows support them
+run_series = all_series(items)  # exports that carried their runs' steps, epochs, repeats and telemetry
+if run_series:
+    extra.append(("Run series", lambda: series_tab(filtered, run_series)))
 names = ["Chart", *[n for n, _ in extra], "Over time", "Pivot", "Baseline", "Rows & settings"]
 tabs = st.tabs(names, key="hist_tab", on_change="rerun")
 views = (

@@ -18,6 +18,14 @@ from engine.results import history, history_files
 from engine.results.csvio import CsvError
 from engine.results.foreign_json import is_sidecar, read_sidecar, sidecar_for
 from engine.results.importer import Raw, read_raw
+from engine.results.jsonio import (
+    SERIES_SUFFIX,
+    looks_like_json_export,
+    read_any_export,
+    read_json_export,
+    read_series_file,
+    series_file_name,
+)
 from engine.runs.store import Store
 
 _CACHE = "hist_parsed"  # session key: upload id → Loaded
@@ -29,14 +37,15 @@ class Loaded:
 
     Attributes:
       name: the file name (or the store's label).
-      kind: "export" (AccelBench), "foreign" (needs a mapping), "sidecar" (settings for a table), "store",
-        or "error".
+      kind: "export" (AccelBench), "foreign" (needs a mapping), "sidecar" (settings for a table), "series"
+        (a CSV export's series file), "store", or "error".
       frame: History rows (exports and the store); None for a foreign table until mapped.
       raw: a foreign file's text cells and first mapping, for the mapping step.
       settings: a sidecar's settings (dotted keys → text).
       error: why the file was refused (row and column named).
       data: the file's bytes (exports only, for "save to the results store").
       notes: anything skipped on the way.
+      series: run_id → kind → records (steps, epochs, repeats, telemetry) of an export that carried them.
     """
 
     name: str
@@ -48,11 +57,19 @@ class Loaded:
     error: str = ""
     data: bytes | None = None
     notes: list[str] = field(default_factory=list)
+    series: dict[str, dict[str, list[dict]]] = field(default_factory=dict)
 
 
 def parse(name: str, data: bytes, key: str) -> Loaded:
     """Decide export vs foreign table and load it; a bad file becomes kind "error" with its message."""
     try:
+        if name.lower().endswith(SERIES_SUFFIX):
+            return Loaded(name, "series", key, series=read_series_file(data))
+        if looks_like_json_export(data):
+            export = read_json_export(data)
+            frame = history_files.store_rows([dict(r) for r in export.rows])
+            frame["file"] = name
+            return Loaded(name, "export", key, frame=frame, data=data, series=export.series)
         if is_sidecar(data, name):
             return Loaded(name, "sidecar", key, settings=read_sidecar(data, name))
         if history_files.is_export(data, name):
@@ -158,3 +175,28 @@ def sidecars(items: list[Loaded]) -> dict[str, tuple[str, dict[str, str]]]:
         if found:
             out[item.name] = (found, side[found])
     return out
+
+
+def series_files(items: list[Loaded]) -> dict[str, str]:
+    """CSV export name → the name of its series file among the loaded items (runs.csv ↔ runs.series.json)."""
+    names = {i.name for i in items if i.kind == "series"}
+    return {i.name: series_file_name(i.name) for i in items if i.kind == "export" and series_file_name(i.name) in names}
+
+
+def all_series(items: list[Loaded]) -> dict[str, dict[str, list[dict]]]:
+    """Every loaded run's series (JSON exports' own, CSV exports' series files), by run_id."""
+    out: dict[str, dict[str, list[dict]]] = {}
+    for item in items:
+        out.update(item.series)
+    return out
+
+
+def save_export(db: Store, item: Loaded, items: list[Loaded]) -> tuple[int, int, int]:
+    """An export's runs into the results store with their series (its own, or its series file's).
+    Returns (added, already there, series records). Raises CsvError before writing anything."""
+    assert item.data is not None
+    export = read_any_export(item.data, item.name)
+    ids = {str(r["run_id"]) for r in export.rows}
+    series = export.series or {k: v for k, v in all_series(items).items() if k in ids}
+    added, skipped = db.import_rows(export.rows, series, item.name)
+    return added, skipped, sum(len(r) for kinds in series.values() for r in kinds.values())

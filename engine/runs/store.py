@@ -246,14 +246,17 @@ class Store(StoreBase):
         return rows_to_csv(reversed(rows))  # oldest first reads naturally in a spreadsheet
 
     def import_csv(self, data: bytes | str, file_name: str) -> tuple[int, int]:
-        """Import a results CSV all-or-nothing. Returns (added, already_present).
-
-        Raises engine.results.errors.CsvError (naming the first bad row and column) before writing anything.
-        Rows whose run_id is already stored are skipped, so importing the same file twice is harmless.
-        """
+        """Import a results CSV all-or-nothing (see import_rows). Raises engine.results.errors.CsvError (naming
+        the first bad row and column) before writing anything."""
         from engine.results.csvio import read_rows  # pandas: only the CSV paths pay for importing it
 
-        rows = read_rows(data)
+        return self.import_rows(read_rows(data), {}, file_name)
+
+    def import_rows(
+        self, rows: list[ResultRow], run_series: Mapping[str, dict[str, list[dict[str, Any]]]], file_name: str
+    ) -> tuple[int, int]:
+        """Checked rows of an export (and their series, by run_id) added in one transaction; a run already
+        stored is skipped with its series, so importing a file twice is harmless. Returns (added, already_present)."""
         for row in rows:
             if not row.get("source") or row["source"] == "local":
                 row["source"] = f"import:{Path(file_name).name}"
@@ -261,8 +264,18 @@ class Store(StoreBase):
                 # a run that was live elsewhere is not live here; never show it as running forever
                 row["status"] = RunStatus.INTERRUPTED
                 row["error"] = row.get("error") or "imported while still running"
-        added = self.copy_in(rows, {})
+        added = self.copy_in(rows, run_series)
         return added, len(rows) - added
+
+    def series_by_run(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
+        """Every stored series in one query: run_id → kind → records in order (for an export with series)."""
+        c = series.c
+        stmt = select(c.run_id, c.kind, c.payload).order_by(c.run_id, c.kind, c.idx)
+        out: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        with self._conn() as conn:
+            for run_id, kind, payload in conn.execute(stmt):
+                out.setdefault(run_id, {}).setdefault(kind, []).append(json.loads(payload))
+        return out
 
     # --- many runs at once ----------------------------------------------------------------
     def run_tuples(self, limit: int | None = None) -> list[tuple[Any, ...]]:
