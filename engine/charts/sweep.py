@@ -30,9 +30,7 @@ def heatmap_figure(table: pd.DataFrame) -> go.Figure:
         )
     )
     fig.update_xaxes(type="category")
-    return finish(
-        fig, "Batch size (global)", "Cell (model, dataset, precision, backend, device)", height=200 + 40 * len(table)
-    )
+    return finish(fig, "Batch size (global)", "Cell", height=200 + 40 * len(table))
 
 
 def batch_curve_figure(curve: pd.DataFrame) -> go.Figure:
