@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from typing import Any
 
@@ -61,6 +62,7 @@ def add_parser(sub: Any) -> None:
         "--resolution", type=_whole, default=1, help="--max-batch: stop bisecting when ok and failed are this close"
     )
     s.add_argument("--label")
+    s.add_argument("--sweep-id", help=argparse.SUPPRESS)  # the Run page names the sweep it starts
     s.add_argument("--show", metavar="SWEEP_ID", help="print a sweep's cells")
     s.add_argument("--cancel", metavar="SWEEP_ID", help="cancel every cell of a sweep still queued or running")
     s.add_argument("--json", action="store_true", help="print the outcome as one JSON object on the last line")
@@ -83,6 +85,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         return _show_or_cancel(args)
     if args.label is not None and (problem := label_problem(args.label)):
         fail(f"--label {problem}")
+    if args.sweep_id is not None and not re.fullmatch(r"sweep-[0-9A-Za-z-]{1,60}", args.sweep_id):
+        fail(f"--sweep-id: must look like sweep-20261125-040000-abcdef; got {args.sweep_id!r}")
     values = read_matrix_file(args.file) if args.file else {}
     for key in (*AXES, *SHARED_SETTINGS):
         if getattr(args, key, None) is not None:
@@ -97,6 +101,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             cells,
             dispatcher,
             store,
+            sweep_id=args.sweep_id,
             skip_invalid=args.skip_invalid,
             label=args.label,
             on_done=_said_done,
@@ -138,7 +143,7 @@ def _max_batch(args: argparse.Namespace, cells: list, dispatcher: Dispatcher, st
     groups = {c.label.replace(f" b{c.request['batch_size']} ", " "): c for c in cells}  # one search per group
     start = args.start_batch or (min(int(b) for b in str(args.batch_sizes).split(",")) if args.batch_sizes else 16)
     dispatcher.open(store)
-    sweep_id = new_sweep_id()
+    sweep_id = args.sweep_id or new_sweep_id()
     print(f"sweep {sweep_id}: largest batch for {len(groups)} cell group(s)", file=sys.stderr)
     answers: list[MaxBatch] = []
     for cell in groups.values():

@@ -21,6 +21,7 @@ from engine.runs import jobs
 from ui.common import demo_banner, demo_mode, read_only_note, store
 from ui.run_form import cli_command, run_form
 from ui.run_launch import check, launch, ready_box
+from ui.run_max_batch import max_batch_button
 from ui.run_next import load_settings, next_run_note, shown_spec
 from ui.run_progress import live_panel
 from ui.run_recent import recent_runs
@@ -106,6 +107,7 @@ with form_box:
             disabled=spec is None or active or db.read_only,
             width="stretch",
         )
+        max_batch_button(spec, db, disabled=spec is None or active or db.read_only or demo)
         with st.expander("Same run from the command line"):
             st.code(cli_command(raw), language="bash")
 if launched and spec is not None and not active:
