@@ -4,7 +4,7 @@
 
 - CLI refusal: `python -m engine run --bench matmul --m 0` exits 2 within 1 s (interpreter start
   included; the refusal path imports no TensorFlow, which tests/test_cli_validation.py checks);
-- History export read: `engine.results.history_io.read_export` on a 100,000-row AccelBench export
+- History export read: `engine.results.csvio.read_export` on a 100,000-row AccelBench export
   within 3 s (about 0.6 s on the 2-core dev machine);
 - Server memory: the `streamlit run app.py` process tree under 400 MB resident after every page has
   been visited with no run going (needs Debian's chromium; skipped with --no-browser).
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_pages import big_export
-from engine.results.history_io import read_export
+from engine.results.csvio import read_export
 from engine.runs.store import Store
 
 LIMITS = {"cli_refusal_s": 1.0, "read_export_100k_s": 3.0, "server_rss_mb": 400.0}

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 from engine.cli_common import EXIT_OK, fail
+from engine.imports.foreign_json import read_sidecar, sidecar_for
+from engine.imports.import_mapping import mapping_from_json
+from engine.imports.imported import to_long
+from engine.imports.importer import load_foreign
 from engine.results.errors import CsvError
-from engine.results.foreign_json import read_sidecar, sidecar_for
-from engine.results.import_mapping import mapping_from_json
-from engine.results.imported import to_long
-from engine.results.importer import load_foreign
 
 
 def _read(path: Path, what: str) -> bytes:

@@ -3,7 +3,7 @@
 the first rows as they will be imported, what is dropped and why, and the mapping as a JSON download that
 can be uploaded again here or used headless (`python -m engine results import FILE --mapping MAP`).
 
-Every edit re-applies the mapping at once (engine.results.importer.apply_import); nothing is saved.
+Every edit re-applies the mapping at once (engine.imports.importer.apply_import); nothing is saved.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from engine.results import systems
+from engine.imports import systems
+from engine.imports.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
+from engine.imports.imported import to_long
+from engine.imports.importer import Raw, apply_import
 from engine.results.errors import CsvError
-from engine.results.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
-from engine.results.imported import to_long
-from engine.results.importer import Raw, apply_import
 from ui.common import edit_table, show_table
 
 PREVIEW = 8

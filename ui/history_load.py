@@ -14,10 +14,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
+from engine.imports.importer import Raw, read_raw
 from engine.results import history, history_files
 from engine.results.csvio import CsvError
-from engine.results.foreign_json import is_sidecar, read_sidecar, sidecar_for
-from engine.results.importer import Raw, read_raw
 from engine.results.jsonio import (
     SERIES_SUFFIX,
     looks_like_json_export,

@@ -10,7 +10,7 @@ import streamlit as st
 
 from engine.charts import imported as charts
 from engine.compare.answer import times
-from engine.results import imported
+from engine.imports import imported
 from engine.results.history import metric_title
 from ui.common import download_csv, show_chart, show_table
 

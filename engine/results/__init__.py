@@ -1,1 +1,1 @@
-"""The result schema, CSV reading and writing, History loading and column mapping."""
+"""The result schema, AccelBench's own CSV/JSON exports (read and written), History loading."""

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from engine.reference.metrics import RESULT_METRICS
+from engine.results.directions import direction_of
 from engine.results.schema import COLUMN_NAMES
 
 # Columns every History row has, whatever file it came from.
@@ -28,7 +29,7 @@ GROUPABLE = (
     "backend", "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
     "device_count", "variant", "framework",
 )  # fmt: skip
-# Context an imported row (engine.results.importer) carries besides DIMENSIONS: numbers that are not metrics.
+# Context an imported row (engine.imports.importer) carries besides DIMENSIONS: numbers that are not metrics.
 IMPORT_CONTEXT = (
     "device_count", "hardware_key", "variant", "system", "framework", "elapsed_s", "step", "price_usd_per_h",
     "power_w", "system_price_usd", "note",
@@ -77,8 +78,6 @@ def higher_is_better(metric: str) -> bool | None:
     """Direction of a metric; None when unknown (a foreign metric)."""
     if metric in METRIC_LABELS:
         return METRIC_LABELS[metric][2]
-    from engine.results.import_mapping import direction_of
-
     stated = direction_of(metric)  # an imported metric's unit or the user's "lower is better"
     if stated is not None:
         return stated

@@ -1,8 +1,8 @@
 """History rows from files and from the results store: each source becomes rows with the History
 dimensions (engine.results.history.DIMENSIONS) and a `file` column naming where they came from.
 
-AccelBench exports are read by engine.results.csvio; other tools' tables by engine.results.history_io
-and then engine.results.mapping. Pure pandas; no streamlit.
+AccelBench exports are read by engine.results.csvio (CSV) and engine.results.jsonio (JSON); other tools'
+files by engine.imports (engine.imports.importer). Pure pandas; no streamlit.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from pathlib import Path
 import pandas as pd
 
 from engine import settings
-from engine.results.csvio import CsvError, decode, read_export, read_header, typed_frame
-from engine.results.foreign_text import decode_any
+from engine.results.csvio import REQUIRED_COLUMNS, CsvError, read_export, read_header, typed_frame
 from engine.results.history import DIMENSIONS
-from engine.results.history_io import looks_like_export, read_table
 from engine.results.schema import COLUMN_NAMES
+from engine.results.text_decode import decode_any
 
 HISTORY_DIR = settings.DATA_DIR / "history"
 THIS_MACHINE = "(this machine's runs)"
@@ -36,15 +35,13 @@ def from_export(df: pd.DataFrame, file_name: str) -> pd.DataFrame:
     return out
 
 
-def looks_foreign(data: bytes | str) -> bool:
-    """True when the file is another tool's table (needs a column mapping), not an AccelBench export."""
-    text = decode(data)
-    if not text.strip():
-        return False
-    try:
-        return not looks_like_export(read_header(text))
-    except CsvError:
-        return False
+def looks_like_export(header: list[str]) -> bool:
+    """An AccelBench export (maybe a broken one) rather than another tool's table.
+
+    Half the result columns present is the line: a foreign table rarely shares more than a few
+    names, while an export with a few columns deleted should be *refused* with the missing ones named.
+    """
+    return sum(c in header for c in REQUIRED_COLUMNS) >= len(REQUIRED_COLUMNS) // 2
 
 
 def is_export(data: bytes | str, name: str = "") -> bool:
@@ -64,11 +61,6 @@ def is_export(data: bytes | str, name: str = "") -> bool:
 def load_export(data: bytes | str, file_name: str) -> pd.DataFrame:
     """An AccelBench export as History rows. Raises CsvError (row and column named)."""
     return from_export(read_export(data), file_name)
-
-
-def load_foreign_raw(data: bytes | str) -> pd.DataFrame:
-    """Another tool's table as text cells, ready for a column mapping. Raises CsvError."""
-    return read_table(data)
 
 
 def store_rows(rows: Sequence[dict]) -> pd.DataFrame:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from engine.imports.foreign_table import MISSING_MARKERS
 from engine.results.csvio import CsvError
-from engine.results.history_io import MISSING_MARKERS
 from engine.results.status import RunStatus
 
 NONE = ""  # "no column" in a mapping

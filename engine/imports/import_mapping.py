@@ -8,12 +8,12 @@ Pure Python; no pandas, no streamlit.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from engine.imports.systems import DEFAULT_RULES
+from engine.results.directions import HIGHER_MARK, LOWER_MARK, unit_direction
 from engine.results.errors import CsvError
-from engine.results.systems import DEFAULT_RULES
 
 MAPPING_VERSION = 1
 # Per-column roles, in the order the page lists them.
@@ -47,25 +47,8 @@ SHAPES = {
 TIME_UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0, "ms": 1e-3}
 DIRECTIONS = ("", "higher", "lower")
 
-# Units whose better direction is plain; anything per second is a rate (higher is better).
-_LOWER_UNITS = {
-    "ms", "s", "sec", "seconds", "min", "minutes", "h", "hours", "us", "µs", "ns", "w", "kw", "usd", "$", "c",
-    "°c", "usd/h", "j", "kj",
-}  # fmt: skip
-_HIGHER_UNITS = {"x", "×", "mhz", "ghz", "tflops", "gflops", "gflop/s", "tflop/s"}
 # Throughput units that land on AccelBench's own axis (examples_per_sec), as the older mapping did.
 OWN_THROUGHPUT_UNITS = {"images/s", "img/s", "examples/s", "samples/s", "images/sec", "examples/sec", "samples/sec"}
-LOWER_MARK, HIGHER_MARK = " · lower is better", " · higher is better"
-
-
-def unit_direction(unit: str) -> bool | None:
-    """True when more is better in this unit (a rate), False for times, power, prices; None when unclear."""
-    low = unit.strip().lower()
-    if low in _LOWER_UNITS:
-        return False
-    if low in _HIGHER_UNITS or low.endswith(("/s", "/sec", "per second")):
-        return True
-    return None
 
 
 @dataclass
@@ -159,13 +142,3 @@ def metric_column(metric: str, unit: str, direction: str = "") -> str:
     if direction and (default is None or default != (direction == "higher")):
         name += HIGHER_MARK if direction == "higher" else LOWER_MARK
     return name
-
-
-def direction_of(column: str) -> bool | None:
-    """Higher-is-better for a column `metric_column` named: its mark, else its unit; None when unknown."""
-    if column.endswith(LOWER_MARK):
-        return False
-    if column.endswith(HIGHER_MARK):
-        return True
-    m = re.search(r"\(([^()]+)\)\s*$", column)
-    return unit_direction(m.group(1)) if m else None

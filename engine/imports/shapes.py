@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from engine.results.foreign_text import MISSING_MARKERS, is_date, split_number
-from engine.results.import_mapping import ImportMapping, ValueSpec, unit_direction
+from engine.imports.foreign_text import MISSING_MARKERS, is_date, split_number
+from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),

@@ -1,7 +1,7 @@
 """Other tools' benchmark tables for the History page: read as text, ready for a column mapping.
 
-AccelBench's own exports are read by engine.results.csvio.read_export; `looks_like_export` tells
-the two apart. Raises `CsvError` naming the row (1-based, header = row 1) and the column. Pure
+AccelBench's own exports are read by engine.results.csvio.read_export; `looks_like_export`
+(engine.results.history_files) tells the two apart. Raises `CsvError` naming the row (1-based, header = row 1) and the column. Pure
 pandas; no streamlit.
 """
 
@@ -14,20 +14,11 @@ import re
 import numpy as np
 import pandas as pd
 
-from engine.results.csvio import REQUIRED_COLUMNS, decode, read_header
+from engine.results.csvio import decode, read_header
 from engine.results.errors import CsvError
 
 # Cells a foreign table uses for "no value" (an out-of-memory run, a cell left blank).
 MISSING_MARKERS = frozenset({"", "-", "—", "–", "n/a", "na", "nan", "none", "null", "oom", "x"})
-
-
-def looks_like_export(header: list[str]) -> bool:
-    """An AccelBench export (maybe a broken one) rather than another tool's table.
-
-    Half the result columns present is the line: a foreign table rarely shares more than a few
-    names, while an export with a few columns deleted should be *refused* with the missing ones named.
-    """
-    return sum(c in header for c in REQUIRED_COLUMNS) >= len(REQUIRED_COLUMNS) // 2
 
 
 def read_table(data: bytes | str) -> pd.DataFrame:

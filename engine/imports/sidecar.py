@@ -6,8 +6,8 @@ Pure Python; no streamlit.
 
 from __future__ import annotations
 
-from engine.results.foreign_text import split_number
-from engine.results.shapes import role_by_name
+from engine.imports.foreign_text import split_number
+from engine.imports.shapes import role_by_name
 
 _EXACT = {"hardware": "system", "gpu": "system", "device": "system", "accelerator": "system", "system": "system",
           "framework": "framework", "model": "model", "precision": "precision", "batchsize": "batch",

@@ -1,4 +1,4 @@
-"""engine.results.history and engine.results.mapping: foreign tables through a column mapping (problems named by
+"""engine.results.history and engine.imports.mapping: foreign tables through a column mapping (problems named by
 row and column), and filter / group / pivot / baseline / differing settings / time buckets on the frame."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 from conftest import run_row
 
+from engine.imports.foreign_table import read_table
+from engine.imports.mapping import ColumnMapping, apply_mapping, guess_mapping, own_metric_for
 from engine.results import history, history_files
 from engine.results.csvio import CsvError, rows_to_csv
-from engine.results.mapping import ColumnMapping, apply_mapping, guess_mapping, own_metric_for
 
 FOREIGN = (
     "Platform,Model,GPUs,Batch size (per GPU),Images/sec,Date\n"
@@ -27,7 +28,7 @@ def frame_from(rows) -> pd.DataFrame:
 
 
 def test_guess_mapping_picks_the_obvious_columns_and_our_throughput_name():
-    raw = history_files.load_foreign_raw(FOREIGN)
+    raw = read_table(FOREIGN)
     m = guess_mapping(raw)
     assert (m.device, m.model, m.value, m.batch, m.date) == (
         "Platform",
@@ -41,7 +42,7 @@ def test_guess_mapping_picks_the_obvious_columns_and_our_throughput_name():
 
 
 def test_apply_mapping_builds_history_rows_and_skips_missing_values():
-    raw = history_files.load_foreign_raw(FOREIGN)
+    raw = read_table(FOREIGN)
     rows, notes = apply_mapping(raw, guess_mapping(raw), "tf.csv")
     assert len(rows) == 3 and "1 rows with no value" in notes[0]
     assert set(history.DIMENSIONS) <= set(rows.columns)
@@ -53,7 +54,7 @@ def test_apply_mapping_builds_history_rows_and_skips_missing_values():
 
 def test_a_metric_column_spreads_values_over_one_column_per_metric():
     text = "hw,net,what,v\nV100,bert,latency (ms),12\nV100,bert,qps,800\n"
-    raw = history_files.load_foreign_raw(text)
+    raw = read_table(text)
     rows, _ = apply_mapping(raw, ColumnMapping(device="hw", model="net", value="v", metric="what", unit="x"), "m.csv")
     assert rows["latency (ms) (x)"].tolist()[0] == 12 and pd.isna(rows["latency (ms) (x)"].iloc[1])
     assert rows["qps (x)"].iloc[1] == 800
@@ -70,7 +71,7 @@ def test_a_metric_column_spreads_values_over_one_column_per_metric():
     ],
 )
 def test_mapping_problems_name_the_row_and_column(text, mapping, where):
-    raw = history_files.load_foreign_raw(text)
+    raw = read_table(text)
     with pytest.raises(CsvError) as exc:
         apply_mapping(raw, ColumnMapping(device="hw", model="net", metric_name="t", **mapping), "f.csv")
     assert (exc.value.row, exc.value.column) == where
@@ -86,7 +87,7 @@ def test_export_rows_get_device_and_workload_labels():
 
 def test_filter_by_dates_and_values_keeps_undated_rows_on_request():
     own = frame_from([run_row(i) for i in range(10)])  # days 1..10 of January 2026
-    raw = history_files.load_foreign_raw("hw,net,v\nT4,bert,5\n")
+    raw = read_table("hw,net,v\nT4,bert,5\n")
     foreign, _ = apply_mapping(raw, ColumnMapping(device="hw", model="net", value="v", metric_name="gflops"), "f.csv")
     df = history_files.combine([own, foreign])
     week = history.filter_frame(df, date_range=(date(2026, 1, 2), date(2026, 1, 4)))
@@ -146,6 +147,6 @@ def test_the_shipped_sample_files_load():
     files = {p.name: p for p in history_files.folder_files()}
     own = history_files.load_export(files["sample_accelbench_export.csv"].read_bytes(), "sample")
     assert len(own) >= 10 and set(own["status"]) == {"ok"}
-    raw = history_files.load_foreign_raw(files["sample_tf_benchmarks_2017.csv"].read_bytes())
+    raw = read_table(files["sample_tf_benchmarks_2017.csv"].read_bytes())
     rows, _ = apply_mapping(raw, guess_mapping(raw), "tf")
     assert len(rows) == 19 and rows["examples_per_sec"].max() == 2744.0

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.compare.answer import compare
-from engine.results.imported_rates import rates_of_rows, within_noise
-from engine.results.importer import load_foreign
+from engine.imports.imported_rates import rates_of_rows, within_noise
+from engine.imports.importer import load_foreign
 
 REPEATS = (
     "System,ResNet-50 (images/s)\n"

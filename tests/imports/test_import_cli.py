@@ -9,8 +9,8 @@ import json
 import pytest
 
 from engine.cli import main
-from engine.results.import_mapping import ValueSpec, mapping_from_json
-from engine.results.importer import load_foreign, read_raw
+from engine.imports.import_mapping import ValueSpec, mapping_from_json
+from engine.imports.importer import load_foreign, read_raw
 
 MLPERF = (
     "Public ID,Submitter,System,Processor,Accelerator,# of Accelerators,ResNet,BERT\n"

@@ -1,5 +1,5 @@
 """Other tools' results files, one test per shape, each written by the test and loaded through the code the
-History page uses (engine.results.importer.read_raw → apply_import): wide tables, system names that carry
+History page uses (engine.imports.importer.read_raw → apply_import): wide tables, system names that carry
 their configuration, JSON records and nested documents, time series, headerless telemetry, metadata
 sidecars, and separators / encodings / line ends as they come."""
 
@@ -8,12 +8,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from engine.imports.foreign_json import read_sidecar, sidecar_for
+from engine.imports.import_mapping import ValueSpec
+from engine.imports.importer import apply_import, load_foreign, read_raw
+from engine.imports.systems import preview
 from engine.results import history
 from engine.results.errors import CsvError
-from engine.results.foreign_json import read_sidecar, sidecar_for
-from engine.results.import_mapping import ValueSpec
-from engine.results.importer import apply_import, load_foreign, read_raw
-from engine.results.systems import preview
 
 WIDE = (
     "System,ResNet-50 (images/s),BERT-Large (sequences/s),GPT-J (tokens/s)\n"

@@ -1,6 +1,6 @@
 """Other tools' text tables as they come: any common encoding, separator and line end, with or without a
 header row, numbers with units in their cells. Every cell is kept as stripped text, plus `_row` (the line
-number a spreadsheet shows, header = 1); typing happens later, through a mapping (engine.results.importer).
+number a spreadsheet shows, header = 1); typing happens later, through a mapping (engine.imports.importer).
 
 Raises `CsvError` naming the row and column. Pure pandas; no streamlit.
 """
@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from engine.results.errors import CsvError
+from engine.results.text_decode import decode_any
 
 # Cells a foreign table uses for "no value" (an out-of-memory run, a cell left blank).
 MISSING_MARKERS = frozenset({"", "-", "—", "–", "n/a", "na", "nan", "none", "null", "oom", "x", "[n/a]"})
@@ -42,28 +43,6 @@ class TextTable:
     encoding: str
     delimiter: str
     header: bool
-
-
-def decode_any(data: bytes | str) -> tuple[str, str]:
-    """(text, encoding name): UTF-8 with or without BOM, UTF-16 (BOM or NUL pattern), else Latin-1/cp1252.
-    Line ends become \\n (CRLF and bare CR too)."""
-    if isinstance(data, str):
-        text, name = data.removeprefix("\ufeff"), "text"
-    elif data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        text, name = data.decode("utf-16"), "UTF-16"
-    elif len(data) > 3 and data[1:8:2].count(0) >= 3 and data[0] != 0:
-        text, name = data.decode("utf-16-le", errors="replace"), "UTF-16 LE"
-    elif len(data) > 3 and data[0:8:2].count(0) >= 3:
-        text, name = data.decode("utf-16-be", errors="replace"), "UTF-16 BE"
-    else:
-        try:
-            text, name = data.decode("utf-8-sig"), "UTF-8 (BOM)" if data.startswith(b"\xef\xbb\xbf") else "UTF-8"
-        except UnicodeDecodeError:
-            try:
-                text, name = data.decode("cp1252"), "Windows-1252"
-            except UnicodeDecodeError:
-                text, name = data.decode("latin-1"), "Latin-1"
-    return text.replace("\r\n", "\n").replace("\r", "\n"), name
 
 
 def split_number(cell: str) -> tuple[str, str] | None:

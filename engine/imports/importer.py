@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from engine.results import systems
+from engine.imports import systems
+from engine.imports.foreign_json import JSON_SUFFIXES, read_json_table
+from engine.imports.foreign_text import MISSING_MARKERS, describe, read_text_table, split_number
+from engine.imports.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column, unit_direction
+from engine.imports.mapping import first_bad, parse_dates
+from engine.imports.shapes import guess_mapping, unit_from_header
+from engine.imports.sidecar import sidecar_roles
 from engine.results.errors import CsvError
-from engine.results.foreign_json import JSON_SUFFIXES, read_json_table
-from engine.results.foreign_text import MISSING_MARKERS, describe, read_text_table, split_number
 from engine.results.history import IMPORT_CONTEXT
-from engine.results.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column, unit_direction
-from engine.results.mapping import first_bad, parse_dates
-from engine.results.shapes import guess_mapping, unit_from_header
-from engine.results.sidecar import sidecar_roles
 from engine.results.status import RunStatus
 
 EXTRA = IMPORT_CONTEXT  # columns an imported row may carry besides DIMENSIONS and its metric columns

@@ -10,11 +10,11 @@ import json
 import pandas as pd
 import pytest
 
+from engine.imports.foreign_json import read_sidecar
+from engine.imports.imported import scaling, time_to_target, to_long
+from engine.imports.importer import apply_import, read_raw
+from engine.imports.systems import preview
 from engine.results.errors import CsvError
-from engine.results.foreign_json import read_sidecar
-from engine.results.imported import scaling, time_to_target, to_long
-from engine.results.importer import apply_import, read_raw
-from engine.results.systems import preview
 
 # Lambda's shape: unitless model columns, a float count, 'watt' and a purchase 'price', host-prefixed
 # system names, '8xV100' without a space, and 0.0 where a benchmark did not run.

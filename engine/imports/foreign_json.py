@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.imports.foreign_text import decode_any
 from engine.results.errors import CsvError
-from engine.results.foreign_text import decode_any
 
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -1,0 +1,91 @@
+"""Imported History rows on Compare: one configuration × metric becomes one rate (engine.compare.likeforlike)
+with its noise band, so it can stand next to local runs and reference rows, and two rows whose difference is
+inside the band are said to be "within noise".
+
+A lower-is-better metric (minutes to train, latency, seconds per epoch) becomes its inverse, "runs per
+minute": a ratio of two such rates is then baseline time ÷ time, always "how many times faster".
+Pure pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from engine.compare.likeforlike import Rate
+from engine.imports.imported import CONFIG
+from engine.results.history import higher_is_better, metric_columns, metric_title
+
+
+@dataclass(frozen=True)
+class Band:
+    """The spread of one configuration's repeated rows, in the rate's unit: median, min, max, CV (%), rows."""
+
+    median: float
+    low: float
+    high: float
+    cv_pct: float
+    rows: int
+
+
+def _text(v: object) -> str:
+    return "" if v is None or (isinstance(v, float) and pd.isna(v)) or v is pd.NA else str(v)
+
+
+def _unit(metric: str, higher: bool) -> tuple[str, str]:
+    """(the rate's unit, its task): AccelBench's own axis for examples/s, else the metric's own name."""
+    if metric == "examples_per_sec":
+        return "examples/s", "training"
+    title = metric_title(metric).split(" · ")[0]
+    return (title if higher else f"1 ÷ {title} (lower is better, inverted)"), "imported"
+
+
+def rates_of_rows(df: pd.DataFrame, name: str) -> list[tuple[Rate, Band]]:
+    """Every configuration × metric of imported rows as a rate (the median) and its band."""
+    by = [c for c in CONFIG if c in df.columns and df[c].notna().any()]
+    out: list[tuple[Rate, Band]] = []
+    for metric in metric_columns(df):
+        higher = higher_is_better(metric)
+        if higher is None or not by:
+            continue  # a metric whose better direction is unknown cannot say "faster"
+        data = df.dropna(subset=[metric])
+        data = data[data[metric] > 0]
+        for key, g in data.groupby(by, dropna=False, sort=True):
+            cfg = dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True))
+            raw = g[metric].astype(float)
+            rate = raw if higher else 1.0 / raw  # the median of times, inverted: 1 ÷ median(minutes)
+            unit, task = _unit(metric, higher)
+            band = Band(float(raw.median() if higher else 1.0 / raw.median()), float(rate.min()), float(rate.max()),
+                        float(raw.std() / raw.mean() * 100) if len(raw) > 1 else 0.0, len(raw))  # fmt: skip
+            out.append((_rate(cfg, g, metric, unit, task, band, higher, name), band))
+    return out
+
+
+def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: Band, higher: bool, name: str) -> Rate:
+    device, count = _text(cfg.get("device_label")) or "device?", cfg.get("device_count")
+    n = int(float(_text(count))) if _text(count) else None
+    model = _text(cfg.get("model"))
+    detail = ", ".join(x for x in (_text(cfg.get("variant")), _text(cfg.get("precision"))) if x)
+    label = f"{n}× " * bool(n and n > 1) + device + (f" {detail}" if detail else "") + f" · {model} ({name})"
+    first = g.iloc[0]
+    how = f"imported from {name}: median of {band.rows} row{'s' * (band.rows > 1)}"
+    if not higher:
+        how += f"; {metric_title(metric)} is lower-is-better, so the rate is 1 ÷ it"
+    settings = {
+        "hardware_key": _text(first.get("hardware_key")), "hardware_count": n, "model": model, "task": task,
+        "precision": _text(cfg.get("precision")), "batch_size": cfg.get("global_batch_size"),
+        "framework": _text(cfg.get("framework")), "hardware": device,
+    }  # fmt: skip
+    key = "|".join(_text(v) for v in cfg.values())
+    return Rate(
+        id=f"imported:{name}:{metric}:{key}", label=label, origin="imported", task=task, workload=model,
+        value=band.median, unit=unit, devices=float(n) if n else None, derivation="measured", how=how,
+        hardware_key=_text(first.get("hardware_key")), source_id=f"file:{name}", settings=settings,
+    )  # fmt: skip
+
+
+def within_noise(subject: float, baseline: float, bands: list[Band]) -> bool:
+    """True when two rates differ by no more than the widest band (max − min of repeats) either row has."""
+    widths = [b.high - b.low for b in bands if b.rows > 1]
+    return bool(widths) and abs(subject - baseline) <= max(widths)
