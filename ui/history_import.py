@@ -91,24 +91,59 @@ def _roles(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMapping:
     return replace(m, roles=roles, values=values)
 
 
+def _fixes(table: pd.DataFrame, edited: pd.DataFrame, base: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    """The user's corrections: every editable cell that differs from what the parser read (kept by name)."""
+    out = {n: dict(f) for n, f in base.items()}
+    for (_, before), (_, after) in zip(table.iterrows(), edited.iterrows(), strict=True):
+        for part in systems.EDITABLE:
+            old, new = before[part], after[part]
+            if _text(old) != _text(new):
+                out.setdefault(str(before["system"]), {})[part] = _text(new)
+    return out
+
+
+def _text(value: object) -> str:
+    if value is None or value is pd.NA or (isinstance(value, float) and pd.isna(value)):
+        return ""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _systems(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMapping:
-    column = m.column("system")
+    """Each distinct system name as the parser reads it (device, count, memory, form factor, variant, provider,
+    host), editable: a corrected cell is kept in the mapping for that name. Own regexes are optional."""
+    column = m.column("system") or m.column("device")
     if not column:
         return m
     text = st.text_area(
-        "System-name rules (one regular expression per line; named groups count, model, variant, note)",
+        "Your own system-name rules (optional; one regular expression per line, named groups count, model, "
+        "variant, note — tried before the built-in parser)",
         "\n".join(m.system_rules),
         key=f"{key}_rules_{version}",
-        height=90,
-        help="The first rule that matches a name wins; the model is then looked up in the hardware table.",
+        height=68,
+        help="The built-in parser reads vendor/cloud prefixes, N× counts, memory, form factor, host addresses and "
+        "variants, and looks the device up in the hardware table. Correct any cell in the table below instead.",
     )
-    rules = [r for r in text.split("\n") if r.strip()]
+    rules = [r for r in text.split("\n") if r.strip()] if m.column("system") else []
     try:
-        table = systems.preview(raw.frame[column], rules, limit=12)
-        show_table(table.drop(columns=["device_label"]), hide_index=True, key=f"{key}_sys_preview")
+        table = systems.preview(raw.frame[column], rules, limit=50, fixes=m.system_fixes)
     except CsvError as exc:
         st.error(str(exc), icon=":material/error:")
-    return replace(m, system_rules=rules)
+        return replace(m, system_rules=rules)
+    st.caption("How the names are read — correct a cell and the rows follow:")
+    shown = table.drop(columns=["device_label"])
+    edited = edit_table(
+        shown,
+        key=f"{key}_sys_fix_{version}",
+        hide_index=True,
+        disabled=["system", "hardware_key"],
+        width="stretch",
+        column_config={
+            "device_count": st.column_config.NumberColumn("Count", min_value=1, step=1),
+            "memory_gb": st.column_config.NumberColumn("Memory (GB)"),
+            "hardware_key": st.column_config.TextColumn("Hardware table", help="Looked up from the device"),
+        },
+    )
+    return replace(m, system_rules=rules, system_fixes=_fixes(shown, edited, m.system_fixes))
 
 
 def _device(key: str, version: int, m: ImportMapping, sidecar: bool) -> ImportMapping:

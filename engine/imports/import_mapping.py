@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.imports.systems import DEFAULT_RULES
+from engine.imports.systems import own_rules
 from engine.results.directions import HIGHER_MARK, LOWER_MARK, unit_direction
 from engine.results.errors import CsvError
 
@@ -65,13 +65,16 @@ class ValueSpec:
 @dataclass
 class ImportMapping:
     """How one file is read. `roles` maps every kept column to a role (ROLES); `values` holds a ValueSpec per
-    value column; `constants` give a role a value for every row (from a sidecar or typed by the user)."""
+    value column; `constants` give a role a value for every row (from a sidecar or typed by the user);
+    `system_rules` are the user's own regular expressions for system names and `system_fixes` their
+    corrections of parsed names (engine.imports.systems)."""
 
     shape: str = "long"
     fmt: str = ""
     roles: dict[str, str] = field(default_factory=dict)
     values: dict[str, ValueSpec] = field(default_factory=dict)
-    system_rules: list[str] = field(default_factory=lambda: list(DEFAULT_RULES))
+    system_rules: list[str] = field(default_factory=list)  # the user's own regexes, tried before the parser
+    system_fixes: dict[str, dict[str, str]] = field(default_factory=dict)  # name → part → the user's correction
     time_unit: str = "s"
     accuracy: str = "auto"  # "fraction", "percent" or "auto" (≤ 1 everywhere = fraction)
     constants: dict[str, str] = field(default_factory=dict)
@@ -124,7 +127,9 @@ def mapping_from_json(text: str | bytes) -> ImportMapping:
         roles=dict(doc["roles"]),
         values={c: ValueSpec(**{k: str(v.get(k, "")) for k in ("metric", "unit", "model", "direction")})
                 for c, v in (doc.get("values") or {}).items()},
-        system_rules=list(rules) if rules is not None else list(DEFAULT_RULES),
+        system_rules=own_rules(rules or []),
+        system_fixes={str(n): {str(k): str(v) for k, v in (f or {}).items()}
+                      for n, f in (doc.get("system_fixes") or {}).items()},
         time_unit=doc.get("time_unit", "s"),
         accuracy=doc.get("accuracy", "auto"),
         constants={str(k): str(v) for k, v in (doc.get("constants") or {}).items()},

@@ -16,10 +16,15 @@ from engine.results.history import group_label, higher_is_better, metric_columns
 
 LONG_ID = (
     "device_label", "device_count", "variant", "hardware_key", "system", "model", "precision", "global_batch_size",
-    "framework", "date", "elapsed_s", "step", "price_usd_per_h", "power_w", "system_price_usd", "note",
+    "framework", "date", "elapsed_s", "step", "price_usd_per_h", "power_w", "system_price_usd", "note", "memory_gb",
+    "form_factor", "provider", "host",
 )  # fmt: skip
 # What makes two rows the same configuration (their spread is noise, not a difference).
-CONFIG = ("device_label", "device_count", "variant", "model", "precision", "global_batch_size", "framework")
+# The host is not: repeats on different hosts of one configuration are its noise band.
+CONFIG = (
+    "device_label", "device_count", "memory_gb", "form_factor", "variant", "model", "precision", "global_batch_size",
+    "framework",
+)  # fmt: skip
 
 
 def to_long(frame: pd.DataFrame) -> pd.DataFrame:

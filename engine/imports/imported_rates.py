@@ -66,7 +66,11 @@ def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: B
     device, count = _text(cfg.get("device_label")) or "device?", cfg.get("device_count")
     n = int(float(_text(count))) if _text(count) else None
     model = _text(cfg.get("model"))
-    detail = ", ".join(x for x in (_text(cfg.get("variant")), _text(cfg.get("precision"))) if x)
+    memory = f"{float(cfg['memory_gb']):g}GB" if _text(cfg.get("memory_gb")) else ""
+    build = " ".join(x for x in (memory if memory not in device else "", _text(cfg.get("form_factor"))) if x)
+    detail = ", ".join(
+        x for x in (" ".join(x for x in (build, _text(cfg.get("variant"))) if x), _text(cfg.get("precision"))) if x
+    )
     label = f"{n}× " * bool(n and n > 1) + device + (f" {detail}" if detail else "") + f" · {model} ({name})"
     first = g.iloc[0]
     how = f"imported from {name}: median of {band.rows} row{'s' * (band.rows > 1)}"

@@ -105,7 +105,7 @@ def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> 
         column = m.column("system") or m.column("device")
         raise first_bad(raw, names.isna(), column, "the system/device is empty (got {raw})")
     rules = m.system_rules if system is not None else []
-    parsed = systems.parse_systems(names, rules)
+    parsed = systems.parse_systems(names, rules, m.system_fixes)
     parsed["system"] = names
     count = _number_role(raw, m, "count", constants, whole=True)
     if count is not None:

@@ -109,8 +109,14 @@ def _metric_for(unit: str, name: str) -> str:
             "W": "Power draw", "MHz": "Clock"}.get(unit, "")  # fmt: skip
 
 
+# Context columns of the long CSV `results import --mapping` writes: text kept with each row, never a value.
+_LONG_CONTEXT = {"memory_gb", "form_factor", "provider", "host", "hardware_key", "note", "variant"}
+
+
 def role_by_name(name: str, kind: str) -> str:
     low = name.lower()
+    if low in _LONG_CONTEXT:
+        return "label"
     for role, words in _HINTS:
         if any(w in low for w in words):
             if (kind == "number" and role in _TEXT_ROLES - {"date"}) or (kind != "number" and role in _NUMBER_ROLES):

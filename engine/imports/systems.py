@@ -1,11 +1,9 @@
-"""System names that carry their configuration — `8x H100 80GB SXM5 (host-3)`, `2x RTX 3090 NVLink`,
-`NVIDIA Tesla P100 (DGX-1)` — split into device count, device model, variant and a note by visible,
-editable regular expressions, then the model normalised against the one hardware table
-(engine.spec.hardware_table) so imported rows line up with reference rows and local runs.
-
-A rule is a regular expression with named groups: `count`, `model`, `variant`, `note` (all optional but
-`model`). The first rule that matches a name wins; a name no rule matches keeps its whole text as the
-model. Pure pandas; no streamlit.
+"""System names that carry their configuration — `LambdaOD_Texas_1xH100_80GB_SXM5_10_0_3_7_v2`, `8x H100 80GB
+SXM5 (host-3)`, `Dell 2x H100 80GB SXM5`, `16 p3.16xlarge (AWS)` — read into PARTS by the one parser
+(engine.imports.system_names, driven by the hardware table's aliases), with cloud instance types counted
+(instances × accelerators each). The user can add regular expressions (named groups `count`, `model`,
+`variant`, `note`) that are tried first, and correct any parsed cell (`fixes`, by name). Pure pandas; no
+streamlit.
 """
 
 from __future__ import annotations
@@ -14,20 +12,19 @@ import re
 
 import pandas as pd
 
+from engine.imports.system_names import SystemName, parse_system
 from engine.results.errors import CsvError
 from engine.spec.hardware_table import DEVICES
 
+# The regular expressions older saved mappings carry: read as "no rules of the user's own" (the parser does it).
 _VENDOR = r"(?:(?:NVIDIA|Nvidia|Tesla|GeForce|Quadro|AMD|Radeon|Instinct|Google|Cloud|Intel)\s+)*"
 _MODEL = (
     r"(?P<model>TPU\s*v\d+[a-z]*(?:-\d+)?|(?:RTX|GTX|Titan)\s*[A-Z]?\d{3,4}(?:\s?Ti)?"
     r"|[A-Z]{1,3}\d{1,4}[A-Za-z]{0,2}|MI\d{2,3}[A-Z]?|Gaudi\s?\d?)"
 )
 DEFAULT_RULES: tuple[str, ...] = (
-    # "8x H100 80GB SXM5 (host-3)", "2 × RTX 3090 NVLink", "NVIDIA Tesla P100 (DGX-1)", "A100-SXM4-40GB"
     rf"^(?:(?P<count>\d+)\s*[x×*]\s*)?{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note>[^)]*)\))?$",
-    # "DGX-1 with 8 V100", "server (4 A100)": a count in front of a model anywhere in the name
     rf"^(?P<note>.*?)\b(?P<count>\d+)\s*[x×]?\s*{_VENDOR}{_MODEL}\b(?P<variant>.*)$",
-    # "LambdaCloud A10", "Dell H100 80GB SXM5": a host or vendor word in front of the model
     rf"^(?P<note>[\w.-]+)\s+{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note2>[^)]*)\))?$",
 )
 # Cloud instance types that name their accelerators: (pattern, accelerators per instance, device model).
@@ -41,13 +38,23 @@ INSTANCES: tuple[tuple[str, int, str], ...] = (
     (r"gn6e-c12g1\.3xlarge", 1, "V100"), (r"gn6e-c12g1\.12xlarge", 4, "V100"), (r"gn6e-c12g1\.24xlarge", 8, "V100"),
     (r"gn6v-c8g1\.16xlarge", 8, "V100"), (r"gn6v-c8g1\.8xlarge", 4, "V100"), (r"gn6v-c8g1\.2xlarge", 1, "V100"),
 )  # fmt: skip
-PARTS = ("device_count", "device_model", "variant", "note", "hardware_key", "device_label")
+PARTS = (
+    "device_count", "device_model", "memory_gb", "form_factor", "variant", "provider", "host", "note", "hardware_key",
+    "device_label",
+)  # fmt: skip
+EDITABLE = ("device_count", "device_model", "memory_gb", "form_factor", "variant", "provider", "host", "note")
+
+
+def own_rules(rules: list[str] | tuple[str, ...]) -> list[str]:
+    """The user's own rules: none when they are the legacy defaults an older saved mapping carries."""
+    kept = [r for r in rules if r.strip()]
+    return [] if tuple(kept) == DEFAULT_RULES else kept
 
 
 def compile_rules(rules: list[str] | tuple[str, ...]) -> list[re.Pattern[str]]:
     """The rules compiled (case-insensitive); CsvError naming the rule that does not compile or has no model."""
     out = []
-    for i, rule in enumerate(r for r in rules if r.strip()):
+    for i, rule in enumerate(own_rules(rules)):
         try:
             pat = re.compile(rule.strip(), re.IGNORECASE)
         except re.error as exc:
@@ -59,39 +66,37 @@ def compile_rules(rules: list[str] | tuple[str, ...]) -> list[re.Pattern[str]]:
 
 
 def hardware_key(model: str) -> str | None:
-    """The hardware table key whose alias is a whole word of `model` ('Tesla T4' → 't4'; 'P40' → None)."""
-    low = model.lower()
-    for d in DEVICES:
-        for alias in d.aliases:
-            if re.search(rf"(?<![a-z0-9]){re.escape(alias)}(?![a-z0-9])", low):
-                return d.key
-    return None
+    """The hardware table key of a device name ('Tesla T4' → 't4'; 'P40' → None)."""
+    return parse_system(model).hardware_key
+
+
+def _as_parts(p: SystemName) -> dict[str, object]:
+    return {name: getattr(p, name) for name in PARTS if name != "device_label"}
+
+
+def _by_rule(text: str, m: re.Match[str]) -> dict[str, object]:
+    """A user's rule matched: its groups, the model read by the parser (table key, memory, form factor)."""
+    groups = m.groupdict()
+    model = parse_system(" ".join((groups.get("model") or text).split()))
+    parts = _as_parts(model)
+    count = groups.get("count")
+    parts["device_count"] = int(count) if count else model.device_count
+    parts["variant"] = (groups.get("variant") or "").strip(" -,;") or model.variant
+    parts["note"] = " ".join(n for n in (groups.get("note"), groups.get("note2")) if n).strip(" -,;")
+    return parts
 
 
 def parse_name(name: str, rules: list[re.Pattern[str]]) -> dict[str, object]:
-    """One system name split by the first matching rule (see PARTS)."""
+    """One system name read into PARTS: the user's first matching rule, else the parser; a cloud instance
+    type counts its accelerators when the name holds no device the table knows."""
     text = " ".join(name.split())
-    parts: dict[str, object] = {"device_count": None, "device_model": text, "variant": "", "note": ""}
-    for pat in rules:
-        m = pat.match(text)
-        if m is None:
-            continue
-        groups = m.groupdict()
-        count = groups.get("count")
-        parts = {
-            "device_count": int(count) if count else None,
-            "device_model": " ".join((groups.get("model") or text).split()),
-            "variant": (groups.get("variant") or "").strip(" -,;"),
-            "note": " ".join(n for n in (groups.get("note"), groups.get("note2")) if n).strip(" -,;"),
-        }
-        break
-    if hardware_key(str(parts["device_model"])) is None:
-        parts = _instance(text) or parts
-    variant = str(parts["variant"])
-    if variant.startswith("(") and variant.endswith(")") and not parts["note"]:  # "8 V100 (AWS p3.16xlarge)"
-        parts["variant"], parts["note"] = "", variant[1:-1]
-    key = hardware_key(str(parts["device_model"]))
-    parts["hardware_key"] = key
+    match = next((m for m in (pat.match(text) for pat in rules) if m), None)
+    parts = _by_rule(text, match) if match else _as_parts(parse_system(text))
+    if parts["hardware_key"] is None:
+        instance = _instance(text)
+        if instance:
+            parts |= instance | {"hardware_key": hardware_key(str(instance["device_model"]))}
+    key = parts["hardware_key"]
     parts["device_label"] = next(d.short for d in DEVICES if d.key == key) if key else parts["device_model"]
     return parts
 
@@ -107,17 +112,48 @@ def _instance(text: str) -> dict[str, object] | None:
     return None
 
 
-def parse_systems(names: pd.Series, rules: list[str] | tuple[str, ...] = DEFAULT_RULES) -> pd.DataFrame:
-    """Each name split into PARTS (same index as `names`); distinct names are parsed once."""
-    compiled = compile_rules(rules)
-    distinct = {n: parse_name(n, compiled) for n in pd.unique(names.astype(str))}
-    out = pd.DataFrame([distinct[n] for n in names.astype(str)], index=names.index, columns=list(PARTS))
-    out["device_count"] = out["device_count"].astype("Int64")
+def _fixed(parts: dict[str, object], fix: dict[str, str]) -> dict[str, object]:
+    """A parsed name with the user's corrections; a corrected model is looked up in the table again."""
+    out = dict(parts)
+    for part, value in fix.items():
+        if part not in EDITABLE:
+            continue
+        text = str(value).strip()
+        if part in ("device_count", "memory_gb"):
+            try:
+                out[part] = (int(float(text)) if part == "device_count" else float(text)) if text else None
+            except ValueError:
+                raise CsvError(f"the corrected {part} is not a number: {text!r}") from None
+        else:
+            out[part] = text
+    if "device_model" in fix:
+        key = hardware_key(str(out["device_model"]))
+        out["hardware_key"] = key
+        out["device_label"] = next(d.short for d in DEVICES if d.key == key) if key else out["device_model"]
     return out
 
 
-def preview(names: pd.Series, rules: list[str] | tuple[str, ...] = DEFAULT_RULES, limit: int = 50) -> pd.DataFrame:
-    """Distinct names and how the rules read them — shown before anything is imported."""
+def parse_systems(
+    names: pd.Series, rules: list[str] | tuple[str, ...] = (), fixes: dict[str, dict[str, str]] | None = None
+) -> pd.DataFrame:
+    """Each name read into PARTS (same index as `names`), with the user's `fixes` (name → part → text);
+    distinct names are parsed once."""
+    compiled = compile_rules(rules)
+    fixes = fixes or {}
+    distinct = {n: _fixed(parse_name(n, compiled), fixes.get(n, {})) for n in pd.unique(names.astype(str))}
+    out = pd.DataFrame([distinct[n] for n in names.astype(str)], index=names.index, columns=list(PARTS))
+    out["device_count"] = out["device_count"].astype("Int64")
+    out["memory_gb"] = pd.to_numeric(out["memory_gb"], errors="coerce")
+    return out
+
+
+def preview(
+    names: pd.Series,
+    rules: list[str] | tuple[str, ...] = (),
+    limit: int = 50,
+    fixes: dict[str, dict[str, str]] | None = None,
+) -> pd.DataFrame:
+    """Distinct names and how they are read — shown, and correctable, before anything is imported."""
     distinct = pd.Series(pd.unique(names.astype(str))[:limit], name="system")
-    parsed = parse_systems(distinct, rules)
+    parsed = parse_systems(distinct, rules, fixes)
     return pd.concat([distinct, parsed], axis=1)

@@ -27,12 +27,12 @@ DIMENSIONS = (
 GROUPABLE = (
     "device_label", "workload", "model", "kind", "status", "precision", "global_batch_size", "file",
     "backend", "device", "dtype", "xla", "strategy", "replicas", "dataset", "tf_version", "device_name",
-    "device_count", "variant", "framework",
+    "device_count", "variant", "framework", "form_factor", "provider",
 )  # fmt: skip
 # Context an imported row (engine.imports.importer) carries besides DIMENSIONS: numbers that are not metrics.
 IMPORT_CONTEXT = (
     "device_count", "hardware_key", "variant", "system", "framework", "elapsed_s", "step", "price_usd_per_h",
-    "power_w", "system_price_usd", "note",
+    "power_w", "system_price_usd", "note", "memory_gb", "form_factor", "provider", "host",
 )  # fmt: skip
 
 # AccelBench's own metric columns: (label, unit, higher is better), from the one metric registry.

@@ -65,7 +65,7 @@ def test_host_and_cloud_prefixes_in_system_names():
     names = pd.Series(["LambdaCloud A10", "Dell 2x H100 80GB SXM5", "LambdaCloud 8xV100 16GB", "a2-highgpu-8g"])
     table = preview(names).set_index("system")
     assert table.loc["LambdaCloud A10", "device_model"] == "A10"
-    assert table.loc["LambdaCloud A10", "note"] == "LambdaCloud"
+    assert table.loc["LambdaCloud A10", "provider"] == "LambdaCloud"
     assert table.loc["Dell 2x H100 80GB SXM5", ["device_count", "hardware_key"]].tolist() == [2, "h100"]
     assert table.loc["LambdaCloud 8xV100 16GB", ["device_count", "hardware_key"]].tolist() == [8, "v100"]
     assert table.loc["a2-highgpu-8g", ["device_count", "hardware_key"]].tolist() == [8, "a100"]

@@ -1,0 +1,153 @@
+"""One parser for system names that pack their configuration — `LambdaOD_Texas_1xH100_80GB_SXM5_10_0_3_7_v2`,
+`Lambda Cloud — RTX A6000`, `8x H100 80GB SXM5 (host-3)`, `Dell 2x H100 80GB SXM5`, `H100_SXM5_HTOff_bk` —
+into device, count, memory, form factor, host address, provider prefix and variant.
+
+The device is found by the one hardware table's aliases (engine.spec.hardware_table; compared with `-`/`_` read
+as spaces, so `A100-SXM4-80GB` meets the alias `a100-sxm4-80gb`), else by a model-number pattern for devices
+the table does not hold (RTX A6000, P40, MI250). What stands before the device is the provider (a cloud or
+vendor prefix, a region); what stands after it, once memory, form factor and host are taken, is the variant
+(HTOff, bk, test, v2, NVLink) — so repeats on different hosts are one configuration, and a variant is not.
+Pure Python; no pandas.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.spec.hardware_table import BY_KEY, DEVICES
+
+# Words that name a vendor or a product line, not the configuration: dropped.
+_VENDOR_WORDS = {"nvidia", "tesla", "geforce", "quadro", "amd", "radeon", "instinct", "google", "intel", "cloud tpu"}
+_MODEL = re.compile(
+    r"(?<![a-z0-9])(?:tpu ?v\d+[a-z]*|(?:rtx|gtx|titan) ?(?:[a-z]?\d{3,4}|[a-z]?\d{3,4} ?ti)(?: ti)?"
+    r"|mi\d{2,3}[a-z]?|gaudi ?\d?|[a-z]{1,2}\d{1,4}[a-z]?)(?![a-z0-9])"
+)
+# Model-number look-alikes that are versions (v2), counts (x8) or cloud machine families (n1, c2, e2).
+_NOT_DEVICES = re.compile(r"v\d+|x\d+|[nce]\d|m\d|r\d")
+_IPV4 = re.compile(r"(?<![A-Za-z0-9])(?:ip[-_.])?(\d{1,3})[._-](\d{1,3})[._-](\d{1,3})[._-](\d{1,3})(?!\d)")
+_MEMORY = re.compile(r"^(\d+(?:\.\d+)?) ?(?:gb|gib|g)$")
+_FORM = re.compile(r"^(?:sxm\d?|pcie|nvl|oam|hgx|mxm)$")
+_COUNT = re.compile(r"^(\d+) ?[x×*]$|^[x×](\d+)$")
+_SEPARATORS = re.compile(r"[\s_,;/|—–]+|(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])|\s-\s")
+
+
+@dataclass(frozen=True)
+class SystemName:
+    """A system name read into its parts ("" or None where the name does not say).
+
+    Attributes:
+      device_model: the device as the table shows it (H100, A100 80GB), or the name's own model text.
+      hardware_key: the hardware table's key, or None for a device the table does not hold.
+      device_count: how many devices (8 for `8x H100`, `8xH100`, `8 × H100`, `x8`); None when not said.
+      memory_gb: the device memory the name states (80 for `80GB`).
+      form_factor: SXM5, PCIe, NVL …
+      host: an IPv4 address in the name (`10_0_3_7` → 10.0.3.7), not part of the configuration.
+      provider: what stands before the device: a cloud, vendor or region prefix (LambdaOD Texas, Dell).
+      variant: what stands after the device that is none of the above (HTOff, bk, test, v2, NVLink).
+      note: text in parentheses that is not the device (`(host-3)`, `(DGX-1)`).
+    """
+
+    device_model: str
+    hardware_key: str | None = None
+    device_count: int | None = None
+    memory_gb: float | None = None
+    form_factor: str = ""
+    host: str = ""
+    provider: str = ""
+    variant: str = ""
+    note: str = ""
+
+
+def _spaced(text: str) -> str:
+    """Separators as single spaces, counts glued to a model split off (`1xH100` → `1x H100`); case kept."""
+    text = re.sub(r"(?<![A-Za-z0-9])(\d+) ?[x×*] ?(?=[A-Za-z])", r"\1x ", text)
+    return " ".join(_SEPARATORS.sub(" ", text).split())
+
+
+def _alias_spans(low: str) -> tuple[str, int, int] | None:
+    """(table key, start, end) of the first table alias found as whole words (table order: first wins)."""
+    for d in DEVICES:
+        for alias in d.aliases:
+            a = _spaced(alias).lower()
+            m = re.search(rf"(?<![a-z0-9]){re.escape(a)}(?![a-z0-9])", low)
+            if m:
+                return d.key, m.start(), m.end()
+    return None
+
+
+def _device(spaced: str) -> tuple[str, str | None, int, int] | None:
+    """(model text, table key or None, start, end) in the spaced name."""
+    low = spaced.lower()
+    found = _alias_spans(low)
+    if found:
+        key, start, end = found
+        short = next(d.short for d in DEVICES if d.key == key)
+        return short, key, start, end
+    for m in _MODEL.finditer(low):
+        if not _NOT_DEVICES.fullmatch(m.group()):
+            model = re.sub(r"\bTI\b", "Ti", spaced[m.start() : m.end()].upper()).replace("TPU V", "TPU v")
+            return model, None, m.start(), m.end()
+    return None
+
+
+def _host(text: str) -> tuple[str, str]:
+    """(the name without its IPv4 address, the address dotted)."""
+    for m in _IPV4.finditer(text):
+        parts = [int(p) for p in m.groups()]
+        if all(p <= 255 for p in parts):
+            return text[: m.start()] + " " + text[m.end() :], ".".join(map(str, parts))
+    return text, ""
+
+
+def parse_system(name: str) -> SystemName:
+    """One system name read into SystemName; a name with no device keeps its text as the model."""
+    text = " ".join(str(name).split())
+    notes = re.findall(r"\(([^()]*)\)", text)
+    text, host = _host(text)
+    spaced = _spaced(text)
+    found = _device(spaced)
+    if found is None:
+        return SystemName(device_model=text, host=host)
+    model, key, start, end = found
+    inside = [n for n in notes if model.lower() in _spaced(n).lower()]
+    before = _spaced(spaced[:start].replace("(", " ").replace(")", " ")).split()
+    after = _spaced(spaced[end:].replace("(", " ").replace(")", " ")).split()
+    if key and key.startswith("tpu_") and after and after[0].isdigit():  # "TPU v3-8": a board of 8 cores
+        board = f"{key}_{after.pop(0)}"
+        key, model = (board, BY_KEY[board].short) if board in BY_KEY else (key, f"{model}-{board.rsplit('_', 1)[1]}")
+    note_words = {w.lower() for n in notes if n not in inside for w in _spaced(n).split()}
+    skip = _VENDOR_WORDS | note_words | {model.lower(), "+", "&", "with"}
+    count = memory = None
+    form, provider, variant = "", [], []
+    own = spaced[start:end].split()  # the alias's own words may state memory and form factor (A100-SXM4-80GB)
+    for i, word in enumerate([*before, *after, *own]):
+        low = word.lower()
+        c = _COUNT.match(low)
+        mem = _MEMORY.match(low)
+        if c and count is None:
+            count = int(c.group(1) or c.group(2))
+        elif mem and memory is None:
+            memory = float(mem.group(1))
+        elif _FORM.match(low) and not form:
+            form = word.upper().replace("PCIE", "PCIe")
+        elif low in skip or i >= len(before) + len(after):
+            continue
+        elif i < len(before):
+            provider.append(word)
+        else:
+            variant.append(word)
+    if count is None and before and before[-1].isdigit() and int(before[-1]) <= 4096:  # "DGX-1 with 8 V100"
+        count = int(before[-1])
+        provider = provider[:-1] if provider and provider[-1] == before[-1] else provider
+    return SystemName(
+        device_model=model,
+        hardware_key=key,
+        device_count=count,
+        memory_gb=memory,
+        form_factor=form,
+        host=host,
+        provider=" ".join(provider),
+        variant=" ".join(variant),
+        note=", ".join(n for n in notes if n not in inside),
+    )

@@ -1,0 +1,81 @@
+"""The one system-name parser (issue 22 item 1): vendor/cloud prefixes, N×/Nx counts, memory, form factor,
+host addresses and variants read from names like Lambda's; the device looked up by the hardware table's
+aliases; repeats on different hosts make one noise band, a variant (HTOff) its own; the user's corrections
+are kept in the mapping by name."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from engine.imports.import_mapping import mapping_from_json
+from engine.imports.imported import noise, scaling
+from engine.imports.importer import apply_import, read_raw
+from engine.imports.system_names import parse_system
+from engine.imports.systems import DEFAULT_RULES, preview
+from engine.results.errors import CsvError
+
+
+@pytest.mark.parametrize(
+    ("name", "want"),
+    [
+        ("LambdaOD_Texas_1xH100_80GB_SXM5_10_0_3_7_v2",
+         {"device_model": "H100", "hardware_key": "h100", "device_count": 1, "memory_gb": 80.0, "form_factor": "SXM5",
+          "host": "10.0.3.7", "provider": "LambdaOD Texas", "variant": "v2"}),
+        ("Lambda Cloud — RTX A6000", {"device_model": "RTX A6000", "hardware_key": None, "provider": "Lambda Cloud"}),
+        ("H100_80GB_SXM5_HTOff_bk", {"device_model": "H100", "variant": "HTOff bk", "device_count": None}),
+        ("8 × H100 PCIe test", {"device_count": 8, "form_factor": "PCIe", "variant": "test"}),
+        ("A100-SXM4-80GB", {"hardware_key": "a100_80gb", "device_model": "A100 80GB", "memory_gb": 80.0}),
+        ("8xA100_80GB_SXM4", {"hardware_key": "a100_80gb", "device_count": 8, "form_factor": "SXM4"}),
+        ("ip-172-31-5-9 NVIDIA H100 x8", {"host": "172.31.5.9", "device_count": 8, "provider": ""}),
+        ("n1-standard-2 + TPU v2-8", {"hardware_key": "tpu_v2_8", "device_model": "TPU v2-8"}),
+        ("NVIDIA Tesla P100 (DGX-1)", {"hardware_key": "p100", "note": "DGX-1", "provider": ""}),
+        ("Xeon 8480C", {"hardware_key": None, "device_model": "Xeon 8480C"}),
+    ],
+)  # fmt: skip
+def test_a_name_reads_into_its_parts(name, want):
+    got = parse_system(name)
+    assert {k: getattr(got, k) for k in want} == want
+
+
+LAMBDA = "system,resnet50 (images/s)\n" + "".join(
+    f"LambdaOD_Texas_1xH100_80GB_SXM5_10_0_{i // 200}_{i % 200}_v2,{1750 + (i % 7) * 3}\n" for i in range(39)
+) + "".join(f"LambdaOD_Texas_1xH100_80GB_SXM5_10_1_0_{i}_HTOff,{1600 + i}\n" for i in range(3)) + "".join(
+    f"LambdaOD_Texas_{n}xH100_80GB_SXM5_10_2_0_{n}_v2,{1750 * n * 0.9}\n" for n in (2, 8)
+)  # fmt: skip
+
+
+def test_repeats_on_39_hosts_are_one_noise_band_and_counts_scale():
+    raw = read_raw(LAMBDA.encode(), "lambda.csv")
+    rows, _ = apply_import(raw.frame, raw.guess, "lambda.csv")
+    metric = "examples_per_sec"
+    assert rows["host"].nunique() == 44  # every row has its own host …
+    band = noise(rows, metric).set_index("group")
+    assert band["rows"].max() == 39  # … yet the 39 v2 repeats are one configuration
+    assert (band["rows"] == 3).any()  # HTOff is a variant of its own
+    sc = scaling(rows[rows["variant"] == "v2"], metric)
+    assert sorted(sc["device_count"].tolist()) == [1, 2, 8]
+    assert sc.set_index("device_count").loc[8, "speedup"] == pytest.approx(1750 * 8 * 0.9 / 1759, rel=0.01)
+
+
+def test_corrections_are_kept_by_name_and_saved_with_the_mapping():
+    raw = read_raw(LAMBDA.encode(), "lambda.csv")
+    name = raw.frame["system"].iloc[0]
+    raw.guess.system_fixes = {name: {"device_model": "H200", "variant": "v2 fixed"}}
+    table = preview(raw.frame["system"], fixes=raw.guess.system_fixes).set_index("system")
+    assert table.loc[name, ["device_label", "hardware_key", "variant"]].tolist() == ["H200", "h200", "v2 fixed"]
+    back = mapping_from_json(raw.guess.to_json())
+    assert back.system_fixes == raw.guess.system_fixes
+    rows, _ = apply_import(raw.frame, back, "lambda.csv")
+    assert (rows["device_label"] == "H200").sum() == 1
+    with pytest.raises(CsvError, match="corrected device_count is not a number"):
+        preview(raw.frame["system"], fixes={name: {"device_count": "eight"}})
+
+
+def test_an_older_saved_mapping_with_the_old_default_rules_uses_the_parser():
+    raw = read_raw(LAMBDA.encode(), "lambda.csv")
+    raw.guess.system_rules = list(DEFAULT_RULES)
+    back = mapping_from_json(raw.guess.to_json())
+    assert back.system_rules == []
+    table = preview(pd.Series(["LambdaOD_Texas_1xH100_80GB_SXM5_10_0_3_7_v2"]), back.system_rules)
+    assert table["host"].iloc[0] == "10.0.3.7"
