@@ -84,9 +84,8 @@ FORBIDDEN_LIBRARIES: dict[str, set[str]] = {
     "pages": {"tensorflow", "keras"},
 }
 
-# A moved module's old name kept for a caller this change could not edit (module → its new home). Remove the
-# entry with the alias: engine.results.imported_rates stays until ui/compare_imported.py imports engine.imports.
-ALIASES: dict[str, str] = {"engine.results.imported_rates": "engine.imports.imported_rates"}
+# A moved module's old name kept for a caller that could not yet be edited (module → its new home): none left.
+ALIASES: dict[str, str] = {}
 
 # Files allowed over MAX_LINES: none. Keep it empty; split a module instead.
 OVER_LIMIT_ALLOWED: set[str] = set()

@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.compare.answer import Answer, times
 from engine.compare.likeforlike import Rate
-from engine.results.imported_rates import Band, rates_of_rows, within_noise
+from engine.imports.imported_rates import Band, rates_of_rows, within_noise
 from ui.common import plain
 
 SESSION_KEY = "hist_for_compare"
