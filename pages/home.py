@@ -19,7 +19,7 @@ ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py
 from engine.compare.tables import headline, run_label
 from engine.results.status import ACTIVE_STATUSES
 from engine.runs import hardware, jobs
-from engine.spec import presets
+from engine.spec import backends, presets
 from engine.spec.specs import SpecError
 from ui.common import (
     demo_banner,
@@ -35,11 +35,11 @@ from ui.common import (
 from ui.status import list_text
 
 
-def _launch(key: str, device: str) -> None:
+def _launch(key: str, device: str, backend: str = "tensorflow") -> None:
     """Validate and start a preset; on success go to the Run page to watch it."""
     demo = demo_mode()
     try:
-        spec = jobs.prepare(presets.request_for(key, device, demo=demo), demo=demo)
+        spec = jobs.prepare(presets.request_for(key, device, demo=demo, backend=backend), demo=demo)
     except SpecError as exc:
         st.session_state["home_error"] = (key, presets.explain(exc))
         return
@@ -78,11 +78,19 @@ for row_start in range(0, len(presets.PRESETS), 3):
             st.markdown(f"**{preset.title}**  \n{preset.source}")
             st.markdown(preset.what)
             st.caption(f"Takes {preset.expect}.")
-            if st.button(
-                "Run", key=f"home_run_{preset.key}", icon=":material/play_arrow:", type="primary", disabled=runs_off
-            ):
-                _launch(preset.key, device)
-                error = st.session_state.get("home_error")
+            choices = [b for b in backends.BACKENDS if backends.installed(b)] if preset.per_backend else [None]
+            for backend in choices:  # one full-width button each: three side by side truncate at 1366 px
+                label = f"Run on {backends.INFO[backend].label}" if backend else "Run"
+                if st.button(
+                    label,
+                    key=f"home_run_{preset.key}" + (f"_{backend}" if backend else ""),
+                    icon=":material/play_arrow:",
+                    type="primary",
+                    disabled=runs_off,
+                    width="stretch" if backend else "content",
+                ):
+                    _launch(preset.key, device, backend or backends.DEFAULT_BACKEND)
+                    error = st.session_state.get("home_error")
             if error and error[0] == preset.key:
                 st.error(f"Not started: {error[1]}", icon=":material/block:")
 

@@ -239,3 +239,19 @@ def db_env(seeded, monkeypatch):
     monkeypatch.setenv("ACCELBENCH_DB", str(db))
     monkeypatch.delenv("ACCELBENCH_DEMO", raising=False)
     return db, runs
+
+
+def save_fixture_models(folder: Path, *builders: str) -> list[Path]:
+    """Save tests/fixtures/models.py's builders as `.keras` files (in a subprocess under JAX: this process
+    keeps its own Keras backend), one `<builder>.keras` each."""
+    paths = [folder / f"{name}.keras" for name in builders]
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from tests.fixtures import models; "
+        "[getattr(models, n).__call__().save(p) for n, p in zip(sys.argv[2].split(','), sys.argv[3:])]"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT), ",".join(builders), *map(str, paths)],
+        capture_output=True, text=True, timeout=120, env={"KERAS_BACKEND": "jax", "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return paths

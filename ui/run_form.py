@@ -49,6 +49,7 @@ FIELD_LABELS = {
     "--device": "Device",
     "--backend": "Backend",
     "--model": "Model",
+    "--model-file": "Your model",
     "--dataset": "Dataset",
     "--data-dir": "Data folder",
     "--epochs": "Epochs",
@@ -288,6 +289,9 @@ def run_form(demo: bool = False) -> dict[str, Any]:
     _init_state()
     acc = hardware.detect_accelerators()
     workload = st.radio("Workload", ("Microbenchmark", "Training"), key="run_workload", horizontal=True)
-    raw = micro_form(acc) if workload == "Microbenchmark" else train_form(lambda: _device_select(acc), len(acc.gpus))
+    if workload == "Microbenchmark":
+        raw = micro_form(acc)
+    else:
+        raw = train_form(lambda: _device_select(acc), len(acc.gpus), demo)
     raw["backend"] = backend_select()
     return common_fields(raw, workload == "Training", demo)

@@ -12,19 +12,32 @@ import streamlit as st
 from engine.spec import catalog
 from engine.spec import specs as spec
 from engine.spec.replicas import planned_replicas
+from engine.spec.user_model_spec import PENDING_UPLOAD
 from ui.run_fields import spec_number
+from ui.run_form_user_model import YOURS, ZOO, your_model
 
 if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
 
 
-def train_form(device_select: Callable[[], str], gpu_count: int) -> dict[str, Any]:
+def train_form(device_select: Callable[[], str], gpu_count: int, demo: bool = False) -> dict[str, Any]:
     """Model, data, batch, device and numeric settings → a TrainSpec request.
 
     `device_select` draws the device picker shared with the microbenchmark form.
     """
     raw: dict[str, Any] = {"kind": "train"}
-    _model_and_data(raw)
+    source = st.segmented_control(
+        "Model from",
+        (ZOO, YOURS),
+        key="run_model_source",
+        default=ZOO,
+        help="The zoo's models, or your own saved model.",
+    )
+    if source == YOURS:
+        if not your_model(raw, demo):
+            raw.update(model_file=PENDING_UPLOAD, dataset="synthetic")  # the check says what is missing
+    else:
+        _model_and_data(raw)
     raw["device"] = device_select()
     _strategy_and_precision(raw)
     _batch_and_length(raw, gpu_count)

@@ -38,7 +38,7 @@ def ready_text(spec: Spec) -> str:
             f"{gflop:,.2f} GFLOP per repeat, {spec.warmup} warm-up + {spec.repeats} timed repeats."
         )
     return (
-        f"Ready: **{spec.model}** on {spec.dataset}, global batch {spec.batch_size}, {spec.epochs} epoch(s) × "
+        f"Ready: **{spec.model or 'your model'}** on {spec.dataset}, global batch {spec.batch_size}, {spec.epochs} epoch(s) × "
         f"{spec.steps_per_epoch} steps on **{spec.device.upper()}** ({spec.precision})."
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.results.schema import ResultRow
 from engine.results.status import RunStatus
 from engine.spec.specs import MicroSpec, Spec, TrainSpec
@@ -28,7 +30,9 @@ def initial_row(spec: Spec, run_id: str) -> ResultRow:
     elif isinstance(spec, TrainSpec):
         row.update(
             {
-                "model": spec.model,
+                # a user's model is named by its file or function until the worker reads its own name
+                "model": spec.model or Path(spec.model_file).stem or spec.model_fn.rpartition(":")[2],
+                "model_source": ("file" if spec.model_file else "function") if spec.user_model else "zoo",
                 "dataset": spec.dataset,
                 "precision": spec.precision,
                 "dtype": spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32",

@@ -25,6 +25,8 @@ class Preset:
       expect: how long it takes on a CPU, so nobody is surprised.
       request: spec fields for engine.runs.jobs.prepare (device is filled in by `request_for`).
       gpu_batch: the article's batch on an accelerator, when it differs from the CPU-friendly one.
+      gpu_request: other fields on a GPU (a full-size model where the CPU gets its CI-sized twin).
+      per_backend: Home offers one button per installed backend (the same model on each, side by side).
     """
 
     key: str
@@ -34,6 +36,8 @@ class Preset:
     expect: str
     request: dict[str, Any] = field(default_factory=dict)
     gpu_batch: int | None = None
+    gpu_request: dict[str, Any] = field(default_factory=dict)
+    per_backend: bool = False
 
 
 PRESETS: tuple[Preset, ...] = (
@@ -109,6 +113,23 @@ PRESETS: tuple[Preset, ...] = (
         },
         gpu_batch=128,
     ),
+    Preset(
+        "gpt_decoder",
+        "GPT-style decoder",
+        "Today's transformers (GPT-2's layout)",
+        "gpt_tiny: 2 layers, d 128, context 128, causal LM on synthetic tokens, in tokens/s (GPU: GPT-2 small, 124 M)",
+        "under a minute on a CPU per backend",
+        {
+            "kind": "train",
+            "model": "gpt_tiny",
+            "dataset": "synthetic",
+            "batch_size": 16,
+            "epochs": 2,
+            "steps_per_epoch": 10,
+        },
+        gpu_request={"model": "gpt2_small", "batch_size": 16, "precision": "mixed_bfloat16", "steps_per_epoch": 20},
+        per_backend=True,
+    ),
 )
 BY_KEY: dict[str, Preset] = {p.key: p for p in PRESETS}
 
@@ -132,6 +153,8 @@ def request_for(key: str, device: str = "cpu", demo: bool = False, backend: str 
     request["backend"] = backend  # a preset runs on any installed Keras 3 backend
     if device == "gpu" and preset.gpu_batch:
         request["batch_size"] = preset.gpu_batch
+    if device == "gpu":
+        request.update(preset.gpu_request)
     if demo:
         from engine.spec.demo import DEMO_TIMEOUT_S
 

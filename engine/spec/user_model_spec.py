@@ -18,6 +18,7 @@ from typing import Any
 from engine.spec import catalog
 from engine.spec.fields import SpecError, boolean, choice, flag
 
+PENDING_UPLOAD = "<upload pending>"  # the Run page's "Your model" before a file is chosen or readable
 USER_LOSSES = ("auto", "sparse_categorical_crossentropy", "categorical_crossentropy", "binary_crossentropy", "mse")
 USER_OPTIMIZERS = ("adam", "adamw", "sgd")
 _MODEL_FN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
@@ -35,6 +36,8 @@ def user_model_fields(d: dict[str, Any]) -> dict[str, Any]:
         raise SpecError("--model-file", "give --model-file or --model-fn, not both")
     if d.get("model_given"):
         raise SpecError("--model", "give a zoo --model or your own --model-file/--model-fn, not both")
+    if file == PENDING_UPLOAD:
+        raise SpecError("--model-file", "upload a saved .keras model first (or pick a zoo model)")
     if file and (not file.endswith(".keras") or not Path(file).is_file()):
         raise SpecError("--model-file", f"must be an existing Keras 3 .keras file, got {file!r}")
     if fn and not _MODEL_FN.match(fn):

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
 from page_helpers import APP, no_exception, page
 from streamlit.testing.v1 import AppTest
 
 from engine.runs import jobs
 from engine.runs.store import Store
+from engine.spec import backends
 
 # --- Home ----------------------------------------------------------------------------------------
 
@@ -38,6 +40,21 @@ def test_home_preset_launches_a_real_run_and_opens_the_run_page(db_env, tmp_path
     assert at.query_params["run"] == [run_id] or at.query_params["run"] == run_id
     row = jobs.wait(run_id, Store(db))
     assert row["status"] == "ok" and row["shape"] == "(512x512)@(512x512)"
+
+
+def test_the_gpt_preset_runs_once_per_backend_from_its_own_button(db_env, tmp_path, monkeypatch):
+    db = tmp_path / "gpt.db"
+    shutil.copy(db_env[0], db)
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    keys = {b.key for b in at.button if b.key and b.key.startswith("home_run_gpt_decoder_")}
+    assert keys == {f"home_run_gpt_decoder_{b}" for b in ("tensorflow", "jax", "torch") if backends.installed(b)}
+    assert at.button(key="home_run_gpt_decoder_jax").label == "Run on JAX"
+    at.button(key="home_run_gpt_decoder_jax").click().run()
+    run_id = at.session_state["run_id"]
+    row = jobs.wait(run_id, Store(db))
+    assert row["status"] == "ok" and row["model"] == "gpt_tiny" and row["backend"] == "jax"
+    assert row["tokens_per_sec"] == pytest.approx(row["examples_per_sec"] * 128)
 
 
 def test_home_in_demo_mode_refuses_an_oversized_preset_and_stores_nothing(db_env, monkeypatch):

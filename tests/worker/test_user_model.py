@@ -5,28 +5,14 @@ starts (exit 2, nothing stored)."""
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT, last_json, run_cli
+from conftest import last_json, run_cli, save_fixture_models
 
 from engine.runs.store import Store
 
 
 @pytest.fixture(scope="module")
 def files(tmp_path_factory):
-    import subprocess
-    import sys
-
-    folder = tmp_path_factory.mktemp("user_models")
-    code = (
-        "import sys; sys.path.insert(0, sys.argv[1]); from tests.fixtures.models import build, with_lambda; "
-        "build().save(sys.argv[2]); with_lambda().save(sys.argv[3])"
-    )
-    two, lam = folder / "two_inputs.keras", folder / "with_lambda.keras"
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(ROOT), str(two), str(lam)],
-        capture_output=True, text=True, timeout=120, env={"KERAS_BACKEND": "jax", "PATH": "/usr/bin:/bin"},
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-2000:]
-    return two, lam
+    return save_fixture_models(tmp_path_factory.mktemp("user_models"), "build", "with_lambda")
 
 
 @pytest.mark.parametrize("backend", ["tensorflow", "jax"])
@@ -64,7 +50,10 @@ def test_a_build_function_runs_and_groups_by_its_source_hash(db):
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (("--model", "tiny_cnn", "--model-fn", "tests.fixtures.models:build"), "--model: give a zoo --model or your own"),
+        (
+            ("--model", "tiny_cnn", "--model-fn", "tests.fixtures.models:build"),
+            "--model: give a zoo --model or your own",
+        ),
         (("--model-fn", "tests.fixtures.models:not_a_model"), "returned str, not a keras.Model"),
         (("--model-fn", "tests.fixtures.nowhere:build"), "cannot import tests.fixtures.nowhere"),
         (("--model-fn", "no colon"), "must look like package.module:function"),
