@@ -127,6 +127,13 @@ def _local_count(device: str, key: str, replicas: int) -> tuple[int, str]:
     return 1, "host"  # logical CPU devices split one host; they are not more hardware
 
 
+def _flops_per_example(result: Mapping[str, Any]) -> float | None:
+    gflops, eps = result.get("gflops"), result.get("examples_per_sec")
+    if is_present(gflops) and is_present(eps) and float(eps) > 0 and float(gflops) > 0:
+        return float(gflops) * 1e9 / float(eps)
+    return None
+
+
 def local_settings(result: Mapping[str, Any]) -> dict[str, Any]:
     """A local result row's settings in the reference schema (hardware key and count, model, batch, …)."""
     kind = result.get("kind") or "train"
@@ -170,6 +177,8 @@ def local_settings(result: Mapping[str, Any]) -> dict[str, Any]:
         "shape": result.get("shape") or "",
         "precision": (result.get("dtype") if kind != "train" else result.get("precision")) or "float32",
         "xla": bool(result.get("xla")),
+        # the run's own count (layer count or the framework's): what an estimate of a model no table knows needs
+        "flops_per_example": _flops_per_example(result) if kind == "train" else None,
         "value_kind": "exact",
         "doubtful": False,
         "doubt_reason": "",

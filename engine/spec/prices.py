@@ -10,6 +10,7 @@ only way the Compare page's Cost and Efficiency tabs, the Run card and the CLI p
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,7 +129,10 @@ def usd_text(usd: float) -> str:
     """A dollar amount as a person reads it: '$1,234', '$0.52', '$0.0044' (two significant digits below $1)."""
     if usd >= 100:
         return f"${usd:,.0f}"
-    return f"${usd:,.2f}" if usd >= 1 else f"${usd:.2g}"
+    if usd >= 1 or usd <= 0:
+        return f"${usd:,.2f}"
+    decimals = 1 - math.floor(math.log10(usd))  # two significant digits, never in e-notation
+    return f"${usd:.{decimals}f}"
 
 
 def usd_per_million_examples(examples_per_sec: float, usd_per_hour: float) -> float:

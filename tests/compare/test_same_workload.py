@@ -149,3 +149,22 @@ def test_the_pack_row_on_the_runs_backend_comes_first_else_the_fastest_backend(r
     (row,) = [r for r in default_rows(tf_run, ref, device="h100") if r.basis == "measured"]
     assert "Keras-JAX" in row.label and round(row.value) == 3034
     assert row.label == "H100 80GB (measured by AccelBench, Keras-JAX, fp32)"
+
+
+def test_a_users_own_model_gets_an_estimate_from_its_own_flop_count(db, capsys):
+    """No table knows it: the roofline estimate takes the FLOPs per example the run counted."""
+    run = train_run("two_input_net", 11_000.0, 8, run_id="20261125-090000-usrmdl", gflops=2.9, model_source="file")
+    Store(db).insert_run(run)
+    assert main(["compare", "--run", run["run_id"], "--device", "h100", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["basis"] == "estimate" and out["range"][0] < out["speedup"] < out["range"][1]
+    assert "estimate" in out["headline"].lower() and "0.000264 GFLOP per training example" in out["headline"]
+    assert "e-0" not in out["headline"]  # dollars never in e-notation
+
+
+def test_dollar_amounts_read_as_people_write_them():
+    from engine.spec.prices import usd_text
+
+    assert [usd_text(v) for v in (1234.5, 12.345, 0.52, 0.0044, 6.48e-06)] == [
+        "$1,234", "$12.35", "$0.52", "$0.0044", "$0.0000065",
+    ]  # fmt: skip
