@@ -7,6 +7,7 @@ import argparse
 import json
 import re
 import sys
+from dataclasses import replace
 from typing import Any
 
 from engine.cli_common import EXIT_FAILED, EXIT_OK, fail, row_line
@@ -146,11 +147,16 @@ def _max_batch(args: argparse.Namespace, cells: list, dispatcher: Dispatcher, st
     sweep_id = args.sweep_id or new_sweep_id()
     print(f"sweep {sweep_id}: largest batch for {len(groups)} cell group(s)", file=sys.stderr)
     answers: list[MaxBatch] = []
-    for cell in groups.values():
-        cell = type(cell)(cell.index, {**cell.request, "batch_size": start}, cell.target)
-        answers.append(
-            max_batch(cell, dispatcher, store, sweep_id, start, args.batch_limit, args.resolution, args.label)
-        )
+    try:
+        for cell in groups.values():
+            cell = replace(cell, request={**cell.request, "batch_size": start})
+            answers.append(
+                max_batch(cell, dispatcher, store, sweep_id, start, args.batch_limit, args.resolution, args.label)
+            )
+    except KeyboardInterrupt:  # the attempt under way was cancelled by its runner; no further attempts
+        status.cancel_sweep(store, sweep_id)
+        print(f"sweep {sweep_id}: cancelled", file=sys.stderr)
+        return EXIT_FAILED
     if args.json:
         print(json.dumps({"sweep_id": sweep_id, "max_batch": [_answer_dict(a) for a in answers]}))
     else:

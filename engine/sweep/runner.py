@@ -45,10 +45,11 @@ def run_stored(
     deadline = time.monotonic() + spec.timeout_s + DEADLINE_GRACE_S
     try:
         _watch(proc, run_id, store, deadline)
-    except KeyboardInterrupt:  # ray.cancel of a running task: stop the worker, record the cancel
+    except KeyboardInterrupt:  # Ctrl-C, or ray.cancel of a running task: stop the worker, record the cancel
         jobs.cancel(run_id, store)
         kill_group(proc.pid)
         proc.wait()
+        raise  # and stop the caller too: a local sweep must not go on to its next cell
     code = proc.wait()
     job = store.get_job(run_id)
     if job is not None:  # a worker gone without its result: failed with its log's reason, or interrupted

@@ -111,3 +111,31 @@ def test_a_cell_waiting_for_its_turn_is_not_taken_for_a_run_that_never_started(d
     jobs.refresh(store)
     assert store.get_run("20260101-000000-aaaaaa")["status"] == RunStatus.QUEUED
     assert store.get_run("20260101-000000-bbbbbb")["status"] == RunStatus.INTERRUPTED
+
+
+def test_ctrl_c_on_a_local_sweep_cancels_the_running_cell_and_the_rest(db):
+    import os
+    import signal
+    import subprocess
+
+    from conftest import ROOT
+
+    from engine.runs.store import wait_for
+
+    args = ["sweep", "--models", "fashion_cnn", "--batch-sizes", "16,32", "--backends", "jax", "--epochs", "1",
+            "--steps-per-epoch", "400", "--on", "local"]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", *args],
+        cwd=ROOT,
+        env={**os.environ},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    store = Store(db)
+    assert wait_for(lambda: db.exists() and any(r["status"] == RunStatus.RUNNING for r in store.list_runs()), 60)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1, err
+    assert "Traceback" not in err
+    assert [r["status"] for r in store.list_runs()] == [RunStatus.CANCELLED] * 2

@@ -50,8 +50,9 @@ def _sweep_in_thread(cells, dispatcher, store) -> tuple[threading.Thread, dict]:
     return t, out
 
 
-def test_a_2x2_sweep_on_ray_stores_4_ok_runs_with_one_sweep_id(ray_head, new_db):
-    store = Store(new_db())
+def test_a_2x2_sweep_on_ray_stores_4_ok_runs_with_one_sweep_id_in_postgresql(ray_head, pg_server):
+    # into the team store (the suite's throwaway PostgreSQL); test_sweep_ray_cli.py runs the same into SQLite
+    store = Store(pg_server.new_database())
     cells = matrix_from_values({"models": "tiny_cnn,fashion_cnn", "batch_sizes": "16,32", **TINY}).cells()
     outcome: SweepOutcome = run_sweep(cells, RayDispatcher(), store)
     rows = status.sweep_rows(store, outcome.sweep_id)
@@ -61,6 +62,7 @@ def test_a_2x2_sweep_on_ray_stores_4_ok_runs_with_one_sweep_id(ray_head, new_db)
     }  # fmt: skip
     assert all(r["sweep_id"] == outcome.sweep_id and r["node"] and r["examples_per_sec"] > 0 for r in rows)
     assert store.count_runs() == 4
+    pg_server.drop_databases()
 
 
 def _worker_running(store: Store, sweep_id: str, model: str) -> psutil.Process | None:

@@ -177,11 +177,12 @@ def test_cli_offline_dataset_fails_with_the_cache_path_and_a_way_out(cli, tmp_pa
     )
 
 
-def test_cli_multi_worker_without_tf_config_fails_with_the_reason(cli):
+def test_cli_multi_worker_without_tf_config_is_refused_before_it_starts(cli):
+    # issue 21 item 7: the check needs no TensorFlow, so it is invalid input (exit 2, nothing stored), not a failed run
     env = {k: v for k, v in os.environ.items() if k != "TF_CONFIG"}
     proc = run_cli("run", "--model", "tiny_cnn", "--strategy", "multi_worker", "--json", env={**env, "TF_CONFIG": ""})
-    assert proc.returncode == 1
-    assert "TF_CONFIG" in last_json(proc.stdout)["error"]
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "--strategy: multi_worker needs the TF_CONFIG" in proc.stderr
 
 
 @pytest.mark.slow
