@@ -38,7 +38,7 @@ def looks_like_url(value: str | Path | None) -> bool:
 def db_path() -> Path:
     """The SQLite results database: `ACCELBENCH_DB` when it is a path, else data/accelbench.db."""
     value = db_setting()
-    if is_db_url(value):
+    if is_db_url(value) or looks_like_url(value):  # never a folder named "postgres:" (the Store refuses it)
         value = ""
     return Path(value or DATA_DIR / "accelbench.db").expanduser().resolve()
 
