@@ -3,6 +3,7 @@ cell is queued or running, and the button that cancels the whole sweep."""
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from engine.results.status import ACTIVE_STATUSES
@@ -40,27 +41,34 @@ def live_grid(sweep_id: str) -> None:
         table["status"] = [list_text(s).removesuffix("…") for s in table["status"]]
         done = sum(r.get("status") not in ACTIVE_STATUSES for r in rows)
         st.progress(done / max(1, len(rows)), text=f"{done} of {len(rows)} cells ended")
-        show_table(
-            table,
-            hide_index=True,
-            key="sweep_grid",
-            column_config={
-                "cell": st.column_config.TextColumn("Cell (model dataset precision backend device)", width="large"),
-                "batch_size": st.column_config.NumberColumn("Batch"),
-                "status": "Status",
-                "machine": "Machine",
-                "examples_per_sec": st.column_config.NumberColumn("examples/s", format="%.1f"),
-                "usd_per_million_examples": st.column_config.NumberColumn("USD / M examples", format="%.3f"),
-                "error": st.column_config.TextColumn("Why it did not finish", width="medium"),
-                "run_id": "Run",
-            },
-        )
+        show_table(summary.status_grid(rows), key="sweep_status_grid")
+        st.caption("✓ ok (examples/s) · ▶ running · … queued · ✗ failed · ■ cancelled · ⚠ interrupted · ◔ timeout")
+        with st.expander("Every cell, with its machine, cost and reason"):
+            _cell_table(table)
         left = sum(r.get("status") in ACTIVE_STATUSES for r in rows)
         cancel_button(sweep_id, left, db.read_only)
         if active_now and not left:
             st.rerun()  # the last cell ended: a full rerun redraws the charts and stops the timer
 
     grid()
+
+
+def _cell_table(table: pd.DataFrame) -> None:
+    show_table(
+        table,
+        hide_index=True,
+        key="sweep_grid",
+        column_config={
+            "cell": st.column_config.TextColumn("Cell (model dataset precision backend device)", width="large"),
+            "batch_size": st.column_config.NumberColumn("Batch"),
+            "status": "Status",
+            "machine": "Machine",
+            "examples_per_sec": st.column_config.NumberColumn("examples/s", format="%.1f"),
+            "usd_per_million_examples": st.column_config.NumberColumn("USD / M examples", format="%.3f"),
+            "error": st.column_config.TextColumn("Why it did not finish", width="medium"),
+            "run_id": "Run",
+        },
+    )
 
 
 def _active(sweep_id: str) -> bool:

@@ -95,3 +95,37 @@ def batch_curve(rows: Sequence[ResultRow]) -> pd.DataFrame:
     table = grid([r for r in rows if r.get("status") in (RunStatus.OK, RunStatus.FAILED)])
     table["fits"] = table["status"] == RunStatus.OK
     return table[["cell", "batch_size", "examples_per_sec", "fits"]].sort_values(["cell", "batch_size"])
+
+
+# How a cell reads in the status grid: a mark per status, then the throughput once it ran.
+STATUS_MARKS = {
+    RunStatus.OK: "✓",
+    RunStatus.FAILED: "✗",
+    RunStatus.RUNNING: "▶",
+    RunStatus.QUEUED: "…",
+    RunStatus.CANCELLED: "■",
+    RunStatus.INTERRUPTED: "⚠",
+    RunStatus.TIMEOUT: "◔",  # a glyph DejaVu has (no emoji font on a server)
+}
+
+
+def status_grid(rows: Sequence[ResultRow]) -> pd.DataFrame:
+    """The cells as a grid: one row per cell group (model … device), one column per batch size, each cell its
+    status mark and word, with examples/s once it ran ok (several runs of one cell: the newest)."""
+    table = grid(rows)
+    if table.empty:
+        return pd.DataFrame()
+
+    def text(r: pd.Series) -> str:
+        mark = STATUS_MARKS.get(r["status"], "?")
+        rate = (
+            f" {r['examples_per_sec']:,.0f}/s"
+            if r["status"] == RunStatus.OK and pd.notna(r["examples_per_sec"])
+            else ""
+        )
+        return f"{mark} {r['status']}{rate}"
+
+    table["shown"] = table.apply(text, axis=1)
+    out = table.pivot_table(index="cell", columns="batch_size", values="shown", aggfunc="last", sort=False)
+    out.columns = [f"batch {c}" for c in out.columns]
+    return out.fillna("")

@@ -46,12 +46,17 @@ def test_the_sweep_page_shows_the_grid_heatmap_best_cells_and_curve_and_cancels(
     at = AppTest.from_file(str(ROOT / "pages" / "sweep.py"), default_timeout=60).run()
     no_exception(at)
     assert at.selectbox(key="sweep_pick").value == SWEEP
-    grid = at.dataframe[0].value
+    cells = at.dataframe[0].value  # the grid: cell groups × batch sizes, each with its status
+    assert list(cells.columns) == ["batch 16", "batch 32", "batch 64"]
+    assert cells.loc["tiny_cnn synthetic float32 jax cpu", "batch 32"] == "✓ ok 310/s"
+    assert cells.loc["fashion_cnn synthetic float32 jax cpu", "batch 32"] == "✗ failed"
+    assert cells.loc["fashion_cnn synthetic float32 jax cpu", "batch 64"] == "… queued"
+    grid = at.dataframe[1].value
     assert list(grid["run_id"]) == ["r1", "r22", "r333", "r4444", "r55555"]
     heat, curve = specs(at)
     assert heat["data"][0]["type"] == "heatmap" and heat["data"][0]["x"] == ["16", "32"]
     assert any(t.get("marker", {}).get("symbol") == "x" for t in curve["data"])  # batch 32 did not fit
-    best = at.dataframe[1].value.set_index("machine")
+    best = at.dataframe[2].value.set_index("machine")
     assert best.loc["10.0.0.5 (aa11bb22)", "fastest_cell"].endswith("b32")
     assert best.loc["10.0.0.5 (aa11bb22)", "usd_per_million_examples"] == pytest.approx(2.0 / (310 * 3600) * 1e6)
     button = at.button(key="sweep_cancel")
@@ -59,6 +64,7 @@ def test_the_sweep_page_shows_the_grid_heatmap_best_cells_and_curve_and_cancels(
     button.click().run()
     no_exception(at)
     assert [r["status"] for r in status.sweep_rows(sweep_db, SWEEP)][-1] == RunStatus.CANCELLED
+    assert at.dataframe[0].value.loc["fashion_cnn synthetic float32 jax cpu", "batch 64"] == "■ cancelled"
     assert "Cancelled 1 cells." in [s.value for s in at.success]
 
 
