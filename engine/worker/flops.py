@@ -124,3 +124,17 @@ def train_flops(model) -> int:
     return total - sum(
         layer_flops(layer) for layer in _layers(model) if layer_flops(layer) and _reads_raw_input(layer, model)
     )
+
+
+# Layers with weights but no matrix work (a look-up, a normalisation): counting nothing for them is right.
+NO_MATRIX_WORK = ("Embedding", "BatchNormalization", "LayerNormalization", "GroupNormalization", "Normalization",
+                  "PositionEmbedding", "UnitNormalization", "RMSNormalization")  # fmt: skip
+
+
+def uncounted_layers(model) -> list[str]:
+    """Layers with weights this counter has no rule for (a user's own layer): the count misses their work."""
+    return [
+        layer.name
+        for layer in _layers(model)
+        if layer.weights and not layer_flops(layer) and type(layer).__name__ not in NO_MATRIX_WORK
+    ]

@@ -10,7 +10,8 @@ count, and the row says where it came from.
   jax    XLA's cost analysis of the lowered gradient computation (`jax.jit(jax.grad(loss)).lower(...)`). It also
          counts element-wise work, and a loop body once: a recurrent layer (a `while` loop) is under-counted,
          so a model with one gets no JAX count.
-  tensorflow  not counted here (its profiler's float-op count needs a graph-mode step; the hand count stands).
+  tensorflow  the profiler's float-op count of the traced gradient step (a graph before pruning: it also charges
+         the input gradient of a layer fed by the raw input, and some element-wise ops).
 
 Each counts a batch of two examples, after the timed run, so the measurement is untouched.
 """
@@ -74,7 +75,28 @@ def _jax_count(model: keras.Model, x: Any, y: Any) -> float | None:
     return float(flops) / COUNT_BATCH if flops else None
 
 
-SOURCES = {"torch": "torch FlopCounterMode", "jax": "XLA cost analysis (jax)"}
+def _tf_count(model: keras.Model, x: Any, y: Any) -> float:
+    import tensorflow as tf
+    from tensorflow.python.profiler import model_analyzer, option_builder
+
+    @tf.function
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            loss = model.compute_loss(x=xb, y=yb, y_pred=model(xb, training=True))
+        return tape.gradient(loss, model.trainable_variables)
+
+    specs = tf.nest.map_structure(lambda a: tf.TensorSpec(a.shape, a.dtype), (x, y))
+    graph = step.get_concrete_function(*specs).graph
+    options = option_builder.ProfileOptionBuilder.float_operation()
+    options["output"] = "none"
+    return model_analyzer.profile(graph, options=options).total_float_ops / COUNT_BATCH
+
+
+SOURCES = {
+    "torch": "torch FlopCounterMode",
+    "jax": "XLA cost analysis (jax)",
+    "tensorflow": "TensorFlow profiler float ops",
+}
 
 
 def count(model: keras.Model, backend: str, x: Any, y: Any) -> tuple[float | None, str]:
@@ -83,7 +105,8 @@ def count(model: keras.Model, backend: str, x: Any, y: Any) -> tuple[float | Non
     if backend not in SOURCES:
         return None, f"{backend}: no framework count here"
     try:
-        got = _torch_count(model, x, y) if backend == "torch" else _jax_count(model, x, y)
+        counters = {"torch": _torch_count, "jax": _jax_count, "tensorflow": _tf_count}
+        got = counters[backend](model, x, y)
     except Exception as exc:  # noqa: BLE001 — a count is extra information; the run stands without it
         return None, f"{SOURCES[backend]} failed: {type(exc).__name__}"
     if got is None:
@@ -99,3 +122,20 @@ def count(model: keras.Model, backend: str, x: Any, y: Any) -> tuple[float | Non
 def head(batch: Any, n: int = COUNT_BATCH) -> Any:
     """The first `n` examples of a batch (arrays, or a tuple of arrays for several inputs)."""
     return tuple(a[:n] for a in batch) if isinstance(batch, (tuple, list)) else batch[:n]
+
+
+def which_count(model: keras.Model, backend: str, batch: tuple[Any, Any], counted: float) -> tuple[float, str]:
+    """The FLOP count behind gflops and MFU, and where it came from: the layer count (one convention on every
+    backend, so MFU compares across them) with the framework's own count beside it; the framework's where the
+    layer count has no rule for a layer with weights (a user's own layer)."""
+    from engine.worker.flops import uncounted_layers
+    from engine.worker.model_facts import COUNTED_BY_LAYER
+
+    theirs, source = count(model, backend, head(batch[0]), head(batch[1]))
+    if theirs is None:
+        return counted, f"{COUNTED_BY_LAYER}; {source}"
+    missed = uncounted_layers(model)
+    if missed:
+        return theirs, f"{source} (the layer count has no rule for {', '.join(missed[:3])})"
+    ratio = f"{theirs / counted:.0%} of it" if counted else "the layer count found no matrix work"
+    return counted, f"{COUNTED_BY_LAYER}; {source}: {ratio}"

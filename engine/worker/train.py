@@ -31,7 +31,7 @@ import tensorflow as tf
 from engine.runs.progress import Reporter
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
-from engine.worker import flops, keras_fit, tfenv, transformers, user_model
+from engine.worker import flops, framework_flops, keras_fit, model_facts, tfenv, transformers, user_model
 from engine.worker.datasets import DataPipeline, make_dataset
 from engine.worker.keras_fit import compile_model  # noqa: F401  (tests and callers import it from here)
 from engine.worker.model_facts import model_columns
@@ -121,7 +121,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
             report.phase("compiling", xla=spec.xla, precision=spec.precision)
             compile_model(model, spec.model, spec.xla, info.num_classes)
     params = int(model.count_params())
-    train_flops = flops.train_flops(model)
+    train_flops: float = flops.train_flops(model)
 
     report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
     t_fit = time.perf_counter()
@@ -157,6 +157,10 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
 
     used = sorted(_variable_devices(model) | _op_devices(resolved))
     tfenv.check_placement(spec.device, used)  # asked for GPU/TPU but ran on the CPU → PlacementError
+    flops_source = f"{model_facts.COUNTED_BY_LAYER}; TensorFlow profiler: not run across workers"
+    if resolved.name != "multi_worker":  # the profiler traces one step on this process's devices
+        batch = next(iter(data.train))
+        train_flops, flops_source = framework_flops.which_count(model, "tensorflow", batch, train_flops)
 
     steady_times, steady_wall_s, steady_what = clock.steady()
     examples_per_sec = len(steady_times) * spec.batch_size / steady_wall_s if steady_wall_s > 0 else None
@@ -196,7 +200,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         **(summarize_ms(steady_times) if steady_times else {}),
         "examples_per_sec": examples_per_sec,
         "gflops": train_flops * examples_per_sec / 1e9 if examples_per_sec else None,
-        **model_columns(spec.model, spec.dataset, examples_per_sec, **user_model.facts(user)),
+        **model_columns(spec.model, spec.dataset, examples_per_sec, flops_source, **user_model.facts(user)),
         "peak_gflops": _peak_gflops(spec, resolved),
         "final_loss": last.get("loss"),
         "final_accuracy": last.get("accuracy"),

@@ -21,7 +21,7 @@ from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec.specs import TrainSpec
-from engine.worker import flops, framework_flops, model_facts, transformers, user_model
+from engine.worker import flops, framework_flops, transformers, user_model
 from engine.worker.arrays import ArrayPipeline, make_arrays, repeat_one
 from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement
 from engine.worker.keras_fit import StepClock, compile_model
@@ -113,19 +113,6 @@ def _notes(spec, data, rates: dict, train_flops: float, resolved: BackendStrateg
     return "; ".join(notes)
 
 
-def _which_count(model, spec: TrainSpec, data, counted: float) -> tuple[float, str]:
-    """The FLOP count behind gflops and MFU, and where it came from: the layer count (one convention on every
-    backend, so MFU compares across them) with the framework's own count beside it; the framework's where the
-    layer count misses work (a user's layer it does not know: more than 10 % below)."""
-    x, y = next(data.train)
-    theirs, source = framework_flops.count(model, spec.backend, framework_flops.head(x), framework_flops.head(y))
-    if theirs is None:
-        return counted, f"{model_facts.COUNTED_BY_LAYER}; {source}"
-    if counted < 0.9 * theirs:
-        return theirs, f"{source} (the layer count, {counted / 1e6:,.1f} MFLOP/example, misses layers)"
-    return counted, f"{model_facts.COUNTED_BY_LAYER}; {source}: {theirs / counted:.0%} of it"
-
-
 def _result(
     spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, data, clock, step_synced, train_flops, user=None
 ):
@@ -204,7 +191,7 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
     clock = _fit_windowed(model, data, spec, ops, report)
     step_synced = _fit_step_synced(model, data, spec, ops, report)
     used = ops.variable_devices(model)
-    train_flops, flops_source = _which_count(model, spec, data, train_flops)
+    train_flops, flops_source = framework_flops.which_count(model, spec.backend, next(data.train), train_flops)
     row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops, user)
     row["flops_source"] = flops_source
     check_placement(spec, ops, resolved, used)

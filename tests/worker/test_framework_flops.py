@@ -76,3 +76,24 @@ def test_jax_cost_analysis_counts_convolutions_and_attention_but_not_loops():
         assert source == "XLA cost analysis (jax)" and 0.95 < theirs / ours < 1.15, (name, theirs, ours)
     theirs, _, source = got["bilstm"]
     assert theirs is None and "recurrent loop" in source
+
+
+def test_a_layer_no_rule_knows_takes_the_frameworks_count(db):
+    """A user's own layer with a weight matrix: the layer count misses it, so MFU uses XLA's count, and says so."""
+    from conftest import last_json, run_cli
+
+    proc = run_cli(
+        "run", "--model-fn", "tests.fixtures.models:with_custom_layer", "--backend", "jax", "--batch-size", "8",
+        "--epochs", "2", "--steps-per-epoch", "2", "--json",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout[-1500:] + proc.stderr[-1500:]
+    row = last_json(proc.stdout)
+    assert row["flops_source"].startswith("XLA cost analysis (jax) (the layer count has no rule for mix")
+    per_example = row["gflops"] * 1e9 / row["examples_per_sec"]
+    assert per_example > 2 * 2 * 32 * 64  # the Mix matmul forward and its weight gradient are in the count now
+
+
+def test_tensorflow_profiler_counts_the_traced_step():
+    got = _counts("tensorflow", ["fashion_cnn"])
+    theirs, ours, source = got["fashion_cnn"]
+    assert source == "TensorFlow profiler float ops" and abs(theirs / ours - 1) < 0.10
