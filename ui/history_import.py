@@ -3,11 +3,14 @@
 the first rows as they will be imported, what is dropped and why, and the mapping as a JSON download that
 can be uploaded again here or used headless (`python -m engine results import FILE --mapping MAP`).
 
-Every edit re-applies the mapping at once (engine.imports.importer.apply_import); nothing is saved.
+Every edit re-applies the mapping at once (engine.imports.importer.apply_import); nothing is saved. The mapped
+rows, their preview and the system-name table are cached per (file digest, mapping), so a rerun that changes
+neither (a tab switch, a filter) does not map the file again.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pandas as pd
@@ -21,6 +24,41 @@ from engine.results.errors import CsvError
 from ui.common import edit_table, show_table
 
 PREVIEW = 8
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _mapped(
+    digest: str,
+    mapping_key: str,
+    name: str,
+    sidecar_key: str,
+    _frame: pd.DataFrame,
+    _m: ImportMapping,
+    _sidecar: dict[str, str] | None,
+) -> tuple[pd.DataFrame | None, str, list[str], pd.DataFrame | None]:
+    """apply_import once per (file digest, mapping, file name, sidecar): (rows, error, notes, preview rows).
+    The underscored arguments are what the keys stand for (streamlit does not hash them)."""
+    try:
+        rows, notes = apply_import(_frame, _m, name, _sidecar)
+    except CsvError as exc:
+        return None, str(exc), [], None
+    return rows, "", notes, to_long(rows).head(PREVIEW).dropna(axis=1, how="all")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _system_table(
+    digest: str,
+    column: str,
+    rules: tuple[str, ...],
+    fixes_key: str,
+    _names: pd.Series,
+    _fixes: dict[str, dict[str, str]],
+) -> pd.DataFrame | str:
+    """The system-name preview table once per (file digest, column, rules, corrections); a bad rule's message."""
+    try:
+        return systems.preview(_names, list(rules), limit=50, fixes=_fixes)
+    except CsvError as exc:
+        return str(exc)
 
 
 def _mapping(key: str, raw: Raw) -> tuple[ImportMapping, int]:
@@ -124,10 +162,10 @@ def _systems(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMappin
         "variants, and looks the device up in the hardware table. Correct any cell in the table below instead.",
     )
     rules = [r for r in text.split("\n") if r.strip()] if m.column("system") else []
-    try:
-        table = systems.preview(raw.frame[column], rules, limit=50, fixes=m.system_fixes)
-    except CsvError as exc:
-        st.error(str(exc), icon=":material/error:")
+    fixes_key = json.dumps(m.system_fixes, sort_keys=True)
+    table = _system_table(raw.digest, column, tuple(rules), fixes_key, raw.frame[column], m.system_fixes)
+    if isinstance(table, str):
+        st.error(table, icon=":material/error:")
         return replace(m, system_rules=rules)
     st.caption("How the names are read — correct a cell and the rows follow:")
     shown = table.drop(columns=["device_label"])
@@ -191,13 +229,13 @@ def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str
         base, version = _mapping(k, raw)
         m = _series(k, version, _systems(k, version, raw, _roles(k, version, raw, _fields(k, raw, base))))
         m = _device(k, version, m, sidecar is not None)
-        try:
-            rows, notes = apply_import(raw.frame, m, name, sidecar[1] if sidecar else None)
-        except CsvError as exc:
-            return None, str(exc), []
+        side = sidecar[1] if sidecar else None
+        side_key = json.dumps(side, sort_keys=True) if side else ""
+        rows, error, notes, first = _mapped(raw.digest, m.key(), name, side_key, raw.frame, m, side)
+        if rows is None:
+            return None, error, []
         st.caption(f"The first rows as they will be imported ({len(rows):,} in all):")
-        first = to_long(rows).head(PREVIEW)
-        show_table(first.dropna(axis=1, how="all"), hide_index=True, key=f"{k}_preview")
+        show_table(first, hide_index=True, key=f"{k}_preview")
         for note in notes:
             st.caption("• " + note)
         st.download_button(

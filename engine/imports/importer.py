@@ -9,6 +9,7 @@ its row and column, and nothing is loaded. Pure pandas; no streamlit.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,21 +31,26 @@ EXTRA = IMPORT_CONTEXT  # columns an imported row may carry besides DIMENSIONS a
 
 @dataclass
 class Raw:
-    """A foreign file read as text cells (`frame`, with `_row`), how it was read, and a first mapping."""
+    """A foreign file read as text cells (`frame`, with `_row`), how it was read, a first mapping, and the
+    digest of the file's bytes (with a mapping's `key()`, what a mapped result may be cached by)."""
 
     frame: pd.DataFrame
     how: str
     guess: ImportMapping
     sidecar: dict[str, str] = field(default_factory=dict)
+    digest: str = ""
 
 
 def read_raw(data: bytes | str, name: str) -> Raw:
     """Read any supported file as text cells and guess its mapping. Raises CsvError."""
+    digest = hashlib.sha1(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
     if name.lower().endswith(JSON_SUFFIXES):
         frame = read_json_table(data)
-        return Raw(frame, f"JSON, {len(frame):,} records", guess_mapping(frame, is_json=True, name=name))
+        guess = guess_mapping(frame, is_json=True, name=name)
+        return Raw(frame, f"JSON, {len(frame):,} records", guess, digest=digest)
     table = read_text_table(data)
-    return Raw(table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header, name=name))
+    guess = guess_mapping(table.frame, headerless=not table.header, name=name)
+    return Raw(table.frame, describe(table), guess, digest=digest)
 
 
 def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> tuple[pd.Series, pd.Series]:

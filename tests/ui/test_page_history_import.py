@@ -59,3 +59,19 @@ def test_a_malformed_foreign_file_names_row_and_column_and_loads_nothing(db):
     (error,) = [e.value for e in at.error]
     assert "vendor.csv** could not be mapped" in error and "row 3, column 'ResNet-50 (images/s)'" in error
     assert any("Nothing loaded yet" in i.value for i in at.info)
+
+
+def test_a_tab_switch_reuses_the_mapped_rows_and_a_new_mapping_is_applied_at_once(db):
+    at = page().run()
+    at.file_uploader(key="hist_upload").set_value([("vendor.csv", WIDE.encode(), "text/csv")]).run()
+    assert at.selectbox(key="hist_metric").value == "examples_per_sec"
+    at.session_state["hist_tab"] = "Pivot"
+    at.run()  # cached per (file digest, mapping): the same rows, nothing re-mapped
+    assert not at.exception and "vendor.csv**: 7 rows mapped" in " ".join(s.value for s in at.success)
+    doc = {"accelbench_mapping": 1, "shape": "wide", "roles": {"System": "system", "ResNet-50 (images/s)": "value"},
+           "values": {"ResNet-50 (images/s)": {"metric": "Speed", "unit": "img/min", "model": "ResNet-50",
+                                               "direction": "higher"}}}  # fmt: skip
+    (up,) = [u for u in at.get("file_uploader") if u.label == "Use a saved mapping (JSON)"]
+    up.set_value([("vendor.mapping.json", json.dumps(doc).encode(), "application/json")]).run()
+    assert not at.exception and "vendor.csv**: 4 rows mapped" in " ".join(s.value for s in at.success)
+    assert at.selectbox(key="hist_metric").value == "Speed (img/min) · higher is better"
