@@ -4,6 +4,7 @@ SQLite file on a one-machine cluster). Imported by Ray workers, so it imports Ra
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from engine.runs.store import Store
@@ -19,5 +20,6 @@ def node_name() -> str:
 
 def run_cell(run_id: str, request: dict[str, Any], db_setting: str) -> dict[str, Any]:
     """Run the stored cell `run_id` here; its worker dies with this Ray worker (a lost node loses both)."""
+    os.environ["ACCELBENCH_DB"] = db_setting  # this Ray worker now serves that store (its run folders follow it)
     store = Store(db_setting)
     return dict(run_stored(run_id, request, store, node=node_name(), die_with_parent=True))

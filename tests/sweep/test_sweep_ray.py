@@ -24,8 +24,13 @@ TINY = {"backends": "jax", "epochs": 1, "steps_per_epoch": 2}
 
 
 @pytest.fixture(scope="module")
-def ray_head():
-    """A local Ray head in this process: 2 CPUs, no dashboard, a small object store, nothing reachable from outside."""
+def ray_head(tmp_path_factory):
+    """A local Ray head in this process: 2 CPUs, no dashboard, a small object store, nothing reachable from outside.
+
+    Its Ray workers inherit this environment as it is now: a cell run into the PostgreSQL store keeps its run
+    folder under ACCELBENCH_RUNS_DIR, here a temporary folder rather than the checkout's data/runs."""
+    old_runs_dir = os.environ.get("ACCELBENCH_RUNS_DIR")
+    os.environ["ACCELBENCH_RUNS_DIR"] = str(tmp_path_factory.mktemp("ray_runs"))
     ray.init(
         address="local",  # a new head even where another cluster (or a stale /tmp/ray/ray_current_cluster) exists
         num_cpus=2,
@@ -36,6 +41,10 @@ def ray_head():
     )
     yield
     ray.shutdown()
+    if old_runs_dir is None:
+        os.environ.pop("ACCELBENCH_RUNS_DIR", None)
+    else:
+        os.environ["ACCELBENCH_RUNS_DIR"] = old_runs_dir
 
 
 def _sweep_in_thread(cells, dispatcher, store) -> tuple[threading.Thread, dict]:
