@@ -104,12 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
     rl = rsub.add_parser("list")
     rl.add_argument("--json", action="store_true")
     rl.add_argument("--limit", type=_positive_int, default=50)
+    rl.add_argument("--sweep", metavar="SWEEP_ID", help="only the runs of this sweep (engine sweep)")
     rs = rsub.add_parser("show")
     rs.add_argument("run_id")
     rs.add_argument("--json", action="store_true")
     re_ = rsub.add_parser("export")
     re_.add_argument("--format", choices=("csv", "json"), default="csv")
     re_.add_argument("--out")
+    re_.add_argument("--sweep", metavar="SWEEP_ID", help="only the runs of this sweep (for History)")
     re_.add_argument(
         "--series",
         action="store_true",

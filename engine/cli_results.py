@@ -31,7 +31,7 @@ def cmd_results(args: argparse.Namespace) -> int:
 
 
 def _list(store: Store, args: argparse.Namespace) -> int:
-    rows = store.list_runs(limit=args.limit)
+    rows = store.list_runs(limit=args.limit, sweep_id=getattr(args, "sweep", None))
     if args.json:
         print(json.dumps(rows))
     else:
@@ -58,12 +58,16 @@ def _export(store: Store, args: argparse.Namespace) -> int:
     if with_series and args.format == "csv" and not args.out:
         fail("--series: a CSV export keeps its series in a file beside it; give --out (or use --format json)")
     series = store.series_by_run() if with_series else None
+    sweep = getattr(args, "sweep", None)
+    rows = store.list_runs(sweep_id=sweep)
+    if sweep and not rows:
+        fail(f"--sweep: no runs of sweep {sweep!r} in {store.target.display}")
     if args.format == "csv":
-        text = store.export_csv()
+        text = store.export_csv({r["run_id"] for r in rows} if sweep else None)
     else:
         from engine.results.jsonio import export_json
 
-        text = export_json(store.list_runs(), series)
+        text = export_json(rows, series)
     if args.out:
         out = Path(args.out)
         _write(out, text)
@@ -74,7 +78,7 @@ def _export(store: Store, args: argparse.Namespace) -> int:
             side = out.with_name(series_file_name(out.name))
             _write(side, series_json(series))
             extra = f" (series in {side})"
-        print(f"wrote {store.count_runs()} runs to {args.out}{extra}", file=sys.stderr)
+        print(f"wrote {len(rows)} runs to {args.out}{extra}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -45,6 +45,11 @@ def test_a_2x2_local_sweep_stores_4_ok_runs_with_one_sweep_id_and_lists_the_skip
     assert [r["run_id"] for r in status.sweep_rows(store, out["sweep_id"])] == [r["run_id"] for r in out["runs"]]
     shown = run_cli("sweep", "--show", out["sweep_id"])
     assert shown.returncode == 0 and shown.stdout.count(" ok ") == 4
+    store.insert_run({"run_id": "20260101-000000-aaaaaa", "status": RunStatus.OK, "kind": "matmul"})  # not the sweep's
+    listed = run_cli("results", "list", "--sweep", out["sweep_id"], "--json")
+    assert sorted(r["run_id"] for r in last_json(listed.stdout)) == sorted(r["run_id"] for r in out["runs"])
+    csv = run_cli("results", "export", "--sweep", out["sweep_id"])  # the sweep as a History file
+    assert csv.returncode == 0 and len(csv.stdout.strip().splitlines()) == 1 + 4 and out["sweep_id"] in csv.stdout
 
 
 @pytest.mark.parametrize(
