@@ -68,6 +68,7 @@ class RayDispatcher:
         self._ray = import_ray()
         self._refs: dict[Any, PlannedCell] = {}
         self._store: Store | None = None
+        self._node_list: list[dict[str, Any]] = []
 
     def open(self, store: Store) -> None:
         """Connect to the cluster; refuse a SQLite store when the cluster has nodes on other machines."""
@@ -82,6 +83,7 @@ class RayDispatcher:
                     "that uses token authentication needs RAY_AUTH_MODE=token and its token in ~/.ray/auth_token)"
                 ) from None
         here = ray.util.get_node_ip_address()
+        self._node_list = [n for n in ray.nodes() if n.get("Alive")]  # read once: every cell is checked against it
         others = sorted({n["NodeManagerAddress"] for n in self._nodes()} - {here})
         if store.path is not None and others:
             raise SweepError(
@@ -90,7 +92,8 @@ class RayDispatcher:
             )
 
     def _nodes(self) -> list[dict[str, Any]]:
-        return [n for n in self._ray.nodes() if n.get("Alive")]
+        """The cluster's live nodes as `open` found them."""
+        return self._node_list
 
     def problem(self, cell: Cell) -> str | None:
         try:

@@ -121,3 +121,13 @@ def test_cancelling_a_ray_sweep_cancels_its_tasks_and_marks_its_runs_cancelled(r
     rows = status.sweep_rows(store, out["sweep_id"])
     assert [r["status"] for r in rows] == [RunStatus.CANCELLED] * 3
     assert wait_for(lambda: not psutil.pid_exists(running.pid) or running.status() == "zombie", 10)
+
+
+def test_a_cell_no_node_can_hold_is_refused_before_anything_starts(ray_head, tmp_path):
+    from engine.sweep.matrix import SweepError
+
+    store = Store(tmp_path / "results.db")
+    cells = matrix_from_values({"models": "tiny_cnn", "devices": "cpu,gpu:H100", "backends": "jax"}).cells()
+    with pytest.raises(SweepError, match=r"cell 1 \(.*gpu:H100\).*GPU 1, accelerator_type:H100 .*\(nodes: .*CPU 2\)"):
+        run_sweep(cells, RayDispatcher(), store)
+    assert store.count_runs() == 0
