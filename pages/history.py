@@ -18,13 +18,14 @@ from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
+from engine.imports.companion import companions
 from engine.results import history_files
 from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
 from ui.common import demo_banner, demo_mode, plain, show_chart, store
 from ui.compare_imported import offer as offer_to_compare
-from ui.history_import import import_step
+from ui.history_import import companion_joined, import_step, join_companions
 from ui.history_load import (
     all_series,
     from_folder,
@@ -82,6 +83,8 @@ if store_item is not None:
 
 frames = []
 paired = sidecars(items)
+foreign = {i.name: i for i in items if i.kind == "foreign" and i.raw is not None}
+joins = companions({n: i.raw for n, i in foreign.items() if i.raw is not None})  # batch table → its table
 used_sidecars = {s for s, _ in paired.values()} | set(series_files(items).values())
 for item in items:
     if item.kind == "sidecar":
@@ -97,10 +100,15 @@ for item in items:
         continue
     if item.kind == "foreign":
         assert item.raw is not None
+        if item.name in joins and companion_joined(item.name, item.key, joins[item.name]):
+            continue  # its cells are the batch sizes of another table's rows, not values
         rows, error, notes = import_step(item.name, item.key, item.raw, paired.get(item.name))
         if error:
             st.error(f"**{plain(item.name)}** could not be mapped — {plain(error)}", icon=":material/error:")
             continue
+        rows = join_companions(
+            rows, item.name, item.raw, {c: foreign[c] for c, main in joins.items() if main == item.name}
+        )
         cols = st.columns([4, 1])
         cols[0].success(f"**{plain(item.name)}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
         if cols[1].button("Use on Compare", key=f"hist_cmp_{item.key}", help="Compare these rows with your runs"):

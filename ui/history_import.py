@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.imports import systems
+from engine.imports.companion import join_batch
 from engine.imports.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
 from engine.imports.imported import to_long
 from engine.imports.importer import Raw, apply_import
@@ -249,3 +250,28 @@ def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str
             help=f"Upload it here next time, or: python -m engine results import {name} --mapping FILE",
         )
     return rows, "", notes
+
+
+def companion_joined(name: str, key: str, main: str) -> bool:
+    """A batch-size table beside the table it completes: offered as a join (on by default); True when joined."""
+    on = st.toggle(
+        f"Join **{name}** into **{main}** as each row's batch size",
+        value=True,
+        key=f"hist_join_{key}",
+        help="The two files share their key column and model columns; off: import this file as values of its own.",
+    )
+    if on:
+        st.info(f"**{name}**: its cells are joined into **{main}** as batch sizes, not imported as values.",
+                icon=":material/join_inner:")  # fmt: skip
+    return bool(on)
+
+
+def join_companions(rows: pd.DataFrame, name: str, raw: Raw, companions: dict) -> pd.DataFrame:
+    """`rows` of `name` (read as `raw`) with the batch sizes of each companion table the user kept joined
+    (History's Loaded items by name)."""
+    for companion, item in companions.items():
+        if st.session_state.get(f"hist_join_{item.key}", True):
+            rows, matched = join_batch(rows, name, raw, item.raw)
+            st.caption(f"Batch size from **{companion}** (the same system row and model column): {matched:,} of "
+                       f"{len(rows):,} rows.")  # fmt: skip
+    return rows

@@ -11,7 +11,7 @@ import streamlit as st
 from engine.charts import imported as charts
 from engine.compare.answer import times
 from engine.imports import imported
-from engine.results.history import metric_title
+from engine.results.history import is_derived, metric_title
 from ui.common import download_csv, show_chart, show_table
 
 
@@ -35,10 +35,17 @@ def scaling_tab(df: pd.DataFrame, metric: str) -> None:
     if sc.empty:
         return
     best = sc.loc[sc["device_count"].idxmax()]
-    st.caption(
-        f"{best['group']}: {int(best['device_count'])} devices are **{times(best['speedup'])} faster** than "
-        f"{int(sc[sc['group'] == best['group']]['device_count'].min())}, {best['efficiency'] * 100:.0f}% of ideal."
-    )
+    fewest = int(sc[sc["group"] == best["group"]]["device_count"].min())
+    if is_derived(metric):  # a per-USD/per-W figure is not a speed: say what the ratio is
+        st.caption(
+            f"{best['group']}: {int(best['device_count'])} devices give {best['speedup']:.2f}× the "
+            f"{metric_title(metric)} of {fewest} — not a speed; pick a throughput metric to see scaling."
+        )
+    else:
+        st.caption(
+            f"{best['group']}: {int(best['device_count'])} devices are **{times(best['speedup'])} faster** than "
+            f"{fewest}, {best['efficiency'] * 100:.0f}% of ideal."
+        )
     table = sc[["group", "device_count", metric, "ideal", "speedup", "efficiency"]]
     show_table(
         table,

@@ -47,8 +47,12 @@ SHAPES = {
 TIME_UNITS = {"s": 1.0, "min": 60.0, "h": 3600.0, "ms": 1e-3}
 DIRECTIONS = ("", "higher", "lower")
 
-# Throughput units that land on AccelBench's own axis (examples_per_sec), as the older mapping did.
-OWN_THROUGHPUT_UNITS = {"images/s", "img/s", "examples/s", "samples/s", "images/sec", "examples/sec", "samples/sec"}
+# Throughput units that land on AccelBench's own axis (examples_per_sec), as the older mapping did: one image,
+# sample or sequence (BERT's unit of work) is one example, so these reach Compare next to local runs.
+OWN_THROUGHPUT_UNITS = {
+    "images/s", "img/s", "examples/s", "samples/s", "images/sec", "examples/sec", "samples/sec", "sequences/s",
+    "sequences/sec", "seq/s",
+}  # fmt: skip
 
 
 @dataclass
@@ -140,8 +144,8 @@ def metric_column(metric: str, unit: str, direction: str = "") -> str:
     """The History column a value lands in: 'examples_per_sec' for images/s-style throughput (AccelBench's
     own axis), otherwise 'Metric (unit)', marked when the user's direction overrides the unit's."""
     unit, metric = unit.strip(), metric.strip() or "value"
-    if unit.lower() in OWN_THROUGHPUT_UNITS and not direction:
-        return "examples_per_sec"
+    if unit.lower() in OWN_THROUGHPUT_UNITS and direction in ("", "higher"):
+        return "examples_per_sec"  # "higher" only restates what a rate's unit says: no edit needed for Compare
     name = f"{metric} ({unit})" if unit and f"({unit})" not in metric else metric
     default = unit_direction(unit)
     if direction and (default is None or default != (direction == "higher")):

@@ -272,14 +272,19 @@ def _telemetry_numbers(raw: pd.DataFrame, m: ImportMapping, kinds: dict[str, tup
     m.fmt = "telemetry log (nvidia-smi --format=csv,noheader style)"
 
 
+THROUGHPUT_DEFAULT_UNIT = "samples/s"  # a file that says "throughput" and no unit: work items per second
+
+
 def _name_hints(m: ImportMapping, name: str) -> None:
     """What a file name says that its header does not: 'pytorch-train-throughput-fp32.csv' holds
-    throughputs (higher is better) measured in fp32."""
+    throughputs measured in fp32 — samples per second (a rate: higher is better, AccelBench's examples/s
+    axis, so Compare takes it as it is); the unit is shown and editable in the mapping step."""
     words = set(re.split(r"[^a-z0-9]+", name.lower()))
     if "throughput" in words:
         for c, spec in m.values.items():
-            if not spec.unit and spec.metric in ("value", ""):
-                m.values[c] = ValueSpec("Throughput", "", spec.model, "higher")
+            if not spec.unit and not m.column("metric"):  # a unitless column is a model's throughput
+                model = spec.model or ("" if m.column("model") else unit_from_header(c)[0])
+                m.values[c] = ValueSpec("Throughput", THROUGHPUT_DEFAULT_UNIT, model, "")
     precision = next((_PRECISIONS[w] for w in _PRECISIONS if w in words), "")
     if precision and not m.column("precision") and "precision" not in m.constants:
         m.constants["precision"] = precision

@@ -8,6 +8,7 @@ Loading lives in engine.results.history_files (one file or the store → History
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 
@@ -67,11 +68,13 @@ SETTING_COLUMNS = (
 
 
 def metric_title(metric: str) -> str:
-    """Axis text with the unit: 'Throughput (examples/s)'; a foreign metric keeps its own name."""
+    """Axis text with the unit: 'Throughput (examples/s)'; a foreign metric keeps its own name, which carries
+    its unit ('Time to train (min)'), or says that the file gave none."""
     if metric in METRIC_LABELS:
         label, unit, _ = METRIC_LABELS[metric]
         return f"{label} ({unit})" if unit else label
-    return metric
+    named = "(" in metric or re.search(r"\w/\s*(?:s|sec|second|h|min)\b", metric)  # 'images/sec' is its unit
+    return metric if named else f"{metric} (no unit given)"
 
 
 def higher_is_better(metric: str) -> bool | None:
@@ -92,12 +95,34 @@ def higher_is_better(metric: str) -> bool | None:
 # --- exploring ----------------------------------------------------------------------------------
 
 
+_DERIVED = re.compile(r" per (?:USD/h|USD|W|\$)\b", re.IGNORECASE)
+_WORK_WORDS = ("throughput", "latency", "time to train", "minutes to train", "/s)", "per second")
+
+
+def is_derived(metric: str) -> bool:
+    """A metric computed from another one and a price or a power (throughput per USD, per W): never the default
+    and never what a scaling or speed view is about."""
+    return bool(_DERIVED.search(metric_title(metric)))
+
+
+def _rank(metric: str) -> int:
+    """0: the file's rate of work (throughput, latency, time to train); 1: anything else; 2: per-USD/per-W."""
+    if is_derived(metric):
+        return 2
+    low = metric.lower()
+    return 0 if any(w in low for w in _WORK_WORDS) else 1
+
+
 def metric_columns(df: pd.DataFrame) -> list[str]:
-    """Numeric columns worth charting: AccelBench metrics first, then foreign metrics, each with data."""
+    """Numeric columns worth charting, each with data: AccelBench metrics first, then foreign metrics — the rate of
+    work (throughput, latency, time to train) before the rest, derived per-USD/per-W columns last — so the first
+    one is the sensible default."""
     own = [m for m in METRIC_LABELS if m in df.columns and df[m].notna().any()]
     skip = set(COLUMN_NAMES) | set(DIMENSIONS) | set(IMPORT_CONTEXT)
     foreign = [c for c in df.columns if c not in skip and pd.api.types.is_numeric_dtype(df[c]) and df[c].notna().any()]
-    return own + sorted(foreign)
+    derived = [m for m in own if is_derived(m)]
+    own = [m for m in own if m not in derived]
+    return own + sorted(foreign, key=lambda c: (_rank(c), c)) + derived
 
 
 def choices(df: pd.DataFrame, column: str) -> list[str]:

@@ -14,6 +14,7 @@ from engine.imports.foreign_json import read_sidecar
 from engine.imports.imported import scaling, time_to_target, to_long
 from engine.imports.importer import apply_import, read_raw
 from engine.imports.systems import preview
+from engine.results import history
 from engine.results.errors import CsvError
 
 # Lambda's shape: unitless model columns, a float count, 'watt' and a purchase 'price', host-prefixed
@@ -47,14 +48,15 @@ def test_a_vendor_throughput_table_reads_as_throughput_per_model_with_price_and_
     assert raw.guess.constants["precision"] == "fp16"
     rows, notes = apply_import(raw.frame, raw.guess, name)
     assert len(rows) == 7 and "bert_large_squad (1)" in notes[0]  # the 0.0 is a benchmark that did not run
-    metric = "Throughput · higher is better"
+    metric = "examples_per_sec"  # samples/s from the file name: AccelBench's own axis, higher is better
+    assert raw.guess.values["resnet50"].unit == "samples/s" and raw.guess.values["resnet50"].direction == ""
     long = to_long(rows)
-    assert {"Throughput per USD (results/s per USD)", "Throughput per W (results/s per W)", metric} <= set(
-        long["metric"]
-    )
+    per_usd, per_w = "Throughput per USD (examples/s per USD)", "Throughput per W (examples/s per W)"
+    assert {per_usd, per_w, metric} <= set(long["metric"])
+    assert history.metric_columns(rows)[0] == metric and history.metric_columns(rows)[-2:] == [per_usd, per_w]
     a10 = rows[(rows["model"] == "resnet50") & (rows["system"] == "LambdaCloud A10")].iloc[0]
     assert a10["device_label"] == "A10" and a10["precision"] == "fp16"
-    assert a10["Throughput per USD (results/s per USD)"] == pytest.approx(349 / 3125)
+    assert a10[per_usd] == pytest.approx(349 / 3125)
     h100 = rows[rows["hardware_key"] == "h100"]
     assert sorted(h100["device_count"].dropna().unique()) == [1, 2]
     sc = scaling(rows[rows["model"] == "resnet50"], metric)

@@ -1,0 +1,78 @@
+"""Companion tables: two files of one benchmark that share a key column — a throughput table and, beside it, a
+table of the batch size each cell ran at (lambdal's `pytorch-train-throughput-fp32.csv` and
+`pytorch-train-bs-fp32.csv`). The batch table is joined as each row's batch size, never imported as values.
+
+Pure pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from engine.imports.foreign_text import split_number
+from engine.imports.importer import Raw
+
+_BATCH_WORDS = {"bs", "batch", "batchsize", "batches"}
+
+
+def is_batch_table(name: str) -> bool:
+    """A file named as a table of batch sizes: '…-bs-fp32.csv', 'batch_size.csv', 'batch-sizes.tsv'."""
+    stem = name.rsplit(".", 1)[0].lower()
+    return bool(set(re.split(r"[^a-z0-9]+", stem)) & _BATCH_WORDS) or "batch_size" in stem or "batchsize" in stem
+
+
+def key_column(raw: Raw) -> str:
+    """The column that names each row's system or device (the key two companion tables share), or ""."""
+    return raw.guess.column("system") or raw.guess.column("device")
+
+
+def companions(raws: dict[str, Raw]) -> dict[str, str]:
+    """Batch-size table name → the loaded table it completes: same key column and at least one value column of
+    the same name (a model)."""
+    out = {}
+    for name, raw in raws.items():
+        key = key_column(raw)
+        if not is_batch_table(name) or not key:
+            continue
+        cols = set(raw.guess.columns("value"))
+        for other, o in raws.items():
+            if (
+                other != name
+                and not is_batch_table(other)
+                and key_column(o) == key
+                and cols & set(o.guess.columns("value"))
+            ):
+                out[name] = other
+                break
+    return out
+
+
+def _keys(raw: Raw, columns: list[str]) -> pd.Series:
+    """Each row's key: the text of the shared key columns ('A100 80GB SXM4|8.0'), by the row's number."""
+    text = raw.frame[columns].astype(str).agg("|".join, axis=1)
+    return pd.Series(text.to_numpy(), index=raw.frame["_row"].astype(str))
+
+
+def join_batch(rows: pd.DataFrame, file_name: str, main: Raw, companion: Raw) -> tuple[pd.DataFrame, int]:
+    """`rows` (mapped from `file_name`, read as `main`) with `global_batch_size` from the companion's cell for the
+    same key (the system column, and the device count column when both have it) and the same value column;
+    returns the rows and how many got a batch size. A cell that is not a whole number above 0 (blank, OOM)
+    leaves the row's batch as it was."""
+    shared = [c for c in main.guess.roles if main.guess.roles[c] in ("system", "device", "count")]
+    shared = [c for c in shared if companion.guess.roles.get(c) == main.guess.roles[c]]
+    theirs = _keys(companion, shared)
+    lookup: dict[tuple[str, str], int] = {}
+    for column in companion.guess.columns("value"):
+        for key, cell in zip(theirs, companion.frame[column].astype(str), strict=True):
+            parsed = split_number(cell)
+            number = pd.to_numeric(parsed[0].replace(",", ""), errors="coerce") if parsed else float("nan")
+            if pd.notna(number) and number > 0 and float(number) % 1 == 0:
+                lookup[(key, column)] = int(number)
+    ours = _keys(main, shared)
+    parts = rows["run_id"].str.slice(len(file_name) + 1).str.split(":", n=1)  # file:row:column
+    batch = pd.array([lookup.get((ours.get(p[0], ""), p[1])) for p in parts], dtype="Int64")
+    out = rows.copy()
+    out["global_batch_size"] = pd.Series(batch, index=rows.index).fillna(rows["global_batch_size"].astype("Int64"))
+    return out, int(pd.Series(batch).notna().sum())
