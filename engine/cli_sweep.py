@@ -53,7 +53,11 @@ def add_parser(sub: Any) -> None:
     s.add_argument(
         "--on", default="local", help="local (default), ray (RAY_ADDRESS or a local head) or ray://HOST:PORT"
     )
-    s.add_argument("--cpus-per-cell", type=_number, default=1.0, help="Ray CPUs each CPU cell asks for (default 1)")
+    s.add_argument(
+        "--cpus-per-cell",
+        type=_number,
+        help="--on ray: CPUs each CPU cell asks for (default: all of the smallest node's, so no cell shares its cores)",
+    )
     s.add_argument("--max-batch", action="store_true", help="search the largest batch that fits per cell group")
     s.add_argument(
         "--start-batch", type=_whole, help="--max-batch: first size tried (default: smallest --batch-sizes, else 16)"
@@ -69,7 +73,7 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--json", action="store_true", help="print the outcome as one JSON object on the last line")
 
 
-def make_dispatcher(on: str, cpus_per_cell: float) -> Dispatcher:
+def make_dispatcher(on: str, cpus_per_cell: float | None) -> Dispatcher:
     if on == "local":
         from engine.sweep.local import LocalDispatcher
 

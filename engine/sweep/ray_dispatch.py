@@ -42,7 +42,9 @@ def import_ray() -> Any:
 
 def cell_resources(cell: Cell, cpus_per_cell: float) -> dict[str, Any]:
     """The Ray task options that make a cell land on a node with what it needs."""
-    options: dict[str, Any] = {"num_cpus": cpus_per_cell}
+    # a CPU cell's device is its node's CPU: it asks for cpus_per_cell (by default a whole node, so no other
+    # cell shares its cores); a GPU/TPU cell needs one CPU to feed its device and must not block the node's others
+    options: dict[str, Any] = {"num_cpus": cpus_per_cell if cell.target.device == "cpu" else 1}
     if cell.target.device == "gpu":
         options["num_gpus"] = 1  # one GPU per cell: never two timed runs on one device
     resources: dict[str, float] = {}
@@ -62,9 +64,10 @@ class RayDispatcher:
 
     name = "ray"
 
-    def __init__(self, address: str | None = None, cpus_per_cell: float = 1.0) -> None:
+    def __init__(self, address: str | None = None, cpus_per_cell: float | None = None) -> None:
         self.address = address
-        self.cpus_per_cell = cpus_per_cell
+        self.cpus_per_cell = cpus_per_cell or 1.0  # None: set by `open` to the smallest node's CPU count
+        self._whole_node = cpus_per_cell is None
         self._ray = import_ray()
         self._refs: dict[Any, PlannedCell] = {}
         self._store: Store | None = None
@@ -84,6 +87,9 @@ class RayDispatcher:
                 ) from None
         here = ray.util.get_node_ip_address()
         self._node_list = [n for n in ray.nodes() if n.get("Alive")]  # read once: every cell is checked against it
+        cpus = [n["Resources"].get("CPU", 0) for n in self._node_list if n["Resources"].get("CPU", 0) > 0]
+        if self._whole_node and cpus:
+            self.cpus_per_cell = min(cpus)  # a CPU cell gets a whole (smallest) node: honest CPU timing
         others = sorted({n["NodeManagerAddress"] for n in self._nodes()} - {here})
         if store.path is not None and others:
             raise SweepError(

@@ -63,7 +63,8 @@ def test_a_2x2_sweep_on_ray_stores_4_ok_runs_with_one_sweep_id_in_postgresql(ray
     # into the team store (the suite's throwaway PostgreSQL); test_sweep_ray_cli.py runs the same into SQLite
     store = Store(pg_server.new_database())
     cells = matrix_from_values({"models": "tiny_cnn,fashion_cnn", "batch_sizes": "16,32", **TINY}).cells()
-    outcome: SweepOutcome = run_sweep(cells, RayDispatcher(), store)
+    # two cells at a time (1 CPU each) keeps the test short; the ray:// CLI test runs the default, a node per cell
+    outcome: SweepOutcome = run_sweep(cells, RayDispatcher(cpus_per_cell=1), store)
     rows = status.sweep_rows(store, outcome.sweep_id)
     assert [r["status"] for r in rows] == [RunStatus.OK] * 4, [r.get("error") for r in rows]
     assert {(r["model"], r["global_batch_size"]) for r in rows} == {
@@ -87,7 +88,7 @@ def test_a_killed_ray_worker_marks_its_run_interrupted_with_the_node_and_the_res
     values = {"models": "fashion_cnn,tiny_cnn", "batch_sizes": "32", "backends": "jax", "epochs": 1}
     cells = matrix_from_values({**values, "steps_per_epoch": 400}).cells()[:1]  # long enough to be killed mid-cell
     cells += [type(c)(1, c.request, c.target) for c in matrix_from_values({**values, "steps_per_epoch": 2}).cells()[1:]]
-    thread, out = _sweep_in_thread(cells, RayDispatcher(), store)
+    thread, out = _sweep_in_thread(cells, RayDispatcher(cpus_per_cell=1), store)  # both cells at once
     assert wait_for(lambda: _worker_running(store, out["sweep_id"], "fashion_cnn") is not None, 60)
     ray_worker = _worker_running(store, out["sweep_id"], "fashion_cnn").parent()  # the Ray worker running the cell
     assert "ray" in " ".join(ray_worker.cmdline()).lower()
