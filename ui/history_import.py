@@ -203,6 +203,12 @@ def _device(key: str, version: int, m: ImportMapping, sidecar: bool) -> ImportMa
 def _series(key: str, version: int, m: ImportMapping) -> ImportMapping:
     if not m.column("time"):
         return m
+    others = [c for c, r in m.roles.items() if r == "label" and c != m.column("time") and "time" in c.lower()]
+    st.caption(
+        f"Time axis: **{m.column('time')}** (elapsed training time)"
+        + (f"; kept as text, not the axis: {', '.join(others)}" if others else "")
+        + ". Give another column the role time to change it."
+    )
     c = st.columns(2)
     units = list(TIME_UNITS)
     unit = c[0].selectbox("Time column unit", units, index=units.index(m.time_unit), key=f"{key}_tunit_{version}")

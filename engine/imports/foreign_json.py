@@ -43,8 +43,76 @@ def _parse(text: str) -> Any:
         raise CsvError(f"not valid JSON ({exc.msg}, line {exc.lineno} character {exc.colno})", exc.lineno) from None
 
 
+def _report(doc: Any) -> dict | None:
+    """The `report` of a nested benchmark document (optimum-benchmark style: config + environment + report, each
+    report section with a latency's per-iteration `values` and stats), or None."""
+    if not isinstance(doc, dict):
+        return None
+    report = doc.get("report", doc)
+    if not isinstance(report, dict):
+        return None
+    sections = [v for v in report.values() if isinstance(v, dict) and isinstance(v.get("latency"), dict)]
+    return report if sections else None
+
+
+def _first(v: Any) -> Any:
+    return v[0] if isinstance(v, list) and v else v
+
+
+def _dig(doc: Any, *path: str) -> Any:
+    for key in path:
+        doc = doc.get(key) if isinstance(doc, dict) else None
+    return doc
+
+
+def report_records(doc: dict) -> list[dict]:
+    """A nested report as runs: one record per report section (forward, prefill, decode, per_token …) with its
+    latency median, p90 and spread (CV %) from the per-iteration values (else its own p50/p90/stdev), its
+    throughput with the unit the report gives, and the configuration and environment it ran in."""
+    report: dict[str, Any] = _report(doc) or {}
+    config: dict[str, Any] = doc["config"] if isinstance(doc.get("config"), dict) else {}
+    env_doc = doc.get("environment") if isinstance(doc.get("environment"), dict) else config.get("environment")
+    env: dict[str, Any] = env_doc if isinstance(env_doc, dict) else {}
+    common = {
+        "gpu": _first(env.get("gpu")) or env.get("cpu") or "",
+        "gpu_count": env.get("gpu_count"),
+        "model": _dig(config, "backend", "model") or config.get("name") or "",
+        "backend": _dig(config, "backend", "name") or "",
+        "batch_size": _dig(config, "scenario", "input_shapes", "batch_size"),
+        "framework": " ".join(
+            f"{k.split('_')[0]} {env[k]}" for k in ("transformers_version", "torch_version") if env.get(k)
+        ),
+    }
+    out = []
+    for section, part in report.items():
+        lat = part.get("latency") if isinstance(part, dict) else None
+        if not isinstance(lat, dict):
+            continue
+        unit = str(lat.get("unit") or "s")
+        values = pd.to_numeric(pd.Series(lat.get("values") or [], dtype=object), errors="coerce").dropna()
+        median: Any
+        p90: Any
+        cv: float | None
+        if len(values):
+            median, p90 = float(values.median()), float(values.quantile(0.9))
+            cv = float(values.std() / values.mean() * 100) if len(values) > 1 and values.mean() else 0.0
+        else:
+            median, p90 = lat.get("p50", lat.get("mean")), lat.get("p90")
+            cv = float(lat["stdev"]) / float(lat["mean"]) * 100 if lat.get("stdev") and lat.get("mean") else None
+        n = len(values) or lat.get("count")
+        record = {**common, "section": f"{section} ({n} iterations)" if n else section,
+                  f"latency median ({unit})": median, f"latency p90 ({unit})": p90, "latency spread CV (%)": cv}  # fmt: skip
+        thr = part.get("throughput")
+        if isinstance(thr, dict) and thr.get("value") is not None:
+            record[f"throughput ({thr.get('unit') or 'samples/s'})"] = thr["value"]
+        out.append(record)
+    return out
+
+
 def _records(doc: Any) -> list[dict]:
     """The list of run records inside a document: the document itself, or its longest list of objects."""
+    if _report(doc) is not None:
+        return report_records(doc)
     if isinstance(doc, list):
         return doc
     if isinstance(doc, dict):
@@ -94,6 +162,8 @@ def is_sidecar(data: bytes | str, name: str) -> bool:
         doc = _parse(decode_any(data)[0])
     except CsvError:
         return False
+    if _report(doc) is not None:
+        return False  # a nested benchmark report holds results, not settings
     return isinstance(doc, dict) and not any(isinstance(v, list) and v and isinstance(v[0], dict) for v in doc.values())
 
 
@@ -139,17 +209,24 @@ def read_sidecar(data: bytes | str, name: str = "meta.json") -> dict[str, str]:
     return {str(k): _text(v) for k, v in flat.items() if _text(v) != ""}
 
 
+_TABLE_TAIL = re.compile(r"[._-]?(?:eval_)?measurements$")
+_META_TAIL = re.compile(r"[._-]?(?:meta_?data|meta|metadata)(?:[._-]\d+)?$")
+
+
 def sidecar_for(table_name: str, names: list[str]) -> str | None:
     """The sidecar among `names` that belongs to `table_name`: same stem (`log.tsv` ↔ `log.json`,
-    `log.meta.yaml`, `log.tsv.json`)."""
+    `log.meta.yaml`, `log.tsv.json`), or the same stem once a log's and a metadata file's own tails are taken
+    off (AlgoPerf: `resnet_eval_measurements.csv` ↔ `resnet_meta_data_0.json`; `eval_measurements.csv` ↔
+    `meta_data_0.json`)."""
     stem = table_name.rsplit(".", 1)[0].lower()
-    for n in names:
-        low = n.lower()
-        base = low.rsplit(".", 1)[0]
-        if (
-            n != table_name
-            and low.endswith((".json", *YAML_SUFFIXES))
-            and base in (stem, f"{stem}.meta", table_name.lower())
-        ):
+    core = _TABLE_TAIL.sub("", stem)
+    candidates = [n for n in names if n != table_name and n.lower().endswith((".json", *YAML_SUFFIXES))]
+    for n in candidates:
+        base = n.lower().rsplit(".", 1)[0]
+        if base in (stem, f"{stem}.meta", table_name.lower()):
+            return n
+    for n in candidates:
+        base = n.lower().rsplit(".", 1)[0]
+        if _META_TAIL.search(base) and _META_TAIL.sub("", base) == core:
             return n
     return None

@@ -8,12 +8,13 @@ Pure pandas; no streamlit.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import pandas as pd
 
 from engine.imports.foreign_text import MISSING_MARKERS, is_date, split_number
 from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
+from engine.imports.known_formats import KNOWN, accelerators_win
+from engine.imports.system_names import parse_system
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),
@@ -22,7 +23,7 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("power", ("power", "watt")),
     ("date", ("date", "timestamp", "created", "day")),
     ("step", ("epoch", "step", "iteration", "iter")),
-    ("time", ("hours", "elapsed", "seconds", "minutes", "wall", "time")),
+    ("time", ("hours", "elapsed", "seconds", "minutes", "wall", "time", "duration")),
     ("precision", ("precision", "dtype", "datatype")),
     ("framework", ("framework", "software", "library", "version")),
     ("unit", ("unit",)),
@@ -95,12 +96,16 @@ def normalise_unit(unit: str) -> str:
 def _metric_for(unit: str, name: str) -> str:
     """A metric name from the unit (and the header's words): rates are throughput, times latency or time."""
     low = name.lower()
-    if "latency" in low:
-        return "Latency"
-    if "accuracy" in low or "acc" in low.split("_"):
-        return "Top-1 accuracy" if "top1" in low.replace("-", "") else "Accuracy"
+    split = _split(name)  # train/validation/test accuracy stay separate series
+    if "latency" in low:  # a report's stats stay apart: Latency median, Latency p90, Latency spread
+        stat = next((w for w in ("median", "mean", "p50", "p90", "p95", "p99", "spread", "min", "max")
+                     if w in re.split(r"[^a-z0-9]+", low)), "")  # fmt: skip
+        return f"Latency {stat}" if stat else "Latency"
+    if "accuracy" in low or "acc" in re.split(r"[_/. ]", low):
+        metric = "Top-1 accuracy" if "top1" in low.replace("-", "") else "Accuracy"
+        return f"{split} {metric.lower()}" if split else metric
     if "loss" in low:
-        return "Loss"
+        return f"{split} loss" if split else "Loss"
     if unit_direction(unit) and unit.endswith("/s"):
         return "Throughput"
     if unit in ("ms", "s", "min", "h"):
@@ -113,6 +118,13 @@ def _metric_for(unit: str, name: str) -> str:
 _LONG_CONTEXT = {"memory_gb", "form_factor", "provider", "host", "hardware_key", "note", "variant"}
 
 
+# A "…_count" that counts something other than devices (AlgoPerf's preemption_count) is never the device count.
+_NOT_DEVICES = ("preemption", "retry", "restart", "step", "eval", "example", "sample", "token", "param", "epoch",
+                "error", "iteration", "warmup", "core", "socket", "thread", "processor", "cpu", "node")  # fmt: skip
+_SPLITS = {"train": "Train", "training": "Train", "val": "Validation", "valid": "Validation",
+           "validation": "Validation", "eval": "Eval", "test": "Test"}  # fmt: skip
+
+
 def role_by_name(name: str, kind: str) -> str:
     low = name.lower()
     if low in _LONG_CONTEXT:
@@ -121,8 +133,16 @@ def role_by_name(name: str, kind: str) -> str:
         if any(w in low for w in words):
             if (kind == "number" and role in _TEXT_ROLES - {"date"}) or (kind != "number" and role in _NUMBER_ROLES):
                 continue
+            if role == "count" and any(w in low for w in _NOT_DEVICES):
+                continue
             return role
     return ""
+
+
+def _split(name: str) -> str:
+    """The data split a metric column is about ('validation/accuracy' → 'Validation'), or ""."""
+    words = re.split(r"[^a-z]+", name.lower())
+    return next((_SPLITS[w] for w in words if w in _SPLITS), "")
 
 
 def _median(col: pd.Series) -> float:
@@ -142,6 +162,9 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     for c in cols:
         kind, unit = kinds[c]
         role = "" if headerless else role_by_name(c, kind)
+        low = c.lower()
+        if kind == "number" and "count" in low and any(w in low for w in _NOT_DEVICES):
+            role = "label"  # preemption_count, step_count: kept, never a device count nor a result
         if role in ("device", "system"):
             role = "system" if _system_like(raw[c]) else "device"
         if not role:
@@ -151,11 +174,32 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
         if role in _SINGLE and role in roles.values():
             role = "value" if kind == "number" else "label"  # one column per single role
         roles[c] = role
+    _time_axis(roles, kinds)
+    accelerators_win(roles, kinds)
     if "device" not in roles.values() and "system" not in roles.values():
-        text = [c for c in cols if roles[c] == "label"]
+        text = [c for c in cols if roles[c] == "label" and kinds[c][0] == "text"]
         if text:
             roles[text[0]] = "system" if _system_like(raw[text[0]]) else "device"
     return roles, kinds
+
+
+def _time_score(name: str) -> int:
+    """How much a time column is the time axis of a training curve: elapsed train/submission time first, the
+    time spent evaluating or logging last (AlgoPerf: accumulated_submission_time over accumulated_eval_time)."""
+    low = name.lower()
+    score = 2 * any(w in low for w in ("submission", "train")) + any(w in low for w in ("accumulated", "elapsed"))
+    return score - 3 * any(w in low for w in ("eval", "logging", "log_", "total", "duration"))
+
+
+def _time_axis(roles: dict[str, str], kinds: dict[str, tuple[str, str]]) -> None:
+    """Of several time columns, the one with the meaning of elapsed training time is the axis; the others are
+    kept as text (labels), not charted as results."""
+    times = [c for c in roles if kinds[c][0] == "number" and role_by_name(c, "number") == "time"]
+    if len(times) < 2:
+        return
+    best = max(times, key=lambda c: (_time_score(c), -times.index(c)))
+    for c in times:
+        roles[c] = "time" if c == best else "label"
 
 
 def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape: str) -> dict[str, ValueSpec]:
@@ -186,49 +230,6 @@ def detect_shape(roles: dict[str, str], kinds: dict[str, tuple[str, str]], heade
     if is_json:
         return "json"
     return "wide" if len(values) > 1 else "long"
-
-
-# --- well-known formats ----------------------------------------------------------------------------
-
-
-def _has(header: set[str], *names: str) -> bool:
-    return all(n.lower() in header for n in names)
-
-
-def _tf_cnn(m: ImportMapping) -> None:
-    m.roles.update({"Platform": "system", "GPUs": "count", "Model": "model"})
-    for c in m.columns("value"):
-        if c != "Images/sec":
-            m.roles[c] = "batch" if "batch" in c.lower() else "label"
-    m.values = {"Images/sec": ValueSpec("Throughput", "images/s")}
-
-
-def _mlperf(m: ImportMapping) -> None:
-    for c, r in list(m.roles.items()):
-        low = c.lower()
-        if low == "accelerator":
-            m.roles[c] = "device"
-        elif low in ("# of accelerators", "accelerators", "# accelerators"):
-            m.roles[c] = "count"
-        elif r in ("system", "device", "model", "count") and c != "System":
-            m.roles[c] = "label"
-    m.roles["System"] = "label"
-    m.values = {c: ValueSpec("Time to train", "min", c, "lower") for c in m.columns("value")}
-    m.shape = "wide"
-
-
-def _dawnbench(m: ImportMapping) -> None:
-    m.roles.update({c: r for c, r in (("epoch", "step"), ("hours", "time")) if c in m.roles})
-    m.time_unit = "h"
-    m.values = {c: ValueSpec("Top-5 accuracy" if "5" in c else "Top-1 accuracy", "%") for c in m.columns("value")}
-    m.shape = "timeseries"
-
-
-KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], None]], ...] = (
-    ("tf_cnn_benchmarks table", lambda h: _has(h, "platform", "model", "gpus", "images/sec"), _tf_cnn),
-    ("MLPerf Training results", lambda h: _has(h, "system", "accelerator") and any("accelerators" in x for x in h), _mlperf),
-    ("DAWNBench training log", lambda h: _has(h, "epoch", "hours") and any("accuracy" in x for x in h), _dawnbench),
-)  # fmt: skip
 
 
 def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = False, name: str = "") -> ImportMapping:
@@ -285,6 +286,11 @@ def _name_hints(m: ImportMapping, name: str) -> None:
             if not spec.unit and not m.column("metric"):  # a unitless column is a model's throughput
                 model = spec.model or ("" if m.column("model") else unit_from_header(c)[0])
                 m.values[c] = ValueSpec("Throughput", THROUGHPUT_DEFAULT_UNIT, model, "")
+    if not (m.column("system") or m.column("device")) and "device" not in m.constants:
+        read = parse_system(name.rsplit(".", 1)[0])  # '8xA100_80GB_SXM4_monitor.csv' names the device
+        if read.hardware_key:
+            count = f"{read.device_count}x " if read.device_count else ""
+            m.constants["device"] = f"{count}{read.device_model} {read.form_factor}".strip()
     precision = next((_PRECISIONS[w] for w in _PRECISIONS if w in words), "")
     if precision and not m.column("precision") and "precision" not in m.constants:
         m.constants["precision"] = precision

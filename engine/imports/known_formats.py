@@ -1,0 +1,90 @@
+"""Well-known results formats, recognised by their header, with their mapping pre-filled (tf_cnn_benchmarks
+tables, MLPerf Training results and MLPerf-style system summaries, DAWNBench logs), and the rule that an
+accelerator column is the device wherever a summary also names its host. Used by engine.imports.shapes.
+
+Pure Python; no pandas, no streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.imports.import_mapping import ImportMapping, ValueSpec
+
+_HOST_WORDS = ("host", "server", "processor", "cpu", "socket", "system_name", "node")
+
+
+def accelerators_win(roles: dict[str, str], kinds: dict[str, tuple[str, str]]) -> None:
+    """MLPerf-style summaries: accelerator columns (accelerator_model_name, accelerator_count) give the device
+    and the count; host/server/processor columns (host_processor_model_name, host_processors_per_node, the
+    system name) are kept as labels, never the device, the model or the count."""
+    leaf = {c: c.split(".")[-1].lower() for c in roles}
+    names = [c for c in roles if "accelerator" in leaf[c] and kinds[c][0] == "text"]
+    counts = [
+        c for c in roles if "accelerator" in leaf[c] and kinds[c][0] == "number"
+        and any(w in leaf[c] for w in ("count", "per_node", "num", "accelerators"))
+    ]  # fmt: skip
+    if not names:
+        return
+    for c in roles:
+        if (
+            any(w in leaf[c] for w in _HOST_WORDS)
+            and roles[c] in ("device", "system", "model", "count", "value")
+            or roles[c] in ("device", "system")
+            or (counts and roles[c] == "count")
+        ):
+            roles[c] = "label"
+    roles[names[0]] = "device"
+    if counts:
+        roles[counts[0]] = "count"
+
+
+def _has(header: set[str], *names: str) -> bool:
+    return all(n.lower() in header for n in names)
+
+
+def _tf_cnn(m: ImportMapping) -> None:
+    m.roles.update({"Platform": "system", "GPUs": "count", "Model": "model"})
+    for c in m.columns("value"):
+        if c != "Images/sec":
+            m.roles[c] = "batch" if "batch" in c.lower() else "label"
+    m.values = {"Images/sec": ValueSpec("Throughput", "images/s")}
+
+
+def _mlperf(m: ImportMapping) -> None:
+    for c, r in list(m.roles.items()):
+        low = c.lower()
+        if low == "accelerator":
+            m.roles[c] = "device"
+        elif low in ("# of accelerators", "accelerators", "# accelerators"):
+            m.roles[c] = "count"
+        elif r in ("system", "device", "model", "count") and c != "System":
+            m.roles[c] = "label"
+    m.roles["System"] = "label"
+    m.values = {c: ValueSpec("Time to train", "min", c, "lower") for c in m.columns("value")}
+    m.shape = "wide"
+
+
+def _dawnbench(m: ImportMapping) -> None:
+    m.roles.update({c: r for c, r in (("epoch", "step"), ("hours", "time")) if c in m.roles})
+    m.time_unit = "h"
+    m.values = {c: ValueSpec("Top-5 accuracy" if "5" in c else "Top-1 accuracy", "%") for c in m.columns("value")}
+    m.shape = "timeseries"
+
+
+def _mlperf_summary(m: ImportMapping) -> None:
+    """Per-benchmark scores of an MLPerf Training-style summary: minutes to train, lower is better."""
+    for c in m.columns("value"):
+        spec = m.values.get(c) or ValueSpec()
+        if not spec.unit:
+            m.values[c] = ValueSpec("Time to train", "min", c.split(".")[-1], "lower")
+    m.shape = "wide"
+
+
+KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], None]], ...] = (
+    ("MLPerf-style system summary", lambda h: any(x.split(".")[-1] == "accelerator_model_name" for x in h)
+     and any("host_processor" in x for x in h), _mlperf_summary),
+    ("tf_cnn_benchmarks table", lambda h: _has(h, "platform", "model", "gpus", "images/sec"), _tf_cnn),
+    ("MLPerf Training results", lambda h: _has(h, "system", "accelerator") and any("accelerators" in x for x in h), _mlperf),
+    ("DAWNBench training log", lambda h: _has(h, "epoch", "hours") and any("accuracy" in x for x in h), _dawnbench),
+)  # fmt: skip
