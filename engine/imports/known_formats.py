@@ -81,7 +81,13 @@ def _mlperf_summary(m: ImportMapping) -> None:
     m.shape = "wide"
 
 
+def _report(m: ImportMapping) -> None:
+    """A nested report already flattened by engine.imports.foreign_json.report_records: its guess stands."""
+
+
 KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], None]], ...] = (
+    ("nested benchmark report (optimum-benchmark style)",
+     lambda h: "section" in h and any(x.startswith("latency median") for x in h), _report),
     ("MLPerf-style system summary", lambda h: any(x.split(".")[-1] == "accelerator_model_name" for x in h)
      and any("host_processor" in x for x in h), _mlperf_summary),
     ("tf_cnn_benchmarks table", lambda h: _has(h, "platform", "model", "gpus", "images/sec"), _tf_cnn),

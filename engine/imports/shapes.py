@@ -120,7 +120,7 @@ _LONG_CONTEXT = {"memory_gb", "form_factor", "provider", "host", "hardware_key",
 
 # A "…_count" that counts something other than devices (AlgoPerf's preemption_count) is never the device count.
 _NOT_DEVICES = ("preemption", "retry", "restart", "step", "eval", "example", "sample", "token", "param", "epoch",
-                "error", "iteration", "warmup", "core", "socket", "thread", "processor", "cpu", "node")  # fmt: skip
+                "error", "iteration", "warmup", "core", "socket", "thread", "processor", "cpu")  # fmt: skip
 _SPLITS = {"train": "Train", "training": "Train", "val": "Validation", "valid": "Validation",
            "validation": "Validation", "eval": "Eval", "test": "Test"}  # fmt: skip
 

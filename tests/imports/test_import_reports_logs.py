@@ -69,6 +69,7 @@ def test_a_nested_report_is_runs_with_latency_median_p90_and_spread_not_a_sideca
     data = json.dumps(REPORT).encode()
     assert not is_sidecar(data, "benchmark.json")
     raw = read_raw(data, "benchmark.json")
+    assert raw.guess.fmt.startswith("nested benchmark report")
     rows, _ = apply_import(raw.frame, raw.guess, "benchmark.json")
     one = rows.max(numeric_only=True)
     assert one["Latency median (s)"] == pytest.approx(0.0102) and one["Latency p90 (s)"] == pytest.approx(0.01086)
@@ -85,6 +86,8 @@ def test_an_algoperf_style_log_pairs_its_meta_data_sidecar_and_keeps_splits_apar
     raw = read_raw(ALGO.encode(), name)
     g = raw.guess
     assert g.roles["preemption_count"] == "label"  # never the device count
+    per_node = read_raw(b"gpu,gpus_per_node,preemption_count,img_per_sec\nA100,8,1,900\n", "n.csv").guess.roles
+    assert per_node["gpus_per_node"] == "count" and per_node["preemption_count"] == "label"
     assert g.roles["accumulated_submission_time"] == "time" and g.roles["accumulated_eval_time"] == "label"
     rows, _ = apply_import(raw.frame, g, name, read_sidecar(json.dumps(META).encode(), side_name))
     splits = ["Train accuracy (%)", "Validation accuracy (%)", "Test accuracy (%)"]
