@@ -116,6 +116,9 @@ def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> 
     count = _number_role(raw, m, "count", constants, whole=True)
     if count is not None:
         parsed["device_count"] = count.round().astype("Int64").fillna(parsed["device_count"])
+    nodes = _number_role(raw, m, "nodes", constants, whole=True)
+    if nodes is not None:  # MLPerf: accelerators_per_node × number_of_nodes
+        parsed["device_count"] = parsed["device_count"] * nodes.round().astype("Int64").fillna(1)
     return parsed
 
 
@@ -194,7 +197,7 @@ def _check(raw: pd.DataFrame, m: ImportMapping) -> None:
             )
     if not m.columns("value"):
         raise CsvError("no column is mapped as a value: give at least one column the role 'value'")
-    for role in ("device", "system", "model", "metric", "unit", "count", "batch", "date", "time", "step"):
+    for role in ("device", "system", "model", "metric", "unit", "count", "nodes", "batch", "date", "time", "step"):
         if len(m.columns(role)) > 1:
             raise CsvError(f"only one column can have the role {role} ({', '.join(m.columns(role))})")
 

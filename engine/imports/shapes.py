@@ -18,6 +18,7 @@ from engine.imports.system_names import parse_system
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),
+    ("nodes", ("number_of_nodes", "num_nodes", "node_count", "# of nodes", "n_nodes")),
     ("count", ("# of acc", "gpus", "num_gpu", "n_gpu", "devices", "count", "accelerators", "chips", "# gpu")),
     ("price", ("price", "costperhour", "cost per hour", "usd/h", "$/h", "cost")),
     ("power", ("power", "watt")),
@@ -34,8 +35,8 @@ _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 _TEXT_ROLES = {"system", "device", "model", "metric", "unit", "precision", "framework", "date"}
 _SETTING_PREFIXES = {"env", "environment", "config", "meta", "host", "system", "hardware", "software", "settings"}
-_SINGLE = {"device", "system", "count", "batch", "model", "step", "date", "metric", "unit", "time"}
-_NUMBER_ROLES = {"count", "batch", "price", "power", "time", "step", "cost"}
+_SINGLE = {"device", "system", "count", "nodes", "batch", "model", "step", "date", "metric", "unit", "time"}
+_NUMBER_ROLES = {"count", "nodes", "batch", "price", "power", "time", "step", "cost"}
 _HOURLY = re.compile(r"hour|/\s*h\b|per\s*h|\bhr\b|hourly", re.IGNORECASE)
 _PRECISIONS = {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16", "amp": "mixed (AMP)", "tf32": "tf32", "int8": "int8"}
 _RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",

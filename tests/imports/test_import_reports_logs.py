@@ -107,3 +107,13 @@ def test_a_headerless_telemetry_log_draws_over_time_with_the_device_from_its_fil
     assert bucket == "second" and len(series) == 30 and series["Utilization (%)"].max() == 99
     bare = read_raw(SMI.encode(), "23-06-2020_19-08-09_monitor.csv")  # a name with no device: the user types it
     assert "device" not in bare.guess.constants
+
+
+def test_accelerators_per_node_times_number_of_nodes_is_the_device_count():
+    doc = [{"system_name": "dgxh100_n64", "host_processor_model_name": "Xeon 8480C", "host_processors_per_node": 2,
+            "accelerator_model_name": "NVIDIA H100-SXM5-80GB", "accelerators_per_node": 8, "number_of_nodes": 64,
+            "results": {"bert": 0.12}}]  # fmt: skip
+    raw = read_raw(json.dumps(doc).encode(), "summary.json")
+    assert raw.guess.roles["accelerators_per_node"] == "count" and raw.guess.roles["number_of_nodes"] == "nodes"
+    rows, _ = apply_import(raw.frame, raw.guess, "summary.json")
+    assert rows["device_count"].tolist() == [512] and rows["device_label"].tolist() == ["H100"]
