@@ -137,8 +137,10 @@ def test_synthetic_data_has_the_models_native_shape_and_costs_nothing_per_step(m
     pipe = make_dataset("synthetic", model, 8, validation=True)
     assert pipe.info == info
     first, second = list(pipe.train.take(2))
-    assert first[0].shape == (8, *info.input_shape) and first[1].shape == (8,)
-    assert first[0].dtype == (tf.int32 if info.kind == "text" else tf.float32)
+    # a language model's label is the next token at every position; a classifier's, one class
+    labels = (8, *info.input_shape) if info.kind == "tokens" else (8,)
+    assert first[0].shape == (8, *info.input_shape) and first[1].shape == labels
+    assert first[0].dtype == (tf.int32 if info.kind in ("text", "tokens") else tf.float32)
     assert int(tf.reduce_min(first[1])) >= 0 and int(tf.reduce_max(first[1])) < info.num_classes
     np.testing.assert_array_equal(first[0].numpy(), second[0].numpy())  # one cached batch, repeated
     val = next(iter(pipe.validation))
