@@ -81,11 +81,11 @@ def noise_tab(df: pd.DataFrame, metric: str) -> None:
 
 
 def accuracy_tab(df: pd.DataFrame, metric: str) -> None:
-    values = df[metric].dropna()
-    default = float(values.quantile(0.9)) if len(values) else 0.0
+    default, why = imported.default_target(df, metric)
     target = st.number_input(
-        f"Target {metric_title(metric)}", value=round(default, 2), key="hist_tta_target", help="Time to first reach it"
+        f"Target {metric_title(metric)}", value=default, key=f"hist_tta_target_{metric}", help="Time to first reach it"
     )
+    st.caption(f"Starts at {default:g}: {why}.")
     show_chart(charts.accuracy_chart(df, metric, target), "hist_chart_tta", f"history_tta_{metric}")
     tt = imported.time_to_target(df, metric, target)
     if tt.empty:

@@ -122,3 +122,21 @@ def time_to_target(df: pd.DataFrame, metric: str, target: float) -> pd.DataFrame
             0, "group", group_label(out, [c for c in by if out[c].nunique(dropna=False) > 1] or by[:1]).to_numpy()
         )
     return out
+
+
+# Published targets a time-to-accuracy curve is usually read against: (metric words, target %, whose target).
+TARGETS = (("top-5 accuracy", 93.0, "DAWNBench's ImageNet target: 93 % top-5"),)
+
+
+def default_target(df: pd.DataFrame, metric: str) -> tuple[float, str]:
+    """The target a time-to-accuracy view starts from, and why: a benchmark's published target for this metric
+    (DAWNBench ImageNet: 93 % top-5), else the 90th percentile of the values reached."""
+    low = metric.lower()
+    for words, target, why in TARGETS:
+        if words in low and "%" in low:
+            return target, why
+    values = df[metric].dropna() if metric in df.columns else pd.Series(dtype=float)
+    why = "the 90th percentile of the values (no published target known for this metric)"
+    if any(words.split()[0] in c.lower() and c != metric for c in df.columns for words, _, _ in TARGETS):
+        why += "; this log also has Top-5 accuracy, whose published target (93 % for ImageNet) applies"
+    return (round(float(values.quantile(0.9)), 2) if len(values) else 0.0), why

@@ -10,7 +10,7 @@ import pytest
 from engine.compare.answer import compare
 from engine.compare.likeforlike import Rate
 from engine.imports.companion import companions, is_batch_table, join_batch
-from engine.imports.imported import scaling
+from engine.imports.imported import default_target, scaling, time_to_target
 from engine.imports.imported_rates import rates_of_rows
 from engine.imports.importer import apply_import, read_raw
 from engine.results import history
@@ -72,3 +72,15 @@ def test_a_batch_size_table_with_the_same_key_is_joined_not_imported():
     assert by[("A100 80GB SXM4", 8, "resnet50")] == 2048 and by[("V100 16GB", 1, "bert_large_squad")] == 16
     assert by.isna().sum() == 1 and len(joined) == len(rows)
     assert companions({bs_name: raws[bs_name]}) == {}  # alone, it is a table of its own
+
+
+def test_a_dawnbench_style_log_starts_at_its_published_target_on_top5():
+    tsv = "epoch\thours\ttop1Accuracy\ttop5Accuracy\n1\t0.25\t20.5\t41.0\n2\t0.5\t60.25\t83.0\n3\t0.75\t76.1\t93.1\n"
+    raw = read_raw(tsv.encode(), "entry.tsv")
+    raw.guess.constants["device"] = "8x V100"  # the entry's JSON names it; typed here
+    rows, _ = apply_import(raw.frame, raw.guess, "entry.tsv")
+    target, why = default_target(rows, "Top-5 accuracy (%)")
+    assert target == 93.0 and "DAWNBench" in why
+    assert time_to_target(rows, "Top-5 accuracy (%)", target)["hours"].tolist() == [0.75]
+    top1, why1 = default_target(rows, "Top-1 accuracy (%)")  # no published top-1 target here: said so
+    assert top1 == pytest.approx(72.93, abs=0.01) and "Top-5" in why1
