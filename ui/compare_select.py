@@ -49,6 +49,7 @@ def pick_runs(runs: list[dict]) -> list[dict]:
         if linked not in st.session_state["cmp_runs"]:
             st.session_state["cmp_runs"] = [linked, *st.session_state["cmp_runs"]]
     st.session_state["cmp_runs"] = [r for r in st.session_state["cmp_runs"] if r in by_id]
+    _pick_sweep(runs)
     if linked and linked not in by_id:
         st.caption(
             f"Run {linked} has no finished result yet (still running, or it failed); it will appear here once it is ok."
@@ -62,6 +63,32 @@ def pick_runs(runs: list[dict]) -> list[dict]:
         help="Finished runs from the results store; runs imported on the History page show where they came from.",
     )
     return [by_id[r] for r in chosen]
+
+
+def _pick_sweep(runs: list[dict]) -> None:
+    """'Whole sweep': put every finished cell of one sweep (engine sweep) in the run picker at once."""
+    sweeps: dict[str, list[str]] = {}
+    for r in runs:
+        if r.get("sweep_id"):
+            sweeps.setdefault(str(r["sweep_id"]), []).append(r["run_id"])
+    if not sweeps:
+        return
+
+    def take() -> None:
+        chosen = st.session_state.get("cmp_sweep")
+        if chosen:
+            st.session_state["cmp_runs"] = list(sweeps[chosen])
+
+    st.selectbox(
+        "Whole sweep",
+        list(sweeps),
+        index=None,
+        key="cmp_sweep",
+        on_change=take,
+        format_func=lambda sid: f"{sid} ({len(sweeps[sid])} finished runs)",
+        placeholder="pick a sweep to compare all its runs",
+        help="A sweep's cells (python -m engine sweep, or the Sweep page) replace the runs chosen below.",
+    )
 
 
 def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:

@@ -119,3 +119,22 @@ def test_compare_with_nothing_chosen_says_what_to_do(tmp_path, monkeypatch):
     at = page("compare").run()
     no_exception(at)
     assert any("Pick at least one run" in i.value for i in at.info)
+
+
+def test_compare_picks_a_whole_sweep_at_once(db_env, tmp_path, monkeypatch):
+    _, runs = db_env
+    db = tmp_path / "sweep.db"
+    cells = [
+        {**runs["matmul"], "run_id": f"cell-{i}", "sweep_id": "sweep-20261125-0500-abc",
+         "created_at": f"2026-11-25T05:00:0{i}Z"}
+        for i in range(3)
+    ]  # fmt: skip
+    Store(db).copy_in([{**runs["matmul"], "run_id": "lone", "created_at": "2026-11-25T06:00:00Z"}, *cells], {})
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    at = page("compare")
+    at.run()
+    no_exception(at)
+    assert at.multiselect(key="cmp_runs").value == ["lone"]  # the newest run alone, as ever
+    at.selectbox(key="cmp_sweep").select("sweep-20261125-0500-abc").run()
+    no_exception(at)
+    assert sorted(at.multiselect(key="cmp_runs").value) == ["cell-0", "cell-1", "cell-2"]
