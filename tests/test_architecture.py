@@ -16,7 +16,7 @@ MAX_LINES = 300
 
 # What each part may import from this repository (its own modules always). The direction is
 # pages → ui → charts → imports → runs / results → compare → reference → spec; worker → runs / results / spec;
-# the CLI (engine.cli*) sits on top of the engine. engine.settings (paths and switches) is usable by all.
+# the CLI (engine.cli) sits on top of the engine. engine.settings (paths and switches) is usable by all.
 # engine.imports (other tools' files) builds on engine.results (AccelBench's own schema and exports), never
 # the other way round.
 # (results uses reference's one metric registry, engine.reference.metrics, so reference must not
@@ -67,7 +67,7 @@ ALLOWED: dict[str, set[str]] = {
     },
 }
 # Third-party packages a part must never import (TensorFlow only inside the worker's subprocess;
-# `python -m engine models` and `devices --probe` import it on purpose, lazily, in engine.cli_commands).
+# `python -m engine models` and `devices --probe` import it on purpose, lazily, in engine.cli.run).
 FORBIDDEN_LIBRARIES: dict[str, set[str]] = {
     "engine.spec": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.results": {"tensorflow", "keras", "streamlit", "plotly"},

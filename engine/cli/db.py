@@ -7,7 +7,7 @@ import argparse
 import json
 from datetime import date
 
-from engine.cli_common import EXIT_OK, fail
+from engine.cli.common import EXIT_OK, fail
 from engine.results.schema import ResultRow
 from engine.runs import migrate
 from engine.runs.sql_engine import engine_for, resolve_target

@@ -8,7 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.cli_common import EXIT_OK, fail
+from engine.cli.common import EXIT_OK, fail
 from engine.imports.foreign_json import read_sidecar, sidecar_for
 from engine.imports.import_mapping import mapping_from_json
 from engine.imports.imported import to_long

@@ -1,8 +1,7 @@
-"""The CLI: `python -m engine devices|models|run|results|cancel|compare|db|sweep` (design §2).
+"""The CLI's parser and dispatch: `python -m engine devices|models|run|results|cancel|compare|db|sweep`.
 
-This module is the parser and the dispatch; each command's body lives in engine.cli_commands
-(run, devices, models) or engine.cli_results (results, cancel). To add a command: a sub-parser in
-`build_parser`, a `cmd_NAME(args) -> int` in one of those modules, and a line in `main`'s table.
+Each command's body lives in the module of its group (engine.cli.run, .results, .db, .compare, .sweep);
+to add a command: a sub-parser in `build_parser`, a `cmd_NAME(args) -> int` there, a line in `main`'s table.
 
 Exit codes: 0 the run finished ok; 1 it started and failed (the failure is stored); 2 invalid
 input — nothing started, nothing stored, one line on stderr naming the field.
@@ -16,10 +15,12 @@ import os
 import sys
 from typing import NoReturn
 
-from engine import cli_compare, cli_db, cli_sweep
-from engine.cli_commands import cmd_devices, cmd_models, cmd_run
-from engine.cli_common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
-from engine.cli_results import cmd_cancel, cmd_results
+from engine.cli import compare as cli_compare
+from engine.cli import db as cli_db
+from engine.cli import sweep as cli_sweep
+from engine.cli.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
+from engine.cli.results import cmd_cancel, cmd_results
+from engine.cli.run import cmd_devices, cmd_models, cmd_run
 from engine.runs.store import StoreError
 from engine.spec.backends import BACKENDS
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES

@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from engine.cli_common import EXIT_OK, fail, row_line
-from engine.cli_db import cmd_transfer
+from engine.cli.common import EXIT_OK, fail, row_line
+from engine.cli.db import cmd_transfer
 from engine.results.errors import CsvError
 from engine.results.schema import ResultRow
 from engine.runs import jobs
@@ -91,7 +91,7 @@ def _import(store: Store, args: argparse.Namespace) -> int:
     except OSError as exc:
         fail(f"cannot read {path}: {exc.strerror}")
     if getattr(args, "mapping", None):
-        from engine.cli_import import import_mapped
+        from engine.cli.imports import import_mapped
 
         return import_mapped(path, data, args)
     from engine.results.jsonio import read_any_export, series_file_name

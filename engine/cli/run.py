@@ -8,7 +8,7 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from engine.cli_common import EXIT_FAILED, EXIT_OK, fail, row_line
+from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, row_line
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store

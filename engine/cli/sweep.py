@@ -10,7 +10,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from engine.cli_common import EXIT_FAILED, EXIT_OK, fail, row_line
+from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, row_line
 from engine.results.schema import ResultRow
 from engine.results.status import RunStatus
 from engine.runs.store import Store

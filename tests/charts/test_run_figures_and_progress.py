@@ -231,7 +231,7 @@ def test_plain_error_speaks_the_forms_language():
 
 def test_cli_command_is_what_the_cli_accepts():
     from engine.cli import build_parser
-    from engine.cli_commands import spec_request
+    from engine.cli.run import spec_request
     from ui.run_form import cli_command
 
     raw = {"kind": "matmul", "bench": "matmul", "m": 64, "k": 32, "n": 16, "dtype": "float32", "repeats": 3, "warmup": 0,
