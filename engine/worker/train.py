@@ -28,6 +28,8 @@ import time
 import keras
 import tensorflow as tf
 
+from engine.results.backend_text import FLOOR_NOTE
+from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
@@ -164,6 +166,8 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
 
     steady_times, steady_wall_s, steady_what = clock.steady()
     examples_per_sec = len(steady_times) * spec.batch_size / steady_wall_s if steady_wall_s > 0 else None
+    gflops = train_flops * examples_per_sec / 1e9 if examples_per_sec else None
+    peak = _peak_gflops(spec, resolved)
     last = clock.epoch_logs[-1] if clock.epoch_logs else {}
     notes = [
         f"data: {data.source}",
@@ -183,6 +187,9 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     if spec.dataset == catalog.SYNTHETIC:
         notes.append("synthetic data: accuracy measures memorisation of one batch, not learning")
     notes += transformers.run_notes(spec.model, spec.dataset, examples_per_sec)
+    host_cpu = hardware.cpu_info()
+    if spec.device == "cpu" and host_cpu.peak_is_floor:  # the same words as the JAX/PyTorch path
+        notes.append(f"{FLOOR_NOTE} ({host_cpu.clock_basis}, {host_cpu.clock_ghz:g} GHz), so MFU is an upper bound")
     report.phase("measured")
     return {
         "model": user.name if user else spec.model,
@@ -199,9 +206,10 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         "first_epoch_s": clock.first_epoch_s,
         **(summarize_ms(steady_times) if steady_times else {}),
         "examples_per_sec": examples_per_sec,
-        "gflops": train_flops * examples_per_sec / 1e9 if examples_per_sec else None,
+        "gflops": gflops,
         **model_columns(spec.model, spec.dataset, examples_per_sec, flops_source, **user_model.facts(user)),
-        "peak_gflops": _peak_gflops(spec, resolved),
+        "peak_gflops": peak,
+        "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,  # as on the JAX/PyTorch path
         "final_loss": last.get("loss"),
         "final_accuracy": last.get("accuracy"),
         "val_accuracy": last.get("val_accuracy"),
