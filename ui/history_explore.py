@@ -52,6 +52,13 @@ def filters(df: pd.DataFrame) -> pd.DataFrame:
         options = history.choices(df, column)
         _keep_valid(f"hist_f_{column}", options)
         wanted[column] = col.multiselect(label, options, key=f"hist_f_{column}", placeholder="all")
+    sweeps = [s for s in history.choices(df, "sweep_id") if s]
+    if sweeps:  # runs of `engine sweep` carry their sweep id: pick a whole sweep
+        _keep_valid("hist_f_sweep_id", sweeps)
+        wanted["sweep_id"] = st.multiselect(
+            "Sweep", sweeps, key="hist_f_sweep_id", placeholder="all runs, in a sweep or not",
+            help="The cells of one `python -m engine sweep` (or a Sweep page search).",
+        )  # fmt: skip
     return history.filter_frame(df, wanted, date_range=date_range)
 
 

@@ -114,3 +114,24 @@ def test_history_loads_the_newest_runs_of_a_big_store_and_says_how_to_see_the_re
     assert any(f"{total} runs (results store)" in s.value for s in at.success)
     assert not any("Only the newest" in c.value for c in at.caption)
     assert any(h.value == f"Explore {total} rows" for h in at.subheader)
+
+
+def test_history_filters_a_whole_sweep(tmp_path, monkeypatch):
+    db = tmp_path / "sweep.db"
+    store = Store(db)
+    store.import_csv((ROOT / "data" / "history" / "sample_accelbench_export.csv").read_bytes(), "sample.csv")
+    cells = [
+        dict(r, run_id=f"cell-{i}", sweep_id="sweep-20261125-0500-abc") for i, r in enumerate(store.list_runs()[:3])
+    ]
+    store.copy_in(cells, {})
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    at = page("history").run()
+    at.toggle(key="hist_store").set_value(True).run()
+    no_exception(at)
+    at.multiselect(key="hist_f_sweep_id").set_value(["sweep-20261125-0500-abc"]).run()
+    no_exception(at)
+    assert at.multiselect(key="hist_f_sweep_id").value == ["sweep-20261125-0500-abc"]
+    from engine.results import history, history_files
+
+    frame = history_files.store_tuples(Store(db).run_tuples(None))
+    assert len(history.filter_frame(frame, {"sweep_id": ["sweep-20261125-0500-abc"]})) == 3
