@@ -78,7 +78,9 @@ for row_start in range(0, len(presets.PRESETS), 3):
             st.markdown(f"**{preset.title}**  \n{preset.source}")
             st.markdown(preset.what)
             st.caption(f"Takes {preset.expect}.")
-            choices = [b for b in backends.BACKENDS if backends.installed(b)] if preset.per_backend else [None]
+            # a per-backend preset is a Keras model: one button per Keras backend (native PyTorch has its own zoo)
+            keras_backends = [b for b in backends.BACKENDS if backends.installed(b) and b not in backends.NATIVE]
+            choices = keras_backends if preset.per_backend else [None]
             for backend in choices:  # one full-width button each: three side by side truncate at 1366 px
                 label = f"Run on {backends.INFO[backend].label}" if backend else "Run"
                 if st.button(

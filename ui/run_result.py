@@ -158,7 +158,7 @@ def _headline_metrics(row: dict[str, Any]) -> None:
         help="Steady state: warm-up excluded; the spread is the 10th–90th percentile of the timed repeats/steps."
         + (
             " JAX/PyTorch: from a short fit synced at every step, after the windowed one."
-            if row.get("backend") in ("jax", "torch") and row.get("kind") == "train"
+            if row.get("backend") in ("jax", "torch", "keras-torch") and row.get("kind") == "train"
             else ""
         ),
     )

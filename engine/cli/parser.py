@@ -84,11 +84,22 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--steps-per-epoch", type=_positive_int)
     r.add_argument("--validation-steps", type=_positive_int)
     r.add_argument("--device", choices=DEVICES)
-    r.add_argument("--backend", choices=BACKENDS, help="Keras 3 backend / framework (default tensorflow)")
+    r.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        help="tensorflow (default), jax or keras-torch: Keras 3 on that framework; torch: native PyTorch",
+    )
     r.add_argument("--strategy", choices=STRATEGIES)
     r.add_argument("--logical-devices", type=_positive_int)
     r.add_argument("--precision", choices=PRECISIONS)
     r.add_argument("--xla", action="store_true", default=None)
+    r.add_argument(
+        "--no-compile",
+        dest="torch_compile",
+        action="store_false",
+        default=None,
+        help="--backend torch: train eagerly, without torch.compile (on by default)",
+    )
     r.add_argument("--memory-growth", action="store_true", default=None)
     r.add_argument("--memory-limit-mb", type=_positive_int)
     r.add_argument("--host-memory-limit-mb", type=_positive_int, help="cap the worker's address space (RLIMIT_AS)")

@@ -32,6 +32,7 @@ TRAIN_ONLY = {
     "host_memory_limit_mb",
     "visible_devices",
     "tpu",
+    "torch_compile",
     *("model_file", "model_fn", "model_path", "unsafe_model_code", "loss", "optimizer", "data_npz"),
 }
 _NOT_SPEC = {"command", "json", "detach", "label"}

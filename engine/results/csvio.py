@@ -22,6 +22,7 @@ from engine.results import csv_records
 from engine.results.checks import BOOL_TEXT, first_problem
 from engine.results.errors import CsvError
 from engine.results.schema import ADDED_COLUMNS, COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
+from engine.spec import backends
 
 __all__ = [
     "REQUIRED_COLUMNS",
@@ -293,4 +294,10 @@ def typed_frame(df: pd.DataFrame) -> pd.DataFrame:
             out[name] = pd.to_numeric(col, errors="coerce").astype(float)
     frame = pd.DataFrame(out, index=df.index)
     frame["schema_version"] = frame["schema_version"].fillna(SCHEMA_VERSION)
+    frame["backend"] = _backends_as_named_now(frame["backend"], frame["schema_version"])
     return frame.reset_index(drop=True)
+
+
+def _backends_as_named_now(backend: pd.Series, version: pd.Series) -> pd.Series:
+    """An export written before schema_version 2 said "torch" for Keras on torch: it reads as "keras-torch"."""
+    return pd.Series([backends.stored_name(b, v) for b, v in zip(backend, version, strict=True)], backend.index, object)

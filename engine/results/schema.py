@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: backend "torch" is native PyTorch, "keras-torch" Keras on torch (was "torch")
 
 KINDS = ("matmul", "conv2d", "train")
 
@@ -64,6 +64,7 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("mfu_pct", float),  # achieved FLOP/s ÷ the device's dense peak for the run's precision, in %
     ("flops_source", str),  # where the FLOP count behind gflops/mfu_pct came from (counted by layer, or a framework)
     ("tokens_per_sec", float),  # sequence models: examples/s × tokens per sequence
+    ("matches_eager_fp32", bool),  # native PyTorch: a compiled/mixed run's first step agreed with eager float32
     ("blas_gflops", float),  # NumPy's BLAS on the same matmul, the host's own reference (CPU matmul only)
     ("final_loss", float),
     ("final_accuracy", float),
@@ -122,6 +123,7 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "model_hash",
     "flops_source",
     "tokens_per_sec",
+    "matches_eager_fp32",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -188,6 +190,7 @@ class ResultRow(TypedDict, total=False):
     mfu_pct: float | None
     flops_source: str | None
     tokens_per_sec: float | None
+    matches_eager_fp32: bool | None
     blas_gflops: float | None
     final_loss: float | None
     final_accuracy: float | None

@@ -22,11 +22,25 @@ class _TrainFields(Protocol):
     def memory_growth(self) -> bool: ...
     @property
     def memory_limit_mb(self) -> int: ...
+    @property
+    def xla(self) -> bool: ...
+    @property
+    def torch_compile(self) -> bool: ...
+    @property
+    def model_file(self) -> str: ...
+    @property
+    def model(self) -> str: ...
 
 
 def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None:
+    if not spec.torch_compile and spec.backend != "torch":
+        return "--no-compile", f"turns off torch.compile of --backend torch (native PyTorch), not {spec.backend}"
     if spec.backend == "tensorflow":
         return None
+    if spec.backend == "torch":
+        problem = _native_torch_problem(spec)
+        if problem:
+            return problem
     if spec.dataset == "flowers" and not backends.installed("tensorflow"):
         return "--dataset", (
             "flowers TFRecords are read through tf.data, which needs TensorFlow; "
@@ -36,11 +50,36 @@ def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None
         return "--strategy", f"{strategy} runs only with --backend tensorflow so far"
     if spec.memory_growth or spec.memory_limit_mb:
         return "--memory-limit-mb", f"GPU memory settings apply to --backend tensorflow only, not {spec.backend}"
-    if spec.backend == "torch" and (strategy == "mirrored" or spec.logical_devices > 1):
+    if spec.backend in ("torch", "keras-torch") and (strategy == "mirrored" or spec.logical_devices > 1):
+        why = "no DDP run yet" if spec.backend == "torch" else "Keras's torch backend has no data-parallel fit"
         return "--strategy", (
-            "--backend torch runs on one device (Keras's torch backend has no data-parallel fit); "
-            "use --backend jax or tensorflow for several devices"
+            f"--backend {spec.backend} runs on one device ({why}); use --backend jax or tensorflow for several devices"
         )
     if spec.backend == "jax" and spec.device == "gpu" and spec.logical_devices > 1:
         return "--logical-devices", "JAX cannot split one GPU into logical devices; use the CPU or several GPUs"
+    return None
+
+
+# The zoo models native PyTorch builds (engine.worker.torch_native.models.BUILDERS, checked there).
+NATIVE_TORCH_MODELS = ("fashion_cnn", "tiny_cnn", "flowers_cnn", "reuters_conv1d", "bilstm", "resnet50", "vgg19")
+
+
+def _native_torch_problem(spec: _TrainFields) -> tuple[str, str] | None:
+    """What native PyTorch cannot do: it never imports TensorFlow or Keras, and compiles with torch.compile."""
+    if spec.model and spec.model not in NATIVE_TORCH_MODELS:
+        return "--model", (
+            f"{spec.model} is not in the native PyTorch zoo yet ({', '.join(NATIVE_TORCH_MODELS)}); "
+            "run it with --backend keras-torch"
+        )
+    if spec.dataset == "flowers":
+        return "--dataset", (
+            "flowers TFRecords are read through tf.data and native PyTorch never imports TensorFlow; "
+            "use --dataset synthetic or --backend keras-torch"
+        )
+    if spec.xla:
+        return "--xla", "native PyTorch compiles with torch.compile (on by default; --no-compile turns it off)"
+    if spec.device == "tpu":
+        return "--device", "native PyTorch cannot drive a TPU here (that needs torch_xla); use --backend jax"
+    if spec.model_file:
+        return "--model-file", "a saved .keras model runs on Keras: use --backend keras-torch (or tensorflow, jax)"
     return None

@@ -1,4 +1,9 @@
-"""Keras 3 backends a run can use, and whether each is installed — without importing any of them.
+"""Backends a run can use, and whether each is installed — without importing any of them.
+
+`tensorflow`, `jax` and `keras-torch` run the zoo's Keras 3 models on that framework; `torch` is native
+PyTorch (torch.nn models, a plain training loop, torch.compile: engine/worker/torch_native/), what a
+PyTorch user runs. Rows stored before schema_version 2 said `torch` for Keras-torch: `stored_name` reads
+them so (engine/runs/migrations 0006 rewrites a database's rows; CSV/JSON exports are mapped as read).
 
 One run = one worker process, so a run's backend is fixed before Keras is imported (KERAS_BACKEND).
 `find_spec` answers "is it installed?" from the file system alone: the dashboard and the CLI stay
@@ -10,7 +15,7 @@ from __future__ import annotations
 import importlib.machinery
 from dataclasses import dataclass
 
-BACKENDS = ("tensorflow", "jax", "torch")
+BACKENDS = ("tensorflow", "jax", "torch", "keras-torch")
 DEFAULT_BACKEND = "tensorflow"
 
 
@@ -24,26 +29,40 @@ class BackendInfo:
     label: str
 
 
+_TORCH_INSTALL = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
+
 INFO: dict[str, BackendInfo] = {
     "tensorflow": BackendInfo("tensorflow", "tensorflow", "pip install tensorflow==2.21.0", "TensorFlow"),
     "jax": BackendInfo("jax", "jax", "pip install jax==0.10.2 jaxlib==0.10.2", "JAX"),
     # PyTorch stays optional: its default PyPI wheel carries GBs of CUDA libraries
-    "torch": BackendInfo(
-        "torch", "torch", "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu", "PyTorch"
-    ),
+    "torch": BackendInfo("torch", "torch", _TORCH_INSTALL, "PyTorch"),
+    "keras-torch": BackendInfo("keras-torch", "torch", _TORCH_INSTALL, "Keras-torch"),
 }
+# The KERAS_BACKEND a Keras run sets; native PyTorch (`torch`) has none: it never imports Keras.
+KERAS_BACKEND_OF = {"tensorflow": "tensorflow", "jax": "jax", "keras-torch": "torch"}
+NATIVE = ("torch",)
+# Before schema_version 2 a row's "torch" meant Keras on the torch backend.
+NAMES_BEFORE_V2 = {"torch": "keras-torch"}
+FIRST_VERSION_WITH_NATIVE_TORCH = 2
 
 
-# How a run's backend is named beside references: TensorFlow runs are tf.keras-like ("tensorflow"); the
-# others run Keras 3 on that framework, which is not the framework's own idiom (a PyTorch reference row is
-# plain PyTorch), so the grade must see them as different.
-FRAMEWORK_OF = {"tensorflow": "tensorflow", "jax": "keras-jax", "torch": "keras-torch"}
-SHORT = {"tensorflow": "TF", "jax": "JAX", "torch": "Keras-torch"}
+# How a run's backend is named beside references: TensorFlow runs are tf.keras-like ("tensorflow"); JAX and
+# Keras-torch run Keras 3 on that framework, which is not the framework's own idiom (a PyTorch reference row
+# is plain PyTorch), so the grade must see them as different; native `torch` is plain PyTorch ("pytorch").
+FRAMEWORK_OF = {"tensorflow": "tensorflow", "jax": "keras-jax", "torch": "pytorch", "keras-torch": "keras-torch"}
+SHORT = {"tensorflow": "TF", "jax": "JAX", "torch": "PyTorch", "keras-torch": "Keras-torch"}
 
 
 def short_label(name: str | None) -> str:
-    """'TF', 'JAX', 'Keras-torch' — the backend in a run's one-line label."""
+    """'TF', 'JAX', 'PyTorch', 'Keras-torch' — the backend in a run's one-line label."""
     return SHORT.get(name or DEFAULT_BACKEND, str(name))
+
+
+def stored_name(name: str | None, schema_version: int | None) -> str | None:
+    """A stored row's backend as this code names it: before schema_version 2, "torch" was Keras-torch."""
+    if name and schema_version is not None and schema_version < FIRST_VERSION_WITH_NATIVE_TORCH:
+        return NAMES_BEFORE_V2.get(name, name)
+    return name
 
 
 def installed(name: str) -> bool:

@@ -48,8 +48,8 @@ def resolve_strategy(spec: TrainSpec, gpu_count: int) -> str:
     """`auto` → the strategy the device and counts imply; explicit choices pass through."""
     if spec.strategy != "auto":
         return spec.strategy
-    if spec.backend == "torch":
-        return "default"  # Keras's torch backend trains on one device
+    if spec.backend in ("torch", "keras-torch"):
+        return "default"  # native PyTorch runs have no DDP yet; Keras's torch backend trains on one device
     if spec.device == "tpu":
         return "tpu"
     if spec.logical_devices > 1 or (spec.device == "gpu" and gpus_used(spec, gpu_count) > 1):

@@ -107,13 +107,13 @@ class TrainSpec:
       strategy: auto picks from the device and counts; or default, one_device, mirrored, tpu, multi_worker.
       logical_devices: split the CPU or the one GPU into K logical devices (article 002's trick).
       precision: float32, mixed_float16 or mixed_bfloat16.
-      xla: jit_compile the train step.
+      xla, torch_compile: jit_compile the train step; torch.compile a native PyTorch model (off: `--no-compile`).
       memory_growth, memory_limit_mb, visible_devices: GPU settings, applied before TF initialises.
       host_memory_limit_mb: cap on the worker process's address space (RLIMIT_AS, 0 = none), set before
         the framework is imported: past it the framework's own allocation fails with its out-of-memory
         error (how `engine sweep --max-batch` is tested on a CPU).
       tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
-      backend: the Keras 3 backend that runs the model: tensorflow, jax or torch.
+      backend: what runs the model: Keras 3 on tensorflow, jax or keras-torch; or torch, native PyTorch.
       model_file, model_fn, model_path, unsafe_model_code, loss, optimizer, data_npz: the user's own Keras
         model instead of a zoo name, and how it is fed and compiled (engine.spec.user_model_spec).
       price_per_hour_usd: optional, for cost_usd.
@@ -132,6 +132,7 @@ class TrainSpec:
     logical_devices: int = 1
     precision: str = "float32"
     xla: bool = False
+    torch_compile: bool = True
     memory_growth: bool = False
     memory_limit_mb: int = 0
     host_memory_limit_mb: int = 0
@@ -216,6 +217,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         "precision": choice(d, "precision", PRECISIONS),
         "backend": _backend(d),
         "xla": boolean(d, "xla"),
+        "torch_compile": boolean(d, "torch_compile"),
         "memory_growth": boolean(d, "memory_growth"),
         "memory_limit_mb": whole(d, "memory_limit_mb", TRAIN_BOUNDS),
         "host_memory_limit_mb": whole(d, "host_memory_limit_mb", TRAIN_BOUNDS),

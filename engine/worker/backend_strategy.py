@@ -33,7 +33,7 @@ def apply_strategy(spec: TrainSpec, ops: ModuleType) -> BackendStrategy:
     if name != "mirrored":
         return BackendStrategy(name, 1, tuple(devs[:1]), 1)
     if ops.NAME != "jax":
-        raise PlacementError(f"--strategy mirrored is not available with --backend {ops.NAME}")
+        raise PlacementError(f"--strategy mirrored is not available with --backend {spec.backend}")
     if len(devs) < 2:
         raise PlacementError(f"mirrored needs 2 or more {spec.device.upper()} devices; JAX sees {len(devs)}")
     if spec.batch_size % len(devs):

@@ -19,6 +19,10 @@ def inspect(raw: dict) -> dict:
 
     spec = validate_train(raw)
     backends.prepare_process(spec.backend, "cpu")  # reading a model needs no accelerator
+    if spec.backend == "torch":  # native PyTorch: a torch.nn.Module, read without Keras
+        from engine.worker.torch_native import user_fn
+
+        return user_fn.inspect(spec)
     from engine.worker import flops, user_model
 
     try:

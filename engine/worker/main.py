@@ -7,7 +7,8 @@ so a run already recorded `cancelled` or `timeout` is never overwritten by a lat
 
 The run's backend is fixed here, before Keras is imported: `backends.prepare_process` sets
 KERAS_BACKEND (and what JAX/PyTorch read at import), then only that backend's framework is
-imported — TensorFlow for a TensorFlow run, never for a JAX or PyTorch run.
+imported — TensorFlow for a TensorFlow run, never for a JAX or PyTorch run. `--backend torch` is
+native PyTorch (engine.worker.torch_native): neither Keras nor TensorFlow is imported.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from engine.runs.live import StoreMirror
 from engine.runs.progress import Reporter
 from engine.runs.store import Store
 from engine.spec.replicas import UNKNOWN_GPU_COUNT
-from engine.spec.specs import MicroSpec, Spec, SpecError, spec_from_dict
+from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError
@@ -85,7 +86,11 @@ def _run(spec: Spec, report: Reporter) -> dict:
         result["framework_version"] = f"tensorflow {result['tf_version']}"
         return result
     ops = backends.load(spec.backend)
-    if isinstance(spec, MicroSpec):
+    if spec.backend == "torch" and isinstance(spec, TrainSpec):  # native PyTorch: no Keras, no TensorFlow
+        from engine.worker.torch_native.run import run_training_native
+
+        result = run_training_native(spec, report, ops)
+    elif isinstance(spec, MicroSpec):
         from engine.worker.micro_backend import run_micro_backend
 
         result = run_micro_backend(spec, report, ops)
@@ -95,7 +100,7 @@ def _run(spec: Spec, report: Reporter) -> dict:
         result = run_training_backend(spec, report, ops)
     from engine.worker.backends.environment import environment
 
-    result.update(environment(spec.device, ops))
+    result.update(environment(spec.device, ops, spec.backend))
     return result
 
 

@@ -20,6 +20,7 @@ from types import ModuleType
 from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
+from engine.spec.backends import KERAS_BACKEND_OF
 from engine.spec.specs import TrainSpec
 from engine.worker import flops, framework_flops, transformers, user_model
 from engine.worker.arrays import ArrayPipeline, make_arrays, repeat_one
@@ -31,14 +32,10 @@ from engine.worker.models import build_model
 from engine.worker.seeding import set_seed
 from engine.worker.stats import summarize_ms
 from engine.worker.window_clock import WindowClock
+from engine.worker.window_timer import throughputs, window_size
 
 SEED = 0
 STEP_SYNCED_STEPS = 12  # the separate per-step window: its first step is dropped, the rest give the spread
-
-
-def window_size(steps_per_epoch: int) -> int:
-    """About five windows per epoch, each of at least 2 and at most 20 steps."""
-    return max(2, min(20, steps_per_epoch // 5))
 
 
 def _fit_windowed(model, data, spec: TrainSpec, ops: ModuleType, report: Reporter) -> WindowClock:
@@ -72,25 +69,6 @@ def _fit_step_synced(model, data, spec: TrainSpec, ops: ModuleType, report: Repo
     return clock.step_s[0][1:]
 
 
-def _throughputs(spec: TrainSpec, clock: WindowClock, step_synced_s: list[float]) -> dict:
-    windows, what = clock.steady(spec.epochs)
-    if not windows:
-        windows, what = clock.windows, "every step (too few steps to leave warm-up out)"
-    steps, secs = sum(w.steps for w in windows), sum(w.seconds for w in windows)
-    windowed = steps * spec.batch_size / secs if secs > 0 else None
-    synced = len(step_synced_s) * spec.batch_size / sum(step_synced_s) if step_synced_s else None
-    walls = clock.epoch_wall_s[1:] if spec.epochs > 1 else clock.epoch_wall_s
-    epoch_eps = len(walls) * spec.steps_per_epoch * spec.batch_size / sum(walls) if sum(walls) > 0 else None
-    return {
-        "examples_per_sec": windowed,
-        "examples_per_sec_windowed": windowed,
-        "examples_per_sec_step_synced": synced,
-        "examples_per_sec_epoch": epoch_eps,
-        "sync_overhead_pct": 100.0 * (windowed / synced - 1) if windowed and synced else None,
-        "_what": f"steady state: {what} ({steps} steps in {len(windows)} windows of ≤{window_size(spec.steps_per_epoch)})",
-    }
-
-
 def _notes(spec, data, rates: dict, train_flops: float, resolved: BackendStrategy, ops) -> str:
     notes = [f"data: {data.source}", rates.pop("_what"), f"{ops.version()}; strategy {resolved.name}"]
     notes.append(
@@ -117,7 +95,7 @@ def _result(
     spec: TrainSpec, ops: ModuleType, model, resolved: BackendStrategy, data, clock, step_synced, train_flops, user=None
 ):
     """The run's result columns from its clocks (see the module doc)."""
-    rates = _throughputs(spec, clock, step_synced)
+    rates = throughputs(clock, spec.epochs, spec.steps_per_epoch, spec.batch_size, step_synced)
     notes = _notes(spec, data, rates, train_flops, resolved, ops)  # takes the steady-state description out of rates
     dtype = ops.peak_dtype(spec.precision.replace("mixed_", ""), spec.device, "train")
     if dtype == "tf32":
@@ -163,7 +141,7 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
     )
     set_seed(SEED)  # keras.utils.set_random_seed would import TensorFlow where it is installed
     report.phase("loading data", dataset=spec.dataset)
-    xla = spec.xla if spec.backend == "torch" else "auto"
+    xla = spec.xla if spec.backend == "keras-torch" else "auto"
     user = user_model.load(spec) if spec.user_model else None
     if user is not None:  # the user's own model: its own input specs shape the data
         model = user.model
@@ -191,7 +169,8 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
     clock = _fit_windowed(model, data, spec, ops, report)
     step_synced = _fit_step_synced(model, data, spec, ops, report)
     used = ops.variable_devices(model)
-    train_flops, flops_source = framework_flops.which_count(model, spec.backend, next(data.train), train_flops)
+    keras_backend = KERAS_BACKEND_OF[spec.backend]
+    train_flops, flops_source = framework_flops.which_count(model, keras_backend, next(data.train), train_flops)
     row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops, user)
     row["flops_source"] = flops_source
     check_placement(spec, ops, resolved, used)

@@ -93,7 +93,7 @@ EXPECTED = {
     "nan text": ("row 4, column 'total_s': expected a finite number, got 'nan'", 4, "total_s"),
     "negative": ("row 5, column 'step_time_ms_median': must not be negative, got -3.0", 5, "step_time_ms_median"),
     "newer schema": (
-        "row 3, column 'schema_version': schema_version 9 is newer than this AccelBench (1); upgrade first",
+        "row 3, column 'schema_version': schema_version 9 is newer than this AccelBench (2); upgrade first",
         3,
         "schema_version",
     ),

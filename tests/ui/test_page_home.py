@@ -48,7 +48,7 @@ def test_the_gpt_preset_runs_once_per_backend_from_its_own_button(db_env, tmp_pa
     monkeypatch.setenv("ACCELBENCH_DB", str(db))
     at = AppTest.from_file(APP, default_timeout=60).run()
     keys = {b.key for b in at.button if b.key and b.key.startswith("home_run_gpt_decoder_")}
-    assert keys == {f"home_run_gpt_decoder_{b}" for b in ("tensorflow", "jax", "torch") if backends.installed(b)}
+    assert keys == {f"home_run_gpt_decoder_{b}" for b in ("tensorflow", "jax", "keras-torch") if backends.installed(b)}
     assert at.button(key="home_run_gpt_decoder_jax").label == "Run on JAX"
     at.button(key="home_run_gpt_decoder_jax").click().run()
     run_id = at.session_state["run_id"]

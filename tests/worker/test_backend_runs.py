@@ -71,14 +71,16 @@ def test_jax_matmul_reports_framework_blas_and_peak(db):
     assert "NumPy BLAS" in row["notes"]
 
 
-def test_torch_run_trains_and_benchmarks_without_tensorflow(db):
+def test_keras_torch_run_trains_and_benchmarks_without_tensorflow(db):
     pytest.importorskip("torch")
-    row, imported = run_worker(db, {**TINY_TRAIN, "steps_per_epoch": 2, "backend": "torch"})
+    row, imported = run_worker(db, {**TINY_TRAIN, "steps_per_epoch": 2, "backend": "keras-torch"})
     assert row["status"] == "ok", row["error"]
     # (Keras 3.15 itself imports JAX where it is installed, for its Orbax checkpoint callback)
     assert imported["torch"] and not imported["tensorflow"]
-    assert row["backend"] == "torch" and row["devices_used"] == "cpu:0" and row["replicas"] == 1
-    conv = {"kind": "conv2d", "batch_size": 1, "height": 8, "width": 8, "filters": 4, "repeats": 2, "backend": "torch"}
+    assert row["backend"] == "keras-torch" and row["devices_used"] == "cpu:0" and row["replicas"] == 1
+    assert row["keras_version"]
+    conv = {"kind": "conv2d", "batch_size": 1, "height": 8, "width": 8, "filters": 4, "repeats": 2}
+    conv["backend"] = "keras-torch"
     row, _ = run_worker(db, conv)
     assert row["status"] == "ok", row["error"] and row["examples_per_sec"] > 0
 

@@ -8,15 +8,20 @@ from types import ModuleType
 from engine.runs import hardware
 
 
-def environment(device: str, ops: ModuleType) -> dict:
-    import keras
+def environment(device: str, ops: ModuleType, backend: str) -> dict:
+    """`backend`: the run's name for it (torch_ops serves native PyTorch and Keras-torch); a native
+    PyTorch run has no Keras version (it never imports Keras)."""
+    keras_version = None
+    if backend != "torch":
+        import keras
 
+        keras_version = keras.__version__
     host = hardware.host_summary()
     acc = hardware.detect_accelerators() if device == "gpu" else None
     return {
-        "backend": ops.NAME,
+        "backend": backend,
         "framework_version": ops.version(),
-        "keras_version": keras.__version__,
+        "keras_version": keras_version,
         "python_version": host["python_version"],
         "host_cores": host["host_cores"],
         "host_memory_gb": host["host_memory_gb"],

@@ -1,0 +1,93 @@
+"""The training step as PyTorch users write it: autocast for mixed precision (a GradScaler for float16),
+a fused optimizer where the build has one, torch.compile of the model, and the TF32 setting made explicit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+from engine.worker.torch_native.models import Recipe
+
+AMP_DTYPES = {"float32": None, "mixed_bfloat16": torch.bfloat16, "mixed_float16": torch.float16}
+StepFn = Callable[[torch.Tensor, torch.Tensor], tuple[torch.Tensor, torch.Tensor]]
+
+
+@dataclass
+class Trainer:
+    """What trains: the module (compiled or not), its optimizer and the step.
+
+    Attributes:
+      module: the eager module (its parameters are the ones trained).
+      model: what the step calls: torch.compile(module), or the module itself.
+      optimizer: the recipe's optimizer. optimizer_note: fused, foreach or plain, as built.
+      scaler: a GradScaler for float16, else None.
+      amp_dtype: autocast's dtype (None: float32).
+      device: where it runs.
+    """
+
+    module: nn.Module
+    model: Callable[[torch.Tensor], torch.Tensor]
+    optimizer: torch.optim.Optimizer
+    optimizer_note: str
+    scaler: torch.amp.GradScaler | None
+    amp_dtype: torch.dtype | None
+    device: torch.device
+
+    def step(self, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """One training step; returns (loss, correct predictions) as device tensors (no host sync)."""
+        with torch.autocast(
+            self.device.type, dtype=self.amp_dtype or torch.float32, enabled=self.amp_dtype is not None
+        ):
+            logits = self.model(x)
+        loss = nn.functional.cross_entropy(logits.float(), y)  # the loss in float32, as Keras's mixed policy
+        self.optimizer.zero_grad(set_to_none=True)
+        if self.scaler is not None:
+            self.scaler.scale(loss).backward()
+            self.scaler.step(self.optimizer)
+            self.scaler.update()
+        else:
+            loss.backward()
+            self.optimizer.step()
+        return loss.detach(), (logits.detach().argmax(-1) == y).sum()
+
+
+def make_optimizer(params, recipe: Recipe, device: torch.device) -> tuple[torch.optim.Optimizer, str]:
+    """The recipe's optimizer, fused where this build and device have it (one kernel per step), else foreach."""
+    params = list(params)
+    ctor: Callable[..., torch.optim.Optimizer]
+    kwargs: dict = {"lr": recipe.learning_rate}
+    if recipe.optimizer == "sgd":
+        ctor, kwargs["momentum"] = torch.optim.SGD, 0.9
+    elif recipe.optimizer == "nadam":
+        ctor = torch.optim.NAdam  # no fused NAdam in PyTorch
+        return ctor(params, foreach=True, **kwargs), "NAdam (foreach; PyTorch has no fused NAdam)"
+    elif recipe.optimizer == "adamw":
+        ctor, kwargs["weight_decay"] = torch.optim.AdamW, 0.01
+    else:
+        ctor = torch.optim.Adam
+    try:
+        return ctor(params, fused=True, **kwargs), f"{ctor.__name__} (fused)"
+    except (RuntimeError, TypeError, ValueError) as exc:  # an old build or a device without the fused kernel
+        return ctor(params, foreach=True, **kwargs), f"{ctor.__name__} (foreach; fused unavailable: {str(exc)[:60]})"
+
+
+def tf32_note(device: torch.device, precision: str) -> str:
+    """Set and say the TF32 setting: float32 matmuls and convolutions on TF32 tensor cores on a GPU
+    (torch.set_float32_matmul_precision('high'), what NGC's recipes do); not applicable on a CPU."""
+    if device.type != "cuda":
+        return "TF32: not applicable on a CPU (float32 is full float32)"
+    torch.set_float32_matmul_precision("high")
+    torch.backends.cudnn.allow_tf32 = True
+    what = "float32 layers" if precision == "float32" else "float32 ops outside autocast"
+    return f"TF32 on for {what} (torch.set_float32_matmul_precision('high'), cudnn.allow_tf32=True)"
+
+
+def compiled(module: nn.Module, on: bool) -> tuple[Callable[[torch.Tensor], torch.Tensor], str]:
+    """(what the step calls, a note): torch.compile(module) — compiled lazily, at the first step, so its
+    time lands in time_to_first_step_s — or the eager module."""
+    if not on:
+        return module, "eager (--no-compile)"
+    return torch.compile(module), "torch.compile (inductor, default mode; compile time is in time to first step)"
