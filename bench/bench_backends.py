@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,7 +32,12 @@ sys.path.insert(0, str(ROOT))
 
 def plain(backend: str, model: str, batch: int, steps: int, epochs: int) -> None:
     """Plain Keras fit under `backend` (run in its own process: KERAS_BACKEND is read at import)."""
-    os.environ["KERAS_BACKEND"] = backend
+    if backend == "torch":  # native PyTorch's peer: a plain torch loop, no Keras (bench/gpu_peer.py)
+        import gpu_peer
+
+        print(json.dumps(gpu_peer.train("cpu", batch, steps)))
+        return
+    os.environ["KERAS_BACKEND"] = {"keras-torch": "torch"}.get(backend, backend)
     import keras
     import numpy as np
 
@@ -58,9 +64,13 @@ def plain(backend: str, model: str, batch: int, steps: int, epochs: int) -> None
 
 
 def _json_run(cmd: list[str], env: dict) -> dict:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     lines = done.stdout.strip().splitlines()
-    return json.loads(lines[-1]) if lines else {"error": done.stderr[-300:]}
+    out = json.loads(lines[-1]) if lines else {"error": done.stderr[-300:]}
+    out["cpu_s"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)  # the whole process
+    return out
 
 
 def contenders(a, backend: str) -> dict[str, list[str]]:
@@ -69,7 +79,9 @@ def contenders(a, backend: str) -> dict[str, list[str]]:
     train = ["--model", a.model, "--dataset", "synthetic", "--batch-size", str(a.batch_size), "--epochs", "2"]
     return {
         f"matmul {backend}": [*engine, "--bench", "matmul", "--m", n, "--n", n, "--k", n, "--repeats", "10"],
-        f"engine {backend}": [*engine, *train, "--steps-per-epoch", str(a.steps)],
+        # native torch eager, like its plain peer (bench/gpu_peer.py's loop has no torch.compile)
+        f"engine {backend}": [*engine, *train, "--steps-per-epoch", str(a.steps),
+                              *(["--no-compile"] if backend == "torch" else [])],
         f"plain {backend}": [sys.executable, __file__, "--plain", backend, "--model", a.model,
                              "--batch-size", str(a.batch_size), "--steps", str(a.steps)],
     }  # fmt: skip
@@ -115,15 +127,17 @@ def report(names: list[str], got: dict[str, list[dict]]) -> None:
     def vals(key: str, field: str) -> list[float]:
         return [r[field] for r in got[key] if isinstance(r.get(field), (int, float))]
 
-    print("\n| backend | matmul GFLOP/s | NumPy BLAS GFLOP/s | CPU peak | engine ex/s | plain ex/s | engine/plain |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n| backend | matmul GFLOP/s | NumPy BLAS GFLOP/s | CPU peak | engine ex/s | plain ex/s | engine/plain "
+          "| engine CPU s |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|")
     for b in names:
         e, pl = vals(f"engine {b}", "examples_per_sec"), vals(f"plain {b}", "examples_per_sec")
         ratios = [x / y for x, y in zip(e, pl, strict=False)]
         peak = vals(f"matmul {b}", "peak_gflops")
         print(
             f"| {b} | {_spread(vals(f'matmul {b}', 'gflops'))} | {_spread(vals(f'matmul {b}', 'blas_gflops'))} | "
-            f"{peak[0] if peak else '-'} | {_spread(e)} | {_spread(pl)} | {_spread(ratios, 2)} |"
+            f"{peak[0] if peak else '-'} | {_spread(e)} | {_spread(pl)} | {_spread(ratios, 2)} | "
+            f"{_spread(vals(f'engine {b}', 'cpu_s'))} |"
         )
 
 

@@ -39,6 +39,24 @@ def peak_text(gflops: float | None, peak: float | None, device: str | None, floo
     return f"{pct:.0f}% of peak", note + ", at the highest clock the cores report"
 
 
+# (backend, device) → (models whose ops are known to be slow there, the line the card shows)
+KNOWN_SLOW: dict[tuple[str, str], tuple[frozenset[str], str]] = {
+    ("jax", "cpu"): (
+        frozenset(
+            {"fashion_cnn", "tiny_cnn", "flowers_cnn", "vgg19", "xception", "resnet50", "resnet152v2", "inceptionv3"}
+        ),
+        "Known slow: XLA's CPU convolutions — fashion_cnn took 313.9 s on JAX against 66.9 s on TensorFlow on "
+        "the same CPU; for a convnet on a CPU, TensorFlow or PyTorch measures the hardware better",
+    ),
+}
+
+
+def known_slow_line(row: dict[str, Any]) -> str | None:
+    """The card's warning when the run's backend is known to be slow for its ops on its device."""
+    models, line = KNOWN_SLOW.get((str(row.get("backend") or "tensorflow"), str(row.get("device") or "")), (None, ""))
+    return line if models and row.get("model") in models else None
+
+
 def backend_lines(row: dict[str, Any], peak_floor: bool | None = None) -> list[str]:
     """Framework vs the host's BLAS vs the peak; windowed vs step-synced vs whole-epoch throughput."""
     name = row.get("backend") or "tensorflow"
@@ -62,4 +80,5 @@ def backend_lines(row: dict[str, Any], peak_floor: bool | None = None) -> list[s
         if row.get("sync_overhead_pct") is not None:
             line += f" (syncing every step costs {_n(row['sync_overhead_pct'], ' %')})"
         lines.append(line)
-    return lines
+    slow = known_slow_line(row)
+    return [*lines, slow] if slow else lines

@@ -86,3 +86,12 @@ def test_native_torch_refusals_name_their_flag(raw, flag):
     with pytest.raises(SpecError) as err:
         spec_from_dict({**TINY_TRAIN, "backend": "torch", **raw})
     assert err.value.field == flag
+
+
+def test_the_result_card_says_when_a_backend_is_known_to_be_slow_for_the_op():
+    from engine.results.backend_text import backend_lines
+
+    assert "XLA's CPU convolutions" in backend_lines({"backend": "jax", "device": "cpu", "model": "fashion_cnn"})[-1]
+    assert not any(
+        "Known slow" in x for x in backend_lines({"backend": "jax", "device": "gpu", "model": "fashion_cnn"})
+    )
