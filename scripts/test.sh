@@ -7,10 +7,10 @@ cd "$(dirname "$0")/.."
 # Debian's chromium (browser tests) and postgresql (the store tests run on SQLite and on a throwaway
 # PostgreSQL server that tests/pg_server.py starts with initdb/pg_ctl; no system service is used).
 HAVE_PG=$(ls /usr/lib/postgresql/*/bin/pg_ctl 2>/dev/null | head -1 || true)
-if { ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; } || [ -z "$HAVE_PG" ]; then
+if { ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; } || [ -z "$HAVE_PG" ] || ! command -v g++ >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-dejavu-core postgresql >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium fonts-dejavu-core postgresql gcc g++ >/dev/null  # gcc/g++: torch.compile on the CPU
 fi
 export ACCELBENCH_REQUIRE_POSTGRES=1  # a missing PostgreSQL fails the suite rather than skipping its half
 
