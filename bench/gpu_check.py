@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.spec import catalog  # noqa: E402  (facts only: no framework import)
+from engine.spec.backend_rules import NATIVE_TORCH_MODELS  # noqa: E402
 
 # The pack's training order: the models users ask about most first, so a time-limited machine returns those.
 PACK_MODELS = (
@@ -82,7 +83,8 @@ def plan(smoke: bool, backends: list[str], device: str) -> list[tuple[str, list[
                 runs.append((f"{bench} {dt} {b}", ["--bench", bench, *shape, "--dtype", dt, *reps, "--backend", b]))
     for model in PACK_MODELS:
         for prec in PRECISIONS:
-            for b in backends:
+            # native PyTorch has its own zoo subset (engine.spec.backend_rules.NATIVE_TORCH_MODELS)
+            for b in [b for b in backends if b != "torch" or model in NATIVE_TORCH_MODELS]:
                 args = ["--model", model, "--dataset", "synthetic", *_train_args(model, smoke), "--precision", prec]
                 runs.append((f"{model} {prec} {b}", [*args, "--backend", b]))
     return [(label, [*args, "--device", device]) for label, args in runs]
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--smoke", action="store_true", help="tiny sizes; runs on a CPU")
     p.add_argument("--budget-s", type=float, default=480.0)
-    p.add_argument("--backends", default="jax,torch")
+    p.add_argument("--backends", default="jax,keras-torch,torch", help="torch = native PyTorch (its zoo subset)")
     p.add_argument("--device", default=None, help="default: gpu, or cpu with --smoke")
     p.add_argument("--no-peer", action="store_true")
     p.add_argument(

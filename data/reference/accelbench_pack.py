@@ -116,10 +116,17 @@ def _row(r: dict[str, str], sid: str, seq: int, title: str, command: str) -> dic
     return out
 
 
+def _backend_as_named_now(row: dict[str, str]) -> dict[str, str]:
+    """Before schema_version 2, "torch" meant Keras on torch (engine.results.csvio reads exports the same way)."""
+    if row.get("backend") == "torch" and int(float(row.get("schema_version") or 1)) < 2:
+        return {**row, "backend": "keras-torch"}
+    return row
+
+
 def rows_from_results(path: Path, first_seq: int = 1) -> list[dict[str, str]]:
     """The reference rows one pack CSV gives (its `ok` runs, in the file's order), numbered from `first_seq`."""
     with path.open(newline="", encoding="utf-8") as f:
-        results = [r for r in csv.DictReader(f) if r.get("status") == "ok"]
+        results = [_backend_as_named_now(r) for r in csv.DictReader(f) if r.get("status") == "ok"]
     if not results:
         return []
     unknown = sorted({local_settings(r)["hardware_key"] for r in results} - set(HARDWARE) - {""})

@@ -142,7 +142,7 @@ def test_the_pack_row_on_the_runs_backend_comes_first_else_the_fastest_backend(r
     """The H100 pack ran resnet50 on Keras-JAX (3,034 img/s fp32) and Keras-torch (736): a Keras-torch run is
     answered with the Keras-torch row (like for like); a TensorFlow run, which the pack could not run (no
     TensorFlow on the GPU machine), with the fastest backend — named in the label."""
-    torch_run = lfl.rate_of_run(train_run("resnet50", 5.0, 32, backend="torch"))
+    torch_run = lfl.rate_of_run(train_run("resnet50", 5.0, 32, backend="keras-torch"))
     (row,) = [r for r in default_rows(torch_run, ref, device="h100") if r.basis == "measured"]
     assert "Keras-torch" in row.label and round(row.value) == 736
     tf_run = lfl.rate_of_run(train_run("resnet50", 5.0, 32))
