@@ -1,11 +1,8 @@
 """Result rows ↔ CSV text, exactly and strictly: the one writer and the one reader of AccelBench exports.
 
-Export writes every column of `engine.results.schema` in order, floats with `repr` (which round-trips),
-booleans as true/false and missing values as empty cells. `read_export` reads such a file with pandas
-and checks it column by column (engine.results.checks), stopping at the first bad cell with a message
-naming its row (1-based, header is row 1) and column — so `results import` can refuse a whole file
-before it touches the store, and the History page can report one bad file while the good ones load.
-"""
+Export writes every schema column in order (floats with `repr`, booleans true/false, missing = empty).
+`read_export` reads it with pandas and checks it column by column (engine.results.checks), stopping at the
+first bad cell, named by row (header = row 1) and column: a whole file is refused before the store is touched."""
 
 from __future__ import annotations
 
@@ -299,5 +296,5 @@ def typed_frame(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _backends_as_named_now(backend: pd.Series, version: pd.Series) -> pd.Series:
-    """An export written before schema_version 2 said "torch" for Keras on torch: it reads as "keras-torch"."""
+    """Before schema_version 2, "torch" meant Keras on torch: it reads as "keras-torch"."""
     return pd.Series([backends.stored_name(b, v) for b, v in zip(backend, version, strict=True)], backend.index, object)
