@@ -60,9 +60,14 @@ def short_label(name: str | None) -> str:
 
 def stored_name(name: str | None, schema_version: int | None) -> str | None:
     """A stored row's backend as this code names it: before schema_version 2, "torch" was Keras-torch."""
-    if not isinstance(name, str) or not isinstance(schema_version, (int, float)):  # a missing cell (pd.NA)
-        return name if isinstance(name, str) else None
-    return NAMES_BEFORE_V2.get(name, name) if schema_version < FIRST_VERSION_WITH_NATIVE_TORCH else name
+    if not isinstance(name, str):  # a missing cell (None, NaN, pd.NA)
+        return None
+    try:
+        # numpy and pandas scalars convert too; None or NA fall to the except
+        version = float(schema_version)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return name
+    return NAMES_BEFORE_V2.get(name, name) if version < FIRST_VERSION_WITH_NATIVE_TORCH else name
 
 
 def installed(name: str) -> bool:
