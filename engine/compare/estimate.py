@@ -64,6 +64,7 @@ class Estimate:
       anchor: the model's own figure the ratio scaled (None for a roofline).
       ratio_models: the other models the device ratio was seen on.
       how: one plain sentence saying what was multiplied by what.
+      capped: True where the value was held at a ceiling (engine.compare.step_floor): it is an upper bound.
     """
 
     model: str
@@ -77,6 +78,7 @@ class Estimate:
     anchor: Point | None
     ratio_models: tuple[str, ...]
     how: str
+    capped: bool = False
 
 
 def point_of_rate(rate: lfl.Rate) -> Point | None:

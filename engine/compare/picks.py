@@ -14,6 +14,7 @@ import pandas as pd
 from engine.compare import likeforlike as lfl
 from engine.compare.estimate import Estimate, estimate, points_from_reference
 from engine.compare.single import one_device
+from engine.compare.step_floor import capped, step_floor
 from engine.compare.workload import not_comparable, precision_class
 from engine.reference.units import HARDWARE, units_between
 
@@ -86,12 +87,12 @@ def estimated_rows(base: lfl.Rate, ref: pd.DataFrame | None, keys: Sequence[str]
     if not keys or ref is None:
         return []
 
-    points = points_from_reference(ref)
+    points, floor = points_from_reference(ref), step_floor(ref)
     out = []
     for key in keys:
         e = estimate(base.workload, key, base.precision, points, flops_per_example=_flops(base))
         if e is not None:
-            out.append(_as_rate(base, e))
+            out.append(_as_rate(base, capped(e, base.settings.get("batch_size"), floor)))
     return out
 
 
@@ -117,7 +118,7 @@ def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
         id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "
         f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
         value=e.examples_per_sec, unit="examples/s", devices=units_between(e.hardware_key, unit, base_unit),
-        derivation="estimate", how=e.how, bound="about",
+        derivation="estimate", how=e.how, bound="at most" if e.capped else "about",
         hardware_key=e.hardware_key, device_type=device_type, source_id="ESTIMATE", settings=settings,
         basis="estimate", low=e.low, high=e.high,
     )  # fmt: skip
