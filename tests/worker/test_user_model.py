@@ -4,6 +4,8 @@ starts (exit 2, nothing stored)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import last_json, run_cli, save_fixture_models
 
@@ -45,6 +47,13 @@ def test_a_build_function_runs_and_groups_by_its_source_hash(db):
     assert first.returncode == 0, first.stdout[-1500:] + first.stderr[-1500:]
     row = last_json(first.stdout)
     assert row["status"] == "ok" and row["model"] == "two_input_net" and row["model_source"] == "function"
+    # "how much faster would an H100 be" for a model nobody measured: an estimate, labelled, bounded by the
+    # fastest step AccelBench measured on an accelerator (981 parameters at batch 8 is per-step overhead)
+    answer = run_cli("compare", "--run", row["run_id"], "--device", "h100", "--json")
+    assert answer.returncode == 0, answer.stderr[-1500:]
+    out = json.loads(answer.stdout)  # compare --json prints one indented object
+    assert out["basis"] == "estimate" and out["speedup"] > 0 and "An estimate, not a measurement" in out["headline"]
+    assert "up to about" in out["headline"] and "per-step overhead" in out["headline"]
 
 
 @pytest.mark.parametrize(
