@@ -9,6 +9,7 @@ Ray is optional: without it, `--on ray` says how to install it (RAY_INSTALL) and
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from engine import settings
@@ -25,6 +26,7 @@ from engine.sweep.matrix import Cell, SweepError
 RAY_VERSION = "2.60.0"
 RAY_INSTALL = f"pip install 'ray[default]=={RAY_VERSION}'"
 WAIT_S = 0.5
+CONNECT_TRIES, CONNECT_PAUSE_S = 3, 2.0
 # Ray's convention for "a node of this kind", as `@ray.remote(accelerator_type=...)` asks for it
 ACCELERATOR_SHARE = 0.001
 
@@ -38,6 +40,23 @@ def import_ray() -> Any:
             "or use --on local"
         ) from None
     return ray
+
+
+def _connect(ray: Any, address: str) -> None:
+    """`ray.init`, retried where a busy head's Ray Client server refused the session before it started.
+
+    The client server starts one process per client; on a loaded head that start can fail once with an
+    empty "Initialization failure from server" (seen on a 2-core machine); a second try a moment later works.
+    Any other failure is reported at once."""
+    for attempt in range(CONNECT_TRIES):
+        try:
+            ray.init(address=address, log_to_driver=False)
+            return
+        except ConnectionError as exc:  # Ray raises ConnectionAbortedError for it
+            if "Initialization failure" not in str(exc) or attempt == CONNECT_TRIES - 1:
+                raise
+            ray.shutdown()
+            time.sleep(CONNECT_PAUSE_S * (attempt + 1))
 
 
 def cell_resources(cell: Cell, cpus_per_cell: float) -> dict[str, Any]:
@@ -78,7 +97,7 @@ class RayDispatcher:
         ray = self._ray
         if not ray.is_initialized():
             try:
-                ray.init(address=self.address or os.environ.get("RAY_ADDRESS") or "auto", log_to_driver=False)
+                _connect(ray, self.address or os.environ.get("RAY_ADDRESS") or "auto")
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
                 raise SweepError(
