@@ -52,6 +52,11 @@ def run_micro_backend(spec: MicroSpec, report: Reporter, ops: ModuleType) -> dic
     math = ops.peak_dtype(spec.dtype, spec.device, spec.bench)
     peak = peak_gflops(ops, spec.device, math)
     notes = [f"{ops.version()}; warm-up {max(1, spec.warmup)} (first call {timed.first_s * 1000:.1f} ms)"]
+    if timed.window > 1:
+        notes.append(
+            f"each repeat {timed.window} calls back to back and one sync, per call: the host's round trip is not "
+            "charged to the op"
+        )
     blas = None
     if spec.bench == "matmul" and spec.device == "cpu" and spec.dtype == "float32":
         blas = timing.blas_matmul_gflops(spec.m, spec.n, spec.k, repeats=min(5, spec.repeats))
