@@ -9,8 +9,10 @@ the same timing rules as every run (warm-up and compile apart, synced windows, m
   conv2d           article 000's conv: 128×256×256×3 images, 256 5×5 filters (bfloat16, float32)
   every zoo model  engine.spec.catalog's models (CNNs, RNN, GPT/BERT-style transformers) on synthetic data of their native shape, at each model's
                    usual GPU batch (catalog gpu_batch_size), mixed_bfloat16 and float32, on every backend
-  peer             bench/gpu_peer.py: plain PyTorch, no AccelBench code
-Results: DIR/gpu_check.csv (python -m engine results export), DIR/gpu_check.log, DIR/peer.jsonl. Copy the
+  peer             bench/gpu_peer.py: plain PyTorch, no AccelBench code; bench/jax_peer.py: plain JAX matmul
+                   variants, as XLA chooses and with cuBLAS only (XLA_FLAGS=--xla_gpu_enable_triton_gemm=false)
+Results: DIR/gpu_check.csv (python -m engine results export), DIR/gpu_check.log, DIR/peer.jsonl,
+DIR/jax_peer.jsonl. Copy the
 CSV to data/reference/measured/ (with a one-line `.command` file beside it) and run
 `python data/reference/build_reference.py`: its runs become "measured by AccelBench" reference rows.
 Runs go in priority order and stop starting new ones once --budget-s is spent, so a time-limited machine
@@ -139,6 +141,18 @@ def _run_all(runs, env: dict, log, budget_s: float) -> int:
     return failures
 
 
+def _jax_peer(smoke: bool) -> str:
+    """bench/jax_peer.py as XLA chooses (Triton or cuBLAS GEMMs), then with cuBLAS only: JSON lines."""
+    lines = []
+    for flags in ("", "--xla_gpu_enable_triton_gemm=false"):
+        env = {**os.environ, "XLA_FLAGS": f"{os.environ.get('XLA_FLAGS', '')} {flags}".strip()}
+        cmd = [sys.executable, str(ROOT / "bench" / "jax_peer.py"), *(["--smoke"] if smoke else [])]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+        lines.append(done.stdout)
+        print(done.stdout + done.stderr[-2000:], flush=True)
+    return "".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", required=True)
@@ -182,6 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         (out / "peer.jsonl").write_text(peer.stdout)
         print(peer.stdout + peer.stderr[-2000:], flush=True)
+    if not a.no_peer and "jax" in a.backends:
+        (out / "jax_peer.jsonl").write_text(_jax_peer(a.smoke))
     print(f"gpu check: {failures} run(s) not ok; CSV at {out / 'gpu_check.csv'}", flush=True)
     return 1 if failures else 0
 

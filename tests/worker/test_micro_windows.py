@@ -42,3 +42,16 @@ def test_a_micro_run_says_how_it_was_timed(db):
     assert proc.returncode == 0, proc.stderr[-1500:]
     row = last_json(proc.stdout)
     assert row["status"] == "ok" and "calls back to back and one sync" in row["notes"]
+
+
+def test_the_plain_jax_peer_prints_each_matmul_variant():
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "bench/jax_peer.py", "--smoke"], capture_output=True, text=True, timeout=120, check=True
+    )
+    lines = [json.loads(x) for x in done.stdout.splitlines()]
+    assert [x["peer"] for x in lines] == ["jax.jit", "jax.f32_accumulate", "jax.synced", "jax.in_one_program"]
+    assert all(x["tflops"] > 0 and x["n"] == 256 for x in lines)
