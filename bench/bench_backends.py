@@ -8,8 +8,9 @@ fresh process:
           (gflops), NumPy's BLAS on the same shape (blas_gflops) and the CPU's peak (peak_gflops).
   engine  `python -m engine run --model M --dataset synthetic … --backend B --json`: examples_per_sec (windowed).
   plain   this file with --plain B: the same architecture (engine.worker.models.build_model), compiled the
-          plain way, fit on the same synthetic batch as NumPy arrays, timed around epochs 2…E by a minimal
-          epoch callback (no per-step sync).
+          plain way, fit on synthetic NumPy arrays, timed from the first step after PEER_WARMUP_STEPS to the
+          end of the last by a minimal batch callback (no per-step sync on top of Keras's own); native torch's
+          peer is bench/gpu_peer.py's torch.nn loop with the same warm-up.
 Prints medians with [min–max] over rounds and the engine/plain ratio (target: within ±5 %).
 """
 
@@ -27,15 +28,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+PEER_WARMUP_STEPS = 10
 sys.path.insert(0, str(ROOT))
 
 
-def plain(backend: str, model: str, batch: int, steps: int, epochs: int) -> None:
+def plain(backend: str, model: str, batch: int, steps: int) -> None:
     """Plain Keras fit under `backend` (run in its own process: KERAS_BACKEND is read at import)."""
     if backend == "torch":  # native PyTorch's peer: a plain torch loop, no Keras (bench/gpu_peer.py)
         import gpu_peer
 
-        print(json.dumps(gpu_peer.train("cpu", batch, steps)))
+        print(json.dumps(gpu_peer.train("cpu", batch, steps, warmup=PEER_WARMUP_STEPS)))
         return
     os.environ["KERAS_BACKEND"] = {"keras-torch": "torch"}.get(backend, backend)
     import keras
@@ -46,21 +48,26 @@ def plain(backend: str, model: str, batch: int, steps: int, epochs: int) -> None
 
     info = catalog.resolve_dataset(model, "synthetic")
     rng = np.random.default_rng(0)
-    x = rng.random((batch * steps, *info.input_shape), dtype=np.float32)
-    y = rng.integers(0, info.num_classes, size=(batch * steps,))
+    total = PEER_WARMUP_STEPS + steps
+    x = rng.random((batch * total, *info.input_shape), dtype=np.float32)
+    y = rng.integers(0, info.num_classes, size=(batch * total,))
     net = build_model(model, info.input_shape, info.num_classes)
     net.compile(optimizer=keras.optimizers.Adam(1e-3), loss="sparse_categorical_crossentropy", metrics=["accuracy"])
-    walls: list[float] = []
+    clock: dict[str, float] = {}
 
-    class EpochClock(keras.callbacks.Callback):
-        def on_epoch_begin(self, epoch, logs=None):
-            self.t0 = time.perf_counter()
+    class StepClock(keras.callbacks.Callback):
+        """From the start of the first step after the warm-up to the end of the last: steps only, like
+        gpu_peer's loop and the engine's steady state (no epoch start/end, no compile)."""
 
-        def on_epoch_end(self, epoch, logs=None):
-            walls.append(time.perf_counter() - self.t0)
+        def on_train_batch_begin(self, batch, logs=None):
+            if batch == PEER_WARMUP_STEPS:
+                clock["t0"] = time.perf_counter()
 
-    net.fit(x, y, batch_size=batch, epochs=epochs, shuffle=False, verbose=0, callbacks=[EpochClock()])
-    print(json.dumps({"examples_per_sec": steps * batch * (epochs - 1) / sum(walls[1:])}))
+        def on_train_batch_end(self, batch, logs=None):
+            clock["t1"] = time.perf_counter()
+
+    net.fit(x, y, batch_size=batch, epochs=1, shuffle=False, verbose=0, callbacks=[StepClock()])
+    print(json.dumps({"examples_per_sec": steps * batch / (clock["t1"] - clock["t0"])}))
 
 
 def _json_run(cmd: list[str], env: dict) -> dict:
@@ -104,7 +111,7 @@ def main() -> None:
     p.add_argument("--plain", default="")
     a = p.parse_args()
     if a.plain:
-        plain(a.plain, a.model, a.batch_size, a.steps, 2)
+        plain(a.plain, a.model, a.batch_size, a.steps)
         return
     from engine.spec import backends as be
 
