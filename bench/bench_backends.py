@@ -8,7 +8,7 @@ fresh process:
           (gflops), NumPy's BLAS on the same shape (blas_gflops) and the CPU's peak (peak_gflops).
   engine  `python -m engine run --model M --dataset synthetic … --backend B --json`: examples_per_sec (windowed).
   plain   this file with --plain B: the same architecture (engine.worker.models.build_model), compiled the
-          plain way, fit on synthetic NumPy arrays, timed from the first step after PEER_WARMUP_STEPS to the
+          plain way, fit on synthetic NumPy arrays, timed from the first step after a warm-up as long as the engine's first epoch (--steps) to the
           end of the last by a minimal batch callback (no per-step sync on top of Keras's own); native torch's
           peer is bench/gpu_peer.py's torch.nn loop with the same warm-up.
 Prints medians with [min–max] over rounds and the engine/plain ratio (target: within ±5 %).
@@ -28,7 +28,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PEER_WARMUP_STEPS = 10
 sys.path.insert(0, str(ROOT))
 
 
@@ -37,7 +36,7 @@ def plain(backend: str, model: str, batch: int, steps: int) -> None:
     if backend == "torch":  # native PyTorch's peer: a plain torch loop, no Keras (bench/gpu_peer.py)
         import gpu_peer
 
-        print(json.dumps(gpu_peer.train("cpu", batch, steps, warmup=PEER_WARMUP_STEPS)))
+        print(json.dumps(gpu_peer.train("cpu", batch, steps, warmup=steps)))
         return
     os.environ["KERAS_BACKEND"] = {"keras-torch": "torch"}.get(backend, backend)
     import keras
@@ -48,7 +47,8 @@ def plain(backend: str, model: str, batch: int, steps: int) -> None:
 
     info = catalog.resolve_dataset(model, "synthetic")
     rng = np.random.default_rng(0)
-    total = PEER_WARMUP_STEPS + steps
+    warmup = steps  # the engine's steady state is epoch 2, after a first epoch of `steps`
+    total = warmup + steps
     x = rng.random((batch * total, *info.input_shape), dtype=np.float32)
     y = rng.integers(0, info.num_classes, size=(batch * total,))
     net = build_model(model, info.input_shape, info.num_classes)
@@ -60,7 +60,7 @@ def plain(backend: str, model: str, batch: int, steps: int) -> None:
         gpu_peer's loop and the engine's steady state (no epoch start/end, no compile)."""
 
         def on_train_batch_begin(self, batch, logs=None):
-            if batch == PEER_WARMUP_STEPS:
+            if batch == warmup:
                 clock["t0"] = time.perf_counter()
 
         def on_train_batch_end(self, batch, logs=None):
