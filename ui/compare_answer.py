@@ -106,9 +106,10 @@ def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None
             left.markdown(f"**{plain(answer.headline)}**")
             if answer.number and answer.low is not None and answer.high is not None:
                 word = {"estimate": "Times faster (estimate)", "peak": "Times the rate"}.get(answer.basis or "", "")
+                ceiling = "≤ " if answer.bound == "at most" else ""  # held at the fastest measured step
                 right.metric(
                     word or "Times faster, one device",
-                    ans.times_range(answer.low, answer.high),
+                    ceiling + ans.times_range(answer.low, answer.high),
                     help="one device's rate ÷ the baseline's rate, same workload",
                 )
                 if answer.usd_per_million_examples is not None:

@@ -37,6 +37,7 @@ class Answer:
     basis: str | None = None
     usd_per_million_examples: float | None = None
     price_how: str = ""
+    bound: str = ""
 
 
 def rates_for_ids(ids: Iterable[str], ref: pd.DataFrame | None, precision: str = "float32") -> list[lfl.Rate]:
@@ -95,7 +96,7 @@ def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate], prices: Mapping[str,
     h = headline(baseline, rows[1:])
     return Answer(
         baseline, tuple(rows), tuple(left_out), h.text, h.number, h.low, h.high, tuple(other), h.basis,
-        h.usd_per_million_examples, h.price_how,
+        h.usd_per_million_examples, h.price_how, h.bound,
     )  # fmt: skip
 
 
@@ -146,6 +147,7 @@ def to_json(a: Answer) -> dict[str, Any]:
         "speedup": a.number,
         "range": [a.low, a.high] if a.low is not None else None,
         "basis": a.basis,
+        "bound": a.bound or "exact",  # "at most": the speedup is a ceiling
         "usd_per_million_examples": a.usd_per_million_examples,
         "price": a.price_how or None,
         "rows": [row(c) for c in a.rows],
@@ -173,4 +175,14 @@ def table(a: Answer) -> pd.DataFrame:
 
 auto_references = reference_rates  # every reference row of the same workload
 
-__all__ = ["auto_references", "WORKLOAD_NAMES", "Answer", "Compared", "answer_for_run", "compare", "times", "times_range", "to_json"]
+__all__ = [
+    "auto_references",
+    "WORKLOAD_NAMES",
+    "Answer",
+    "Compared",
+    "answer_for_run",
+    "compare",
+    "times",
+    "times_range",
+    "to_json",
+]

@@ -26,7 +26,8 @@ SOURCE_WORDS = {"measured": "measured by AccelBench", "published": "published", 
 
 @dataclass(frozen=True)
 class Headline:
-    """text: the sentence ('' when nothing compares); number/low/high/basis/cost: its first clause's."""
+    """text: the sentence ('' when nothing compares); number/low/high/basis/cost/bound: its first clause's
+    (bound "at most": the number is a ceiling, e.g. an estimate held by engine.compare.step_floor)."""
 
     text: str
     number: float | None = None
@@ -35,6 +36,7 @@ class Headline:
     basis: str | None = None
     usd_per_million_examples: float | None = None
     price_how: str = ""
+    bound: str = ""
 
 
 def _name(r: lfl.Rate) -> str:
@@ -65,7 +67,9 @@ def _how_much(c: Compared) -> tuple[str, float, float, float]:
     if lo >= 1 or mid >= 1 and lo == hi:
         return f"{word} {times_range(lo, hi)} faster", mid, lo, hi
     if hi <= 1:
-        return f"about {times_range(1 / hi, 1 / lo)} slower", mid, lo, hi
+        # a ceiling on the rate is a floor on how much slower ("at most" 0.5× = at least 2× slower)
+        slower = {"at most": "at least about", "at least": "at most"}.get(c.rate.bound, "about")
+        return f"{slower} {times_range(1 / hi, 1 / lo)} slower", mid, lo, hi
     return f"between {times(1 / lo)} slower and {times(hi)} faster", mid, lo, hi
 
 
@@ -136,7 +140,9 @@ def headline(base: lfl.Rate, rows: Sequence[Compared]) -> Headline:
     text = f"{where}, " + "; ".join(clauses) + f" ({basis}{'; ' + ', '.join(top) if top else ''})."
     if c0.rate.basis == "estimate":
         text += " An estimate, not a measurement: " + c0.rate.how.rstrip(".") + "."
-    return Headline(text, first[1], first[2], first[3], c0.rate.basis, c0.usd_per_million_examples, c0.price_how)
+    return Headline(
+        text, first[1], first[2], first[3], c0.rate.basis, c0.usd_per_million_examples, c0.price_how, c0.rate.bound
+    )
 
 
 def _peaks_or_systems(base: lfl.Rate, rows: Sequence[Compared], what: str, verb: str) -> Headline:
