@@ -53,7 +53,9 @@ def test_a_build_function_runs_and_groups_by_its_source_hash(db):
     assert answer.returncode == 0, answer.stderr[-1500:]
     out = json.loads(answer.stdout)  # compare --json prints one indented object
     assert out["basis"] == "estimate" and out["speedup"] > 0 and "An estimate, not a measurement" in out["headline"]
-    assert "up to about" in out["headline"] and "per-step overhead" in out["headline"] and out["bound"] == "at most"
+    # a ceiling: "up to about N× faster", or "at least about N× slower" where this CPU's step is already shorter
+    ceiling = "up to about" in out["headline"] or "at least about" in out["headline"]
+    assert ceiling and "per-step overhead" in out["headline"] and out["bound"] == "at most"
 
 
 @pytest.mark.parametrize(
