@@ -65,48 +65,70 @@ def _dig(doc: Any, *path: str) -> Any:
     return doc
 
 
+def _device(config: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
+    """Where the benchmark ran: the backend's `device` says cpu or cuda; the environment lists every GPU the host
+    has, which is not where a CPU run ran (optimum-benchmark's py-txi run on a T4 host reports `device: cpu`)."""
+    on = str(_dig(config, "backend", "device") or "").lower()
+    if on == "cpu" and env.get("cpu"):
+        return {"device": str(env["cpu"]).strip(), "device_count": 1}
+    ids = str(_dig(config, "backend", "device_ids") or "")
+    count = len([i for i in ids.split(",") if i.strip()]) if ids and on != "cpu" else env.get("gpu_count")
+    return {"device": _first(env.get("gpu")) or env.get("cpu"), "device_count": count}
+
+
+def _section_stats(section: str, part: dict[str, Any]) -> dict[str, Any]:
+    """One report section's latency median, p90 and spread (CV %) from its per-iteration values (else its own
+    p50/p90/stdev) and its throughput; named by section except `forward` (load, prefill, decode …)."""
+    lat = part["latency"]
+    unit = str(lat.get("unit") or "s")
+    values = pd.to_numeric(pd.Series(lat.get("values") or [], dtype=object), errors="coerce").dropna()
+    median: Any
+    p90: Any
+    cv: float | None
+    if len(values):
+        median, p90 = float(values.median()), float(values.quantile(0.9))
+        cv = float(values.std() / values.mean() * 100) if len(values) > 1 and values.mean() else 0.0
+    else:
+        median, p90 = lat.get("p50", lat.get("mean")), lat.get("p90")
+        cv = float(lat["stdev"]) / float(lat["mean"]) * 100 if lat.get("stdev") and lat.get("mean") else None
+    pre = "" if section == "forward" else f"{section} "
+    if (len(values) or lat.get("count")) == 1:  # one iteration (loading the model): a time, no spread
+        return {f"{pre}latency ({unit})": median}
+    out = {
+        f"{pre}latency median ({unit})": median,
+        f"{pre}latency p90 ({unit})": p90,
+        f"{pre}latency spread CV (%)": cv,
+    }
+    thr = part.get("throughput")
+    if isinstance(thr, dict) and thr.get("value") is not None:
+        out[f"{pre}throughput ({thr.get('unit') or 'samples/s'})"] = thr["value"]
+    return out
+
+
 def report_records(doc: dict) -> list[dict]:
-    """A nested report as runs: one record per report section (forward, prefill, decode, per_token …) with its
-    latency median, p90 and spread (CV %) from the per-iteration values (else its own p50/p90/stdev), its
-    throughput with the unit the report gives, and the configuration and environment it ran in."""
+    """A nested report as one run: each report section's latency stats and throughput (`_section_stats`),
+    with the configuration and environment it ran in. Settings the report does not give are left out (no
+    empty device: the page then asks for one)."""
     report: dict[str, Any] = _report(doc) or {}
     config: dict[str, Any] = doc["config"] if isinstance(doc.get("config"), dict) else {}
     env_doc = doc.get("environment") if isinstance(doc.get("environment"), dict) else config.get("environment")
     env: dict[str, Any] = env_doc if isinstance(env_doc, dict) else {}
-    common = {
-        "gpu": _first(env.get("gpu")) or env.get("cpu") or "",
-        "gpu_count": env.get("gpu_count"),
-        "model": _dig(config, "backend", "model") or config.get("name") or "",
-        "backend": _dig(config, "backend", "name") or "",
+    record: dict[str, Any] = {
+        **_device(config, env),
+        "model": _dig(config, "backend", "model") or config.get("name"),
+        "backend": _dig(config, "backend", "name"),
         "batch_size": _dig(config, "scenario", "input_shapes", "batch_size"),
         "framework": " ".join(
             f"{k.split('_')[0]} {env[k]}" for k in ("transformers_version", "torch_version") if env.get(k)
         ),
     }
-    out = []
-    for section, part in report.items():
-        lat = part.get("latency") if isinstance(part, dict) else None
-        if not isinstance(lat, dict):
-            continue
-        unit = str(lat.get("unit") or "s")
-        values = pd.to_numeric(pd.Series(lat.get("values") or [], dtype=object), errors="coerce").dropna()
-        median: Any
-        p90: Any
-        cv: float | None
-        if len(values):
-            median, p90 = float(values.median()), float(values.quantile(0.9))
-            cv = float(values.std() / values.mean() * 100) if len(values) > 1 and values.mean() else 0.0
-        else:
-            median, p90 = lat.get("p50", lat.get("mean")), lat.get("p90")
-            cv = float(lat["stdev"]) / float(lat["mean"]) * 100 if lat.get("stdev") and lat.get("mean") else None
-        n = len(values) or lat.get("count")
-        record = {**common, "section": f"{section} ({n} iterations)" if n else section,
-                  f"latency median ({unit})": median, f"latency p90 ({unit})": p90, "latency spread CV (%)": cv}  # fmt: skip
-        thr = part.get("throughput")
-        if isinstance(thr, dict) and thr.get("value") is not None:
-            record[f"throughput ({thr.get('unit') or 'samples/s'})"] = thr["value"]
-        out.append(record)
-    return out
+    sections = {k: v for k, v in report.items() if isinstance(v, dict) and isinstance(v.get("latency"), dict)}
+    record["iterations"] = ", ".join(
+        f"{k} {len(v['latency'].get('values') or []) or v['latency'].get('count') or '?'}" for k, v in sections.items()
+    )
+    for section, part in sections.items():
+        record.update(_section_stats(section, part))
+    return [{k: v for k, v in record.items() if v not in (None, "")}]
 
 
 def _records(doc: Any) -> list[dict]:

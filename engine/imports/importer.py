@@ -17,9 +17,10 @@ import pandas as pd
 
 from engine.imports import systems
 from engine.imports.foreign_json import JSON_SUFFIXES, read_json_table
-from engine.imports.foreign_text import MISSING_MARKERS, describe, read_text_table, split_number
+from engine.imports.foreign_text import MISSING_MARKERS, decode_any, describe, read_text_table, split_number
 from engine.imports.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column, unit_direction
 from engine.imports.mapping import first_bad, parse_dates
+from engine.imports.mllog import is_mllog, read_mllog
 from engine.imports.shapes import guess_mapping, unit_from_header
 from engine.imports.sidecar import sidecar_roles
 from engine.results.errors import CsvError
@@ -48,6 +49,12 @@ def read_raw(data: bytes | str, name: str) -> Raw:
         frame = read_json_table(data)
         guess = guess_mapping(frame, is_json=True, name=name)
         return Raw(frame, f"JSON, {len(frame):,} records", guess, digest=digest)
+    text = decode_any(data)[0]
+    if is_mllog(text):
+        frame = read_mllog(text)
+        return Raw(
+            frame, f"MLPerf log (:::MLLOG), {len(frame):,} evaluations", guess_mapping(frame, name=name), digest=digest
+        )
     table = read_text_table(data)
     guess = guess_mapping(table.frame, headerless=not table.header, name=name)
     return Raw(table.frame, describe(table), guess, digest=digest)

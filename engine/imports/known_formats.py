@@ -1,5 +1,5 @@
 """Well-known results formats, recognised by their header, with their mapping pre-filled (tf_cnn_benchmarks
-tables, MLPerf Training results and MLPerf-style system summaries, DAWNBench logs), and the rule that an
+tables, MLPerf Training results, result logs and MLPerf-style system summaries, AlgoPerf and DAWNBench logs), and the rule that an
 accelerator column is the device wherever a summary also names its host. Used by engine.imports.shapes.
 
 Pure Python; no pandas, no streamlit.
@@ -81,15 +81,43 @@ def _mlperf_summary(m: ImportMapping) -> None:
     m.shape = "wide"
 
 
+def _mllog(m: ImportMapping) -> None:
+    """An MLPerf Training result log read by engine.imports.mllog: eval accuracy over minutes since run_start."""
+    m.roles.update({c: r for c, r in (("minutes", "time"), ("epoch", "step")) if c in m.roles})
+    m.time_unit, m.shape = "min", "timeseries"
+
+
+def _algoperf(m: ImportMapping) -> None:
+    """AlgoPerf's eval_measurements.csv: `score` repeats the train time and `*/num_examples` are split sizes —
+    neither is a result."""
+    for c in m.roles:
+        if c == "score" or c.endswith("num_examples"):
+            m.roles[c] = "label"
+            m.values.pop(c, None)
+
+
+def _mlperf_system(m: ImportMapping) -> None:
+    """An MLPerf system description holds no result: its capacities and clocks are specifications, not values."""
+    for c in m.columns("value"):
+        if any(w in c.split(".")[-1] for w in ("capacity", "memory", "frequency", "count")):
+            m.roles[c] = "label"
+            m.values.pop(c, None)
+    _mlperf_summary(m)
+
+
 def _report(m: ImportMapping) -> None:
-    """A nested report already flattened by engine.imports.foreign_json.report_records: its guess stands."""
+    """A nested report already flattened by engine.imports.foreign_json.report_records: its guess stands, but
+    its bookkeeping is never the system (a report with no environment names no device: the page asks)."""
+    m.roles.update({c: "label" for c in ("iterations", "backend") if c in m.roles})
 
 
 KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], None]], ...] = (
     ("nested benchmark report (optimum-benchmark style)",
-     lambda h: "section" in h and any(x.startswith("latency median") for x in h), _report),
+     lambda h: "iterations" in h and any("latency median" in x for x in h), _report),
     ("MLPerf-style system summary", lambda h: any(x.split(".")[-1] == "accelerator_model_name" for x in h)
-     and any("host_processor" in x for x in h), _mlperf_summary),
+     and any("host_processor" in x for x in h), _mlperf_system),
+    ("MLPerf Training log (:::MLLOG)", lambda h: _has(h, "minutes", "eval_accuracy", "benchmark"), _mllog),
+    ("AlgoPerf eval measurements", lambda h: _has(h, "accumulated_submission_time", "global_step"), _algoperf),
     ("tf_cnn_benchmarks table", lambda h: _has(h, "platform", "model", "gpus", "images/sec"), _tf_cnn),
     ("MLPerf Training results", lambda h: _has(h, "system", "accelerator") and any("accelerators" in x for x in h), _mlperf),
     ("DAWNBench training log", lambda h: _has(h, "epoch", "hours") and any("accuracy" in x for x in h), _dawnbench),

@@ -101,7 +101,9 @@ def _metric_for(unit: str, name: str) -> str:
     if "latency" in low:  # a report's stats stay apart: Latency median, Latency p90, Latency spread
         stat = next((w for w in ("median", "mean", "p50", "p90", "p95", "p99", "spread", "min", "max")
                      if w in re.split(r"[^a-z0-9]+", low)), "")  # fmt: skip
-        return f"Latency {stat}" if stat else "Latency"
+        section = re.match(r"^([a-z_]+) latency", low)  # a report's other sections: "Load latency", "Decode …"
+        name = f"{section.group(1).capitalize()} latency" if section else "Latency"
+        return f"{name} {stat}" if stat else name
     if "accuracy" in low or "acc" in re.split(r"[_/. ]", low):
         metric = "Top-1 accuracy" if "top1" in low.replace("-", "") else "Accuracy"
         return f"{split} {metric.lower()}" if split else metric

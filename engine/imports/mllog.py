@@ -1,0 +1,86 @@
+"""MLPerf Training result logs (`results/<system>/<benchmark>/result_N.txt`): `:::MLLOG {json}` events, often
+after the submitter's `:::SYSJSON {json}` system description, read as one time series — one row per
+`eval_accuracy` event, minutes since `run_start`, with the epoch, the last `tracked_stats` throughput and the
+run's benchmark, batch size, system and status on every row.
+
+Pure Python + pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from engine.results.errors import CsvError
+
+_LINE = re.compile(r"^.*?:::(MLLOG|SYSJSON)\s+(\{.*\})\s*$")
+# SYSJSON keys kept on every row (the rest of the system description is not about this run's speed).
+_SYSTEM = ("system_name", "accelerator_model_name", "accelerators_per_node", "number_of_nodes", "framework")
+
+
+def is_mllog(text: str) -> bool:
+    """A text whose first non-blank lines carry `:::MLLOG` or `:::SYSJSON` records."""
+    head = [line for line in text[:20000].splitlines() if line.strip()][:50]
+    return any(":::MLLOG " in line for line in head)
+
+
+def _events(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    system: dict[str, Any] = {}
+    events = []
+    for line in text.splitlines():
+        m = _LINE.match(line)
+        if not m:
+            continue
+        try:
+            doc = json.loads(m.group(2))
+        except json.JSONDecodeError:
+            continue  # a truncated line (a log cut by the job's end) is skipped, not fatal
+        if m.group(1) == "SYSJSON":
+            system = system or doc
+        elif isinstance(doc, dict) and "key" in doc:
+            events.append(doc)
+    return system, events
+
+
+def _first(events: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    return next((e for e in events if e.get("key") == key), {})
+
+
+def read_mllog(text: str) -> pd.DataFrame:
+    """The log's evaluations as text cells plus `_row` (the line order). Raises CsvError when it has none."""
+    system, events = _events(text)
+    start = _first(events, "run_start").get("time_ms") or (events[0].get("time_ms") if events else None)
+    evals = [e for e in events if e.get("key") == "eval_accuracy" and e.get("time_ms") is not None]
+    if start is None or not evals:
+        raise CsvError("an MLPerf log (:::MLLOG lines) with no eval_accuracy event: nothing to chart")
+    stop = _first(events, "run_stop")
+    common = {
+        "benchmark": _first(events, "submission_benchmark").get("value"),
+        "global_batch_size": _first(events, "global_batch_size").get("value"),
+        **{k: system.get(k) for k in _SYSTEM},
+        "status": (stop.get("metadata") or {}).get("status") or "",
+    }
+    stats = [e for e in events if e.get("key") == "tracked_stats" and isinstance(e.get("value"), dict)]
+    rows = []
+    for e in evals:
+        meta = e.get("metadata") or {}
+        before = [s for s in stats if (s.get("time_ms") or 0) <= e["time_ms"]]
+        thr = before[-1]["value"].get("throughput") if before else None
+        rows.append({
+            **common,
+            "epoch": meta.get("epoch_num", meta.get("epoch_count", meta.get("samples_count"))),
+            "minutes": (float(e["time_ms"]) - float(start)) / 60000.0,
+            "eval_accuracy": e.get("value"),
+            "throughput (samples/s)": thr,
+        })  # fmt: skip
+    frame = pd.DataFrame(rows).dropna(axis=1, how="all")
+    frame = frame.map(lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)).astype(object)
+    frame["_row"] = np.arange(1, len(frame) + 1)
+    return frame
+
+
+__all__ = ["is_mllog", "read_mllog"]
