@@ -9,6 +9,7 @@ Ray is optional: without it, `--on ray` says how to install it (RAY_INSTALL) and
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Any
 
@@ -56,7 +57,12 @@ def _connect(ray: Any, address: str) -> None:
             if "Initialization failure" not in str(exc) or attempt == CONNECT_TRIES - 1:
                 raise
             ray.shutdown()
-            time.sleep(CONNECT_PAUSE_S * (attempt + 1))
+            pause_s = CONNECT_PAUSE_S * (attempt + 1)
+            print(
+                f"--on: the Ray head refused the session while starting it; trying again in {pause_s:g} s",
+                file=sys.stderr,
+            )
+            time.sleep(pause_s)
 
 
 def cell_resources(cell: Cell, cpus_per_cell: float) -> dict[str, Any]:
