@@ -29,6 +29,8 @@ _IPV4 = re.compile(r"(?<![A-Za-z0-9])(?:ip[-_.])?(\d{1,3})[._-](\d{1,3})[._-](\d
 _MEMORY = re.compile(r"^(\d+(?:\.\d+)?) ?(?:gb|gib|g)$")
 _FORM = re.compile(r"^(?:sxm\d?|pcie|nvl|oam|hgx|mxm)$")
 _COUNT = re.compile(r"^(\d+) ?[x×*]$|^[x×](\d+)$")
+# Cloud machine types end in a number that is their vCPU count (n1-standard-2, n1-highmem-8), not a device count
+_MACHINE_FAMILIES = {"standard", "highmem", "highcpu", "megamem", "ultramem"}
 _SEPARATORS = re.compile(r"[\s_,;/|—–]+|(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])|\s-\s")
 
 
@@ -62,6 +64,7 @@ class SystemName:
 def _spaced(text: str) -> str:
     """Separators as single spaces, counts glued to a model split off (`1xH100` → `1x H100`); case kept."""
     text = re.sub(r"(?<![A-Za-z0-9])(\d+) ?[x×*] ?(?=[A-Za-z])", r"\1x ", text)
+    text = re.sub(r"(?i)(?<![a-z0-9])tpu ?v(?=\d)", "TPU v", text)  # DAWNBench's "TPUv2 (8 cores)"
     return " ".join(_SEPARATORS.sub(" ", text).split())
 
 
@@ -116,6 +119,10 @@ def parse_system(name: str) -> SystemName:
     if key and key.startswith("tpu_") and after and after[0].isdigit():  # "TPU v3-8": a board of 8 cores
         board = f"{key}_{after.pop(0)}"
         key, model = (board, BY_KEY[board].short) if board in BY_KEY else (key, f"{model}-{board.rsplit('_', 1)[1]}")
+    cores = [int(m.group(1)) for n in notes if (m := re.fullmatch(r"(\d+) cores?", n.strip().lower()))]
+    if key in ("tpu_v2", "tpu_v3") and cores and f"{key}_{cores[0]}" in BY_KEY:  # "TPUv2 (8 cores)": a v2-8 board
+        key = f"{key}_{cores[0]}"
+        model = BY_KEY[key].short
     note_words = {w.lower() for n in notes if n not in inside for w in _spaced(n).split()}
     skip = _VENDOR_WORDS | note_words | {model.lower(), "+", "&", "with"}
     count = memory = None
@@ -137,7 +144,8 @@ def parse_system(name: str) -> SystemName:
             provider.append(word)
         else:
             variant.append(word)
-    if count is None and before and before[-1].isdigit() and int(before[-1]) <= 4096:  # "DGX-1 with 8 V100"
+    machine_type = len(before) >= 2 and before[-2].lower() in _MACHINE_FAMILIES  # n1-standard-2: not a count
+    if count is None and before and before[-1].isdigit() and int(before[-1]) <= 4096 and not machine_type:
         count = int(before[-1])
         provider = provider[:-1] if provider and provider[-1] == before[-1] else provider
     return SystemName(

@@ -31,6 +31,10 @@ from engine.results.errors import CsvError
         ("n1-standard-2 + TPU v2-8", {"hardware_key": "tpu_v2_8", "device_model": "TPU v2-8"}),
         ("NVIDIA Tesla P100 (DGX-1)", {"hardware_key": "p100", "note": "DGX-1", "provider": ""}),
         ("Xeon 8480C", {"hardware_key": None, "device_model": "Xeon 8480C"}),
+        # DAWNBench's TPU entries: the cores in parentheses make the board; the machine type's 2 is not a count
+        ("TPUv2 (8 cores)", {"hardware_key": "tpu_v2_8", "device_model": "TPU v2-8", "device_count": None}),
+        ("n1-standard-2, TPUv2 (8 cores)", {"hardware_key": "tpu_v2_8", "device_count": None}),
+        ("DGX-1 with 8 V100", {"hardware_key": "v100", "device_count": 8}),
     ],
 )  # fmt: skip
 def test_a_name_reads_into_its_parts(name, want):
