@@ -11,7 +11,8 @@ The shared file (`../shared/reference/reference_numbers.csv`, 279 rows) keeps fr
 researcher wrote them. This script turns each row into the project's schema (see README.md next to
 this file): normalised keys for hardware, model, precision and units; the original text kept in
 `*_label` columns; doubts flagged from the notes. It adds the seed-article figures the shared file
-lacks (origin `seed_article`), then AccelBench's own reference-pack measurements from
+lacks (origin `seed_article`), then the published BERT/GPT-2 figures of transformer_refs.py (origin
+`transformer_refs`), then AccelBench's own reference-pack measurements from
 `data/reference/measured/*.csv` (origin `accelbench_pack`, see accelbench_pack.py). Every published
 value is copied as the same digits.
 
@@ -46,6 +47,7 @@ from curation_rules import (  # (needs HERE on sys.path first)
     precision_fields,
     unit_fields,
 )
+from transformer_refs import transformer_rows
 
 from engine.reference.data import COLUMN_NAMES
 from engine.reference.units import METRICS, TPU_ALWAYS_XLA_TASKS
@@ -172,6 +174,7 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
                 row[name] = row[name] or first[name]
         blocks.setdefault(sid, []).append(row)
     rows = [_finish(r) for block in blocks.values() for r in block]
+    rows += transformer_rows()  # published BERT/GPT-2 figures, each with its file and commit (transformer_refs.py)
     rows += pack_rows()  # AccelBench's own measurements, after every published row
     return [{name: r.get(name, "") for name in COLUMN_NAMES} for r in rows]
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 from engine.compare import likeforlike as lfl
 from engine.compare.model_flops import train_flops_per_example
-from engine.compare.workload import device_count, device_unit, model_kind, precision_class
+from engine.compare.workload import device_count, device_unit, model_kind, precision_class, shaped_model
 from engine.reference.units import HARDWARE, units_between
 from engine.spec import catalog, hardware_table
 
@@ -38,7 +38,8 @@ class Point:
     """One measured or published training throughput of ONE device.
 
     Attributes:
-      model: the model (workload) key; hardware_key: the device; precision_class: "float32" or "mixed".
+      model: the model (workload) key; `bert_base@384` at a stated sequence length not the zoo's (shaped_model).
+      hardware_key: the device; precision_class: "float32" or "mixed".
       examples_per_sec: per single device (workload.device_unit: a GPU, a K80 die, a v2-8 board, a TPU chip).
       basis: "measured" (AccelBench's own runs) or "published".
       source_id: where the figure came from; label: how a person reads it.
@@ -89,7 +90,7 @@ def point_of_rate(rate: lfl.Rate) -> Point | None:
         return None
     basis = "measured" if rate.basis == "measured" else "published"
     return Point(
-        rate.workload, rate.hardware_key, precision_class(rate.precision), rate.value / n_devices, basis,
+        shaped_model(rate.settings), rate.hardware_key, precision_class(rate.precision), rate.value / n_devices, basis,
         rate.source_id, rate.label,
     )  # fmt: skip
 

@@ -39,6 +39,14 @@ TRAIN_FLOPS: dict[str, tuple[tuple[int, ...], float]] = {
 
 
 def train_flops_per_example(model: str) -> float | None:
-    """Counted training FLOPs for one example of a zoo model at its native shape; None for other models."""
-    got = TRAIN_FLOPS.get(model)
-    return float(got[1]) if got else None
+    """Counted training FLOPs for one example of a zoo model at its native shape; None for other models.
+
+    A sequence model at another stated length (`bert_base@384`, engine.compare.workload.shaped_model) is scaled
+    by its tokens: the weights' FLOPs grow with the length, attention's score and mix grow with its square and
+    are left out of the scaling (2·T·d against 12·d² per token and layer: under 12 % for BERT-base up to 512).
+    """
+    name, _, seq = model.partition("@")
+    got = TRAIN_FLOPS.get(name)
+    if got is None or (seq and (len(got[0]) != 1 or not seq.isdigit())):
+        return None
+    return float(got[1]) * (int(seq) / got[0][0] if seq else 1.0)

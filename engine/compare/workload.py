@@ -44,12 +44,14 @@ MODEL_KINDS: dict[str, str] = {
     "matmul": "transformer",
     "conv2d": "conv",
 }
+_SEQ = re.compile(r"seq (\d+)")
 HALF = {"mixed_float16", "mixed_bfloat16", "float16", "bfloat16", "bf16_fp16", "fp8", "int8"}
 
 
 def model_kind(model: str) -> str:
-    """'conv', 'transformer' or 'recurrent' (an unknown user model counts as 'conv', the zoo's majority)."""
-    return MODEL_KINDS.get(model, "conv")
+    """'conv', 'transformer' or 'recurrent' (an unknown user model counts as 'conv', the zoo's majority); a
+    shape-qualified key (`bert_base@384`, see shaped_model) is its model's kind."""
+    return MODEL_KINDS.get(model.split("@")[0], "conv")
 
 
 def precision_class(precision: Any) -> str:
@@ -61,6 +63,8 @@ def precision_class(precision: Any) -> str:
 def input_shape(row: Mapping[str, Any]) -> tuple[int, ...] | None:
     """The per-example input shape a training row used, from its dataset key (None when not stated)."""
     dataset, model = str(row.get("dataset") or ""), str(row.get("model") or "")
+    if seq := _SEQ.fullmatch(str(row.get("shape") or "")):  # a published transformer figure's sequence length
+        return (int(seq.group(1)),)
     if dataset in _DATASET_SHAPES:
         return _DATASET_SHAPES[dataset]
     if dataset in catalog.DATASETS:
@@ -68,6 +72,17 @@ def input_shape(row: Mapping[str, Any]) -> tuple[int, ...] | None:
     if dataset == catalog.SYNTHETIC and model in catalog.MODELS:
         return catalog.resolve_dataset(model, dataset).input_shape
     return None
+
+
+def shaped_model(row: Mapping[str, Any]) -> str:
+    """The model key, qualified with the sequence length (`bert_base@384`) where a row states one (`seq N`) that
+    is not its zoo model's own: the estimate then treats it as another workload of the same kind, never as the
+    model's own figure at the zoo's length."""
+    model, seq = str(row.get("model") or ""), _SEQ.fullmatch(str(row.get("shape") or ""))
+    if seq is None or row.get("task") != "training":
+        return model
+    native = catalog.resolve_dataset(model, catalog.SYNTHETIC).input_shape if model in catalog.MODELS else None
+    return model if native == (int(seq.group(1)),) else f"{model}@{seq.group(1)}"
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:

@@ -55,7 +55,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("source_url"),
     Column("source_kind", required=True, allowed=SOURCE_KINDS),
     Column("year", "int"),
-    Column("origin", required=True, allowed=("shared_csv", "seed_article", "accelbench_pack")),
+    Column("origin", required=True, allowed=("shared_csv", "seed_article", "transformer_refs", "accelbench_pack")),
     Column("hardware", required=True),
     Column("hardware_label", required=True),
     Column("hardware_key", required=True, allowed=tuple(HARDWARE)),
