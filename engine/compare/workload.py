@@ -41,6 +41,8 @@ MODEL_KINDS: dict[str, str] = {
     "gpt2_small": "transformer",
     "bert_base": "transformer",
     "bert_tiny": "transformer",
+    "bert_large": "transformer",  # published references only (data/reference/transformer_refs.py)
+    "gpt2_xl": "transformer",
     "matmul": "transformer",
     "conv2d": "conv",
 }

@@ -122,3 +122,13 @@ def test_compare_of_a_gpt2_small_run_cites_llm_c(ref):
     assert a is not None and a.basis == "published" and a.bound == "about"  # '~300ms/iter'
     (row,) = [c for c in a.rows[1:] if c.rate.id == "LLMC-GPT2-01"]
     assert row.one is not None and row.one.value == pytest.approx(512 / 0.3 / 8)  # per GPU of the 8
+
+
+def test_every_bert_and_gpt_key_in_the_table_counts_as_a_transformer():
+    """A reference-only key (bert_large, gpt2_xl) must not fall back to 'conv': the estimate would otherwise scale a
+    convnet by BERT's device ratios."""
+    from engine.compare.workload import model_kind
+    from engine.reference.data import load_reference
+
+    keys = {m for m in load_reference()["model"].dropna() if m.startswith(("bert", "gpt"))}
+    assert keys and {k: model_kind(k) for k in keys} == dict.fromkeys(keys, "transformer")
