@@ -136,6 +136,9 @@ def test_ctrl_c_on_a_local_sweep_cancels_the_running_cell_and_the_rest(db):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a suite started in the background (`cmd &`) inherits SIGINT ignored, and Python then never turns Ctrl-C
+        # into KeyboardInterrupt: give the sweep the terminal's default, as a user's shell does
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     store = Store(db)
     assert wait_for(lambda: db.exists() and any(r["status"] == RunStatus.RUNNING for r in store.list_runs()), 60)
