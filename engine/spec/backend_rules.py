@@ -61,7 +61,10 @@ def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None
 
 
 # The zoo models native PyTorch builds (engine.worker.torch_native.models.BUILDERS, checked there).
-NATIVE_TORCH_MODELS = ("fashion_cnn", "tiny_cnn", "flowers_cnn", "reuters_conv1d", "bilstm", "resnet50", "vgg19")
+NATIVE_TORCH_MODELS = (
+    *("fashion_cnn", "tiny_cnn", "flowers_cnn", "reuters_conv1d", "bilstm", "resnet50", "vgg19", "inceptionv3"),
+    *("gpt2_small", "gpt_tiny", "bert_base", "bert_tiny"),
+)
 
 
 def _native_torch_problem(spec: _TrainFields) -> tuple[str, str] | None:

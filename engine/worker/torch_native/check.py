@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from engine.worker.torch_native.step import AMP_DTYPES, compiled
+from engine.worker.torch_native.step import AMP_DTYPES, compiled, loss_of
 
 TOLERANCE = {"float32": 1e-3, "mixed_float16": 1e-2, "mixed_bfloat16": 5e-2}
 PERTURB_ENV = "ACCELBENCH_TEST_PERTURB_CHECK"
@@ -70,7 +70,7 @@ def _one_step(model, module: nn.Module, x, y, device: torch.device, amp_dtype, s
     with torch.autocast(device.type, dtype=amp_dtype or torch.float32, enabled=amp_dtype is not None):
         out = model(x)
     out = out.float() * scale
-    loss = nn.functional.cross_entropy(out, y)
+    loss = loss_of(out, y)
     loss.backward()
     grads = [p.grad.float().norm() for p in module.parameters() if p.grad is not None]
     return float(loss), out.detach(), float(torch.stack(grads).norm()) if grads else 0.0

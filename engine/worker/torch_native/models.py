@@ -4,8 +4,11 @@ The architectures follow engine/worker/models.py's Keras ones layer for layer (s
 parameter counts where the layers are the same), so a native row and a Keras-torch row of one model are the
 same workload. torchvision is not used: its PyPI wheel is built against CUDA PyTorch and does not load on
 the CPU build this project pins (torch 2.13.0+cpu), so ResNet-50 and VGG19 are compact torch.nn versions of
-the same architectures (vision.py). Models not listed here are refused before a run starts
-(engine.spec.backend_rules.NATIVE_TORCH_MODELS).
+the same architectures (vision.py), InceptionV3 is torchvision's written out (inception.py), and the
+transformers (transformer.py) attend through scaled_dot_product_attention. Models not listed here are
+refused before a run starts (engine.spec.backend_rules.NATIVE_TORCH_MODELS): xception and resnet152v2 have
+no torchvision model to follow (torchvision's ResNet-152 is v1, not the pre-activation v2), so they run on
+Keras only for now (issue 23).
 """
 
 from __future__ import annotations
@@ -27,9 +30,15 @@ BUILDERS: dict[str, str] = {
     "bilstm": "small:bilstm",
     "resnet50": "vision:resnet50",
     "vgg19": "vision:vgg19",
+    "inceptionv3": "inception:inceptionv3",
+    "gpt2_small": "transformer:gpt2_small",
+    "gpt_tiny": "transformer:gpt_tiny",
+    "bert_base": "transformer:bert_base",
+    "bert_tiny": "transformer:bert_tiny",
 }
 assert tuple(BUILDERS) == NATIVE_TORCH_MODELS, "the spec refuses exactly the models without a builder"
-CONVNETS = ("fashion_cnn", "tiny_cnn", "flowers_cnn", "resnet50", "vgg19")
+CONVNETS = ("fashion_cnn", "tiny_cnn", "flowers_cnn", "resnet50", "vgg19", "inceptionv3")
+TRANSFORMERS = ("gpt2_small", "gpt_tiny", "bert_base", "bert_tiny")  # attention through SDPA
 
 
 @dataclass(frozen=True)
@@ -47,7 +56,10 @@ class Recipe:
 
 RECIPES: dict[str, Recipe] = {
     "resnet50": Recipe("sgd", 0.01),  # article 003's tf_cnn_benchmarks recipe
+    "inceptionv3": Recipe("sgd", 0.01),
     "reuters_conv1d": Recipe("nadam", 2e-3),  # Keras's Nadam default
+    # AdamW 1e-4, weight decay 0.01, as the Keras transformer recipe (engine.worker.models.RECIPES)
+    **{m: Recipe("adamw", 1e-4) for m in TRANSFORMERS},
 }
 
 

@@ -28,7 +28,7 @@ from engine.worker.arrays import make_arrays
 from engine.worker.micro_backend import peak_gflops
 from engine.worker.model_facts import model_columns
 from engine.worker.stats import finite_or_none, summarize_ms
-from engine.worker.torch_native import check, data, models, step, user_fn
+from engine.worker.torch_native import attention, check, data, models, step, user_fn
 from engine.worker.torch_native.clock import clock_for, sync
 from engine.worker.window_timer import WindowTimer, throughputs, window_size
 
@@ -45,7 +45,7 @@ def _seed(seed: int) -> None:
 def _epoch(trainer: step.Trainer, batches, val, spec: TrainSpec, timer: WindowTimer, epoch: int) -> None:
     timer.on_epoch_begin(epoch)
     loss_sum = torch.zeros((), device=trainer.device)
-    correct = torch.zeros((), device=trainer.device, dtype=torch.long)
+    correct = torch.zeros((), device=trainer.device)
     for b in range(spec.steps_per_epoch):
         timer.on_train_batch_begin(b)
         loss, right = trainer.step(*next(batches))
@@ -62,7 +62,7 @@ def _epoch(trainer: step.Trainer, batches, val, spec: TrainSpec, timer: WindowTi
 
 def _evaluate(trainer: step.Trainer, val, spec: TrainSpec) -> float:
     trainer.module.eval()
-    right, seen = 0, 0
+    right, seen = 0.0, 0
     with (
         torch.no_grad(),
         torch.autocast(
@@ -71,7 +71,7 @@ def _evaluate(trainer: step.Trainer, val, spec: TrainSpec) -> float:
     ):
         for _ in range(spec.validation_steps):
             x, y = next(val)
-            right += int((trainer.model(x).argmax(-1) == y).sum())
+            right += float(step.hits(trainer.model(x), y))
             seen += len(y)
     trainer.module.train()
     return right / seen if seen else 0.0
@@ -89,12 +89,11 @@ def _step_synced(trainer: step.Trainer, batches, now) -> list[float]:
 
 
 def _flops_per_example(initial: nn.Module, x: torch.Tensor, y: torch.Tensor) -> float | None:
-    """torch's own count (FlopCounterMode) of one eager forward + backward on two examples, per example."""
-    from torch.utils.flop_counter import FlopCounterMode
-
+    """torch's own count (FlopCounterMode, the CPU's SDPA kernel added) of one eager forward + backward on two
+    examples, per example."""
     module = copy.deepcopy(initial).train()
-    with FlopCounterMode(display=False) as counter:
-        nn.functional.cross_entropy(module(x[:2].contiguous()).float(), y[:2]).backward()
+    with attention.flop_counter() as counter:
+        step.loss_of(module(x[:2].contiguous()), y[:2]).backward()
     total = counter.get_total_flops()
     return total / 2 if total else None
 
@@ -153,10 +152,13 @@ def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType) -> d
     if check.needed(spec.precision, spec.torch_compile):
         verdict = check.check(initial, *first_batch, spec.precision, spec.torch_compile, convnet)
     flops = _flops_per_example(initial, *first_batch)
+    kernel = attention.kernel(module, first_batch[0], amp) if spec.model in models.TRANSFORMERS else ""
     notes = [f"data: {pipe.source}", f"native PyTorch ({ops.version()}): {compile_note}", f"optimizer {opt_note}"]
     notes += [f"precision {spec.precision}" + (" with GradScaler" if scaler else ""), tf32]
     notes += ["channels_last" if convnet else "contiguous (NCHW/sequence) layout", f"timing: {clock_note}"]
     row = _row(spec, ops, device, timer, step_synced, flops, notes, verdict)
+    if kernel:
+        row["notes"] += "; " + "; ".join(attention.notes(spec.model, spec.dataset, row["examples_per_sec"], kernel))
     row |= {"model": name, "params": sum(p.numel() for p in module.parameters()), "xla": False}
     row |= model_columns(spec.model, spec.dataset, row["examples_per_sec"], **_flops_facts(flops, user_facts))
     used = {ops.describe(p.device) for p in module.parameters()}

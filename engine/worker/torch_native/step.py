@@ -42,7 +42,7 @@ class Trainer:
             self.device.type, dtype=self.amp_dtype or torch.float32, enabled=self.amp_dtype is not None
         ):
             logits = self.model(x)
-        loss = nn.functional.cross_entropy(logits.float(), y)  # the loss in float32, as Keras's mixed policy
+        loss = loss_of(logits, y)
         self.optimizer.zero_grad(set_to_none=True)
         if self.scaler is not None:
             self.scaler.scale(loss).backward()
@@ -51,7 +51,19 @@ class Trainer:
         else:
             loss.backward()
             self.optimizer.step()
-        return loss.detach(), (logits.detach().argmax(-1) == y).sum()
+        return loss.detach(), hits(logits.detach(), y)
+
+
+def loss_of(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy in float32 (as Keras's mixed policy) over every label: a class per example, or a language
+    model's next token per position — (N, T, vocab) logits against (N, T) labels, averaged over positions."""
+    return nn.functional.cross_entropy(logits.flatten(0, -2).float(), y.flatten())
+
+
+def hits(logits: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """Correct predictions counted per example (a language model's: its fraction of positions right), so
+    hits / examples is the accuracy Keras reports for both."""
+    return (logits.argmax(-1) == y).float().reshape(len(y), -1).mean(1).sum()
 
 
 def make_optimizer(params, recipe: Recipe, device: torch.device) -> tuple[torch.optim.Optimizer, str]:

@@ -119,9 +119,9 @@ def inspect(spec: TrainSpec) -> dict:
     except UserFnError as exc:
         return {"ok": False, "error": str(exc)}
     x, y = next(user.pipeline.train)
-    from torch.utils.flop_counter import FlopCounterMode
+    from engine.worker.torch_native.attention import flop_counter
 
-    with FlopCounterMode(display=False) as counter:
+    with flop_counter() as counter:
         out = user.module(torch.from_numpy(x[:2]))
         nn.functional.cross_entropy(out.float(), torch.from_numpy(y[:2])).backward()
     return {
