@@ -14,32 +14,13 @@ tests/worker/test_torch_native_transformers.py checks the parameter counts again
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import torch
 from torch import nn
 from torch.nn import functional as F
 
+from engine.spec.transformer_shapes import SHAPES, TransformerShape
 
-@dataclass(frozen=True)
-class Shape:
-    """layers, d_model, heads, mlp (feed-forward width), vocab (a BERT's embedding rows; a GPT's vocabulary is
-    the dataset's class count), positions (learned position embeddings)."""
-
-    layers: int
-    d_model: int
-    heads: int
-    mlp: int
-    vocab: int
-    positions: int
-
-
-SHAPES: dict[str, Shape] = {
-    "gpt2_small": Shape(12, 768, 12, 3072, 50_257, 1024),
-    "gpt_tiny": Shape(2, 128, 4, 512, 1024, 128),
-    "bert_base": Shape(12, 768, 12, 3072, 30_522, 512),
-    "bert_tiny": Shape(2, 128, 2, 512, 30_522, 512),
-}
+Shape = TransformerShape
 INIT_STD = 0.02
 
 
