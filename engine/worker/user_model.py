@@ -8,10 +8,6 @@ user passed --unsafe-model-code. A function is the user's own code: importing it
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import inspect
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +16,7 @@ import numpy as np
 
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
+from engine.worker import model_fn
 
 DEFAULT_TOKEN_VOCAB = 1000  # integer inputs not feeding an Embedding: ids below this
 OPTIMIZERS = {"adam": keras.optimizers.Adam, "adamw": keras.optimizers.AdamW, "sgd": keras.optimizers.SGD}
@@ -46,10 +43,6 @@ class UserModel:
     tokens_per_example: int | None
 
 
-def _sha256(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()[:16]
-
-
 def _from_file(spec: TrainSpec) -> UserModel:
     path = Path(spec.model_file)
     try:
@@ -64,22 +57,11 @@ def _from_file(spec: TrainSpec) -> UserModel:
         raise UserModelError(f"--model-file {path.name}: Keras could not load it: {text.splitlines()[0]}") from None
     except (OSError, TypeError) as exc:
         raise UserModelError(f"--model-file {path.name}: not a Keras 3 .keras file ({exc})") from None
-    return UserModel(model, model.name, "file", _sha256(path.read_bytes()), _tokens(model))
+    return UserModel(model, model.name, "file", model_fn.digest(path.read_bytes()), _tokens(model))
 
 
 def _from_function(spec: TrainSpec) -> UserModel:
-    module_name, _, func_name = spec.model_fn.partition(":")
-    for folder in (spec.model_path,) if spec.model_path else ():
-        if folder not in sys.path:
-            sys.path.insert(0, folder)
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        where = spec.model_path or "the working directory"
-        raise UserModelError(f"--model-fn {spec.model_fn}: cannot import {module_name} from {where} ({exc})") from None
-    build = getattr(module, func_name, None)
-    if not callable(build):
-        raise UserModelError(f"--model-fn {spec.model_fn}: {module_name} has no function {func_name}")
+    build, source_hash = model_fn.resolve(spec, UserModelError)
     previous = keras.mixed_precision.global_policy().name
     keras.mixed_precision.set_global_policy(spec.precision)
     try:
@@ -91,11 +73,7 @@ def _from_function(spec: TrainSpec) -> UserModel:
             f"--model-fn {spec.model_fn}: returned {type(model).__name__}, not a keras.Model "
             "(a torch.nn.Module runs with --backend torch, the native PyTorch path)"
         )
-    try:
-        source = inspect.getsource(module).encode()
-    except (OSError, TypeError):
-        source = spec.model_fn.encode()
-    return UserModel(model, model.name, "function", _sha256(source), _tokens(model))
+    return UserModel(model, model.name, "function", source_hash, _tokens(model))
 
 
 def load(spec: TrainSpec) -> UserModel:

@@ -95,3 +95,11 @@ def test_the_result_card_says_when_a_backend_is_known_to_be_slow_for_the_op():
     assert not any(
         "Known slow" in x for x in backend_lines({"backend": "jax", "device": "gpu", "model": "fashion_cnn"})
     )
+
+
+def test_a_jax_gpu_matmul_card_states_the_measured_gap_and_its_likely_cause():
+    from engine.results.backend_text import backend_lines
+
+    line = backend_lines({"backend": "jax", "device": "gpu", "model": "matmul"})[-1]
+    assert "669 TFLOP/s" in line and "round trip" in line and "not yet re-measured" in line
+    assert not any("Known gap" in x for x in backend_lines({"backend": "torch", "device": "gpu", "model": "matmul"}))

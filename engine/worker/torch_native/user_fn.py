@@ -9,10 +9,6 @@ cannot build, returns something else or says nothing of its input is refused bef
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import inspect as pyinspect
-import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +18,7 @@ from torch import nn
 
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
+from engine.worker import model_fn
 from engine.worker.arrays import ArrayPipeline, repeat_one
 
 
@@ -47,27 +44,14 @@ class UserModule:
 
 
 def _build(spec: TrainSpec) -> tuple[nn.Module, str]:
-    module_name, _, func_name = spec.model_fn.partition(":")
-    if spec.model_path and spec.model_path not in sys.path:
-        sys.path.insert(0, spec.model_path)
-    try:
-        source_module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise UserFnError(f"--model-fn {spec.model_fn}: cannot import {module_name} ({exc})") from None
-    build = getattr(source_module, func_name, None)
-    if not callable(build):
-        raise UserFnError(f"--model-fn {spec.model_fn}: {module_name} has no function {func_name}")
+    build, source_hash = model_fn.resolve(spec, UserFnError)
     module = build()
     if not isinstance(module, nn.Module):
         raise UserFnError(
             f"--model-fn {spec.model_fn}: returned {type(module).__name__}, not a torch.nn.Module "
             "(a keras.Model runs with --backend tensorflow, jax or keras-torch)"
         )
-    try:
-        text = pyinspect.getsource(source_module).encode()
-    except (OSError, TypeError):
-        text = spec.model_fn.encode()
-    return module, "sha256:" + hashlib.sha256(text).hexdigest()[:16]
+    return module, source_hash
 
 
 def _batch(module: nn.Module, spec: TrainSpec) -> tuple[np.ndarray, np.ndarray]:
