@@ -155,6 +155,14 @@ def _quality(theirs: Mapping[str, Any], derivation: str) -> list[Difference]:
         out.append(Difference("doubtful", MINOR if imprecise else MAJOR, short, f"Flagged doubtful: {reason}."))
     if kind in ("lower_bound", "upper_bound") and not theirs.get("doubtful"):
         out.append(Difference("bound", MINOR, "a bound", f"The published figure is a {kind.replace('_', ' ')}."))
+    if derivation == "estimate":
+        out.append(
+            Difference(
+                "estimate", MINOR, "estimated, not measured",
+                "An estimate for this run's model and batch on that device from other figures (its range beside "
+                "it; the how-text says from which), not a measurement.",
+            )
+        )  # fmt: skip
     if derivation == "peak":
         out.append(
             Difference("peak", MAJOR, "datasheet peak", "A datasheet peak, not a measurement: no run reaches it.")
@@ -166,7 +174,9 @@ def grade(mine: Mapping[str, Any], theirs: Mapping[str, Any], derivation: str = 
     """The grade of `theirs` against `mine`: "same" (nothing that changes speed differs), "close" (only
     minor differences), "different" (a model, dataset, precision, big batch gap, or a doubtful figure)."""
     diffs = differences(mine, theirs)
-    if derivation == "peak":  # a datasheet states no model, data or batch: only its precision can differ
+    if derivation in ("peak", "estimate"):
+        # a datasheet states no model, data or batch, and an estimate is for the user's own run on another
+        # device: only its precision can differ, and "batch not stated" would read as a gap in a source
         diffs = [d for d in diffs if not d.short.endswith("not stated")]
     diffs = sorted(diffs + _quality(theirs, derivation), key=_rank)
     counted = [d for d in diffs if d.weight > NORMALISED]
