@@ -150,8 +150,10 @@ def _short(key: str, article: bool = False) -> str:
     return (f"an {name}" if name[:1] in "AEHILMNORSX" else f"a {name}") if article else name
 
 
-def _by_ratio(model: str, target: str, pc: str, groups: dict[Key, list[Point]]) -> Estimate | None:
-    kind = model_kind(model)
+def _by_ratio(
+    model: str, target: str, pc: str, groups: dict[Key, list[Point]], kind: str | None = None
+) -> Estimate | None:
+    kind = kind or model_kind(model)
     options = []
     for m, anchor, c in groups:
         if m != model or c != pc or anchor == target or not usable_device(anchor):
@@ -196,7 +198,9 @@ def peak_per_device_tflops(key: str, pc: str) -> float | None:
     return per_unit * per if per_unit and per else None
 
 
-def _mfu_band(model: str, pc: str, groups: dict[Key, list[Point]], flops: dict[str, float]) -> tuple[list[float], str]:
+def _mfu_band(
+    model: str, pc: str, groups: dict[Key, list[Point]], flops: dict[str, float], kind: str | None = None
+) -> tuple[list[float], str]:
     """MFU (achieved ÷ peak) of the figures most like the target, the first tier with at least 2 figures:
 
     1. the model's own figures on other devices at this precision class — a FLOPs count that is off for the
@@ -204,7 +208,7 @@ def _mfu_band(model: str, pc: str, groups: dict[Key, list[Point]], flops: dict[s
        and cancels; 2. figures of models of its kind; 3. figures of any model.
     Outside tier 1 an MFU over 100 % means the count does not describe that figure's workload: left out.
     """
-    kind = model_kind(model)
+    kind = kind or model_kind(model)
     own: list[float] = []
     same: list[float] = []
     every: list[float] = []
@@ -226,11 +230,11 @@ def _pct(mfu: float) -> str:
 
 
 def _by_roofline(
-    model: str, target: str, pc: str, groups: dict[Key, list[Point]], flops: float | None
+    model: str, target: str, pc: str, groups: dict[Key, list[Point]], flops: float | None, kind: str | None = None
 ) -> Estimate | None:
     f, peak = flops or train_flops_per_example(model), peak_per_device_tflops(target, pc)
     table = hardware_table.BY_KEY[target].peak_tflops
-    mfus, seen_on = _mfu_band(model, pc, groups, {model: f} if f else {})
+    mfus, seen_on = _mfu_band(model, pc, groups, {model: f} if f else {}, kind)
     if not f or not peak or not mfus:
         return None
     per_mfu = peak * 1e12 / f
@@ -246,10 +250,16 @@ def _by_roofline(
 
 
 def estimate(
-    model: str, hardware_key: str, precision: str, points: Sequence[Point], flops_per_example: float | None = None
+    model: str,
+    hardware_key: str,
+    precision: str,
+    points: Sequence[Point],
+    flops_per_example: float | None = None,
+    kind: str | None = None,
 ) -> Estimate | None:
     """An estimate of `model`'s training examples/s on one `hardware_key` device at `precision` (a precision or
-    its class), from the other points; None for an unknown device or when neither method has data.
+    its class), from the other points; None for an unknown device or when neither method has data. `kind`:
+    a user model's, read from its layers (the zoo's is known by name; an unknown one counts as a convnet).
 
     Points of the target itself are left out: an estimate stands in for a figure, it never repeats one.
     """
@@ -258,4 +268,4 @@ def estimate(
         return None
     target = (model, hardware_key, pc)
     groups = group_points([p for p in points if (p.model, p.hardware_key, p.precision_class) != target])
-    return _by_ratio(*target, groups) or _by_roofline(*target, groups, flops_per_example)
+    return _by_ratio(*target, groups, kind) or _by_roofline(*target, groups, flops_per_example, kind)

@@ -90,7 +90,8 @@ def estimated_rows(base: lfl.Rate, ref: pd.DataFrame | None, keys: Sequence[str]
     points, floor = points_from_reference(ref), step_floor(ref)
     out = []
     for key in keys:
-        e = estimate(base.workload, key, base.precision, points, flops_per_example=_flops(base))
+        kind = base.settings.get("model_kind") or None  # a user model's, from its layers
+        e = estimate(base.workload, key, base.precision, points, flops_per_example=_flops(base), kind=kind)
         if e is not None:
             out.append(_as_rate(base, capped(e, base.settings.get("batch_size"), floor)))
     return out

@@ -179,6 +179,7 @@ def local_settings(result: Mapping[str, Any]) -> dict[str, Any]:
         "xla": bool(result.get("xla")),
         # the run's own count (layer count or the framework's): what an estimate of a model no table knows needs
         "flops_per_example": _flops_per_example(result) if kind == "train" else None,
+        "model_kind": result.get("model_kind") if is_present(result.get("model_kind")) else None,
         "value_kind": "exact",
         "doubtful": False,
         "doubt_reason": "",

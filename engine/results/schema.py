@@ -44,6 +44,8 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     # file or the function's source so History and Compare group runs of the same model
     ("model_source", str),
     ("model_hash", str),
+    # a user model's kind read from its layers (engine.worker.layer_kind): transformer, recurrent or conv
+    ("model_kind", str),
     ("price_per_hour_usd", float),
     # what it measured
     ("time_to_first_step_s", float),
@@ -124,6 +126,7 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "flops_source",
     "tokens_per_sec",
     "matches_eager_fp32",
+    "model_kind",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -173,6 +176,7 @@ class ResultRow(TypedDict, total=False):
     params: int | None
     model_source: str | None
     model_hash: str | None
+    model_kind: str | None
     price_per_hour_usd: float | None
     time_to_first_step_s: float | None
     first_epoch_s: float | None

@@ -41,6 +41,7 @@ def inspect(raw: dict) -> dict:
         "tokens_per_example": user.tokens_per_example,
         "source": user.source,
         "digest": user.digest,
+        "model_kind": user_model.facts(user)["model_kind"],
     }
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
-from engine.worker import model_fn
+from engine.worker import layer_kind, model_fn
 
 DEFAULT_TOKEN_VOCAB = 1000  # integer inputs not feeding an Embedding: ids below this
 OPTIMIZERS = {"adam": keras.optimizers.Adam, "adamw": keras.optimizers.AdamW, "sgd": keras.optimizers.SGD}
@@ -187,4 +187,9 @@ def facts(user: UserModel | None) -> dict:
     """The model_columns keywords of a user model ({} for a zoo model)."""
     if user is None:
         return {}
-    return {"model_source": user.source, "model_hash": user.digest, "tokens": user.tokens_per_example}
+    return {
+        "model_source": user.source,
+        "model_hash": user.digest,
+        "tokens": user.tokens_per_example,
+        "model_kind": layer_kind.keras_kind(user.model),
+    }

@@ -62,6 +62,7 @@ def full_row(run_id: str, **over) -> dict:
         "params": 1_234_567,
         "model_source": "file",
         "model_hash": "sha256:0f1e2d",
+        "model_kind": "transformer",
         "price_per_hour_usd": 0.35,
         "time_to_first_step_s": 1.2345678901234567,
         "first_epoch_s": 3.3,

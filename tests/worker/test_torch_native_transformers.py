@@ -106,6 +106,7 @@ def test_a_torch_module_from_model_fn_runs_natively_with_its_parameters_stored(d
     assert row["status"] == "ok" and row["model"] == "TinyNet" and row["model_source"] == "function"
     stored = Store(db).get_run(row["run_id"])
     assert stored["params"] == 8 * 3 * 9 + 8 + 8 * 5 + 5 and stored["examples_per_sec"] > 0
+    assert stored["model_kind"] == "conv"  # read from its modules, for Compare's estimate
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from engine.spec import catalog
 from engine.spec.specs import TrainSpec
 from engine.worker import model_fn
 from engine.worker.arrays import ArrayPipeline, repeat_one
+from engine.worker.layer_kind import torch_kind
 
 
 class UserFnError(ValueError):
@@ -92,7 +93,7 @@ def load(spec: TrainSpec) -> UserModule:
     where = "--data-npz" if spec.data_npz else "synthetic, shaped by the module's input_shape"
     pipe = ArrayPipeline(repeat_one((x, y)), None, info, f"{where} (one cached batch)", len(x))
     tokens = int(x.shape[1]) if kind == "text" and x.ndim == 2 else None
-    facts = {"model_source": "function", "model_hash": digest, "tokens": tokens}
+    facts = {"model_source": "function", "model_hash": digest, "tokens": tokens, "model_kind": torch_kind(module)}
     return UserModule(module, type(module).__name__, info, pipe, facts)
 
 
@@ -118,4 +119,5 @@ def inspect(spec: TrainSpec) -> dict:
         "tokens_per_example": user.facts["tokens"],
         "source": "function",
         "digest": user.facts["model_hash"],
+        "model_kind": user.facts["model_kind"],
     }
