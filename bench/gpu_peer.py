@@ -64,8 +64,12 @@ def train(device: str, batch: int, steps: int, warmup: int = 10) -> dict:
     y = torch.randint(0, 10, (batch,), device=device)
 
     def step() -> torch.Tensor:
-        opt.zero_grad(set_to_none=True)
         loss = loss_fn(model(x), y)
+        # the engine's order (engine/worker/torch_native/step.py): last step's gradients are freed after the
+        # forward, right before backward allocates the same sizes again; freeing them before the forward made
+        # this loop 10 % slower on a CPU (653 vs 725 ex/s, fashion_cnn b64; BENCHMARKS.md), glibc's allocator
+        # handing the memory back and forth; a CUDA caching allocator does not care
+        opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
         return loss

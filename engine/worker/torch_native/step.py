@@ -43,6 +43,8 @@ class Trainer:
         ):
             logits = self.model(x)
         loss = loss_of(logits, y)
+        # after the forward, not before it: backward then reuses the freed gradients' memory at once (on a CPU
+        # freeing them before the forward cost 10 % a step; bench/gpu_peer.py, BENCHMARKS.md)
         self.optimizer.zero_grad(set_to_none=True)
         if self.scaler is not None:
             self.scaler.scale(loss).backward()
