@@ -34,6 +34,9 @@ sys.path.insert(0, str(ROOT))
 def plain(backend: str, model: str, batch: int, steps: int) -> None:
     """Plain Keras fit under `backend` (run in its own process: KERAS_BACKEND is read at import)."""
     if backend == "torch":  # native PyTorch's peer: a plain torch loop, no Keras (bench/gpu_peer.py)
+        if model != "fashion_cnn":  # the one model gpu_peer writes in torch.nn: no ratio against another model
+            print(json.dumps({"error": f"the plain torch peer is fashion_cnn only, not {model}"}))
+            return
         import gpu_peer
 
         print(json.dumps(gpu_peer.train("cpu", batch, steps, warmup=steps)))

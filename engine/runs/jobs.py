@@ -6,6 +6,7 @@ reconciles, so a run survives a closed tab or a restarted dashboard.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -40,6 +41,7 @@ _LAUNCH_GRACE_S = 30.0
 _DEADLINE_GRACE_S = 15.0
 # A run on another machine (same team database) is given up on only this long after its deadline.
 _REMOTE_GRACE_S = 300.0
+_REMOTE_STOPPED = "the machine running it stopped reporting past its deadline"
 _children: dict[str, subprocess.Popen] = {}
 
 
@@ -148,10 +150,13 @@ def _available_bytes() -> float:
     return psutil.virtual_memory().available
 
 
-def _reap(run_id: str) -> None:
+def _reap(run_id: str, grace_s: float = 0.0) -> None:
+    """Forget our worker once it has exited, waiting up to `grace_s` (a final row: reaped, no zombie, and its CPU
+    time counts in this process's children, which bench/bench_backends.py reads)."""
     proc = _children.get(run_id)
-    if proc is not None and proc.poll() is not None:
-        _children.pop(run_id, None)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        if proc is not None and proc.wait(timeout=grace_s) is not None:
+            _children.pop(run_id, None)
 
 
 def refresh(store: Store | None = None) -> list[str]:
@@ -171,10 +176,7 @@ def refresh(store: Store | None = None) -> list[str]:
         if job.get("machine") and job["machine"] != here:  # another machine's worker: its PID means nothing here
             if now > job["deadline"] + _REMOTE_GRACE_S and store.update_run(
                 run_id,
-                {
-                    "status": RunStatus.INTERRUPTED,
-                    "error": "the machine running it stopped reporting past its deadline",
-                },
+                {"status": RunStatus.INTERRUPTED, "error": _REMOTE_STOPPED},
                 only_if_status=ACTIVE_STATUSES,
             ):
                 changed.append(run_id)
@@ -246,13 +248,12 @@ def wait(run_id: str, store: Store | None = None, poll_s: float = 0.2, on_event=
             for ev in events[seen:]:
                 on_event(ev)
         seen = len(events)
-        proc = _children.get(run_id)
-        if proc is not None and proc.poll() is not None:
-            _children.pop(run_id, None)
+        _reap(run_id)
         if not is_active(run_id, store):
             if on_event:
                 for ev in read_progress(run_dir)[seen:]:
                     on_event(ev)
+            _reap(run_id, grace_s=5.0)
             return store.get_run(run_id) or {}
         time.sleep(poll_s)
 
