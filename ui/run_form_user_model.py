@@ -42,7 +42,13 @@ def _facts_line(facts: dict[str, Any]) -> str:
     inputs = ", ".join(f"{name} {'×'.join(map(str, shape))} {dtype}" for name, shape, dtype in facts["inputs"])
     return (
         f"**{facts['name']}**: {facts['params']:,} parameters, {facts['train_flops_per_example'] / 1e6:,.1f} MFLOP "
-        f"per training example (counted by layer); inputs {inputs}; trained on synthetic data shaped by them."
+        f"per training example (counted by layer); inputs {inputs}; trained on synthetic data shaped by them. "
+        + (
+            f"Its layers make it a {facts['model_kind']} model: Compare estimates other devices from figures of "
+            f"{facts['model_kind']} models."
+            if facts.get("model_kind")
+            else "No attention, recurrent or convolution layer found: Compare's estimates treat it as a convnet."
+        )
     )
 
 

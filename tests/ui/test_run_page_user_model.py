@@ -40,6 +40,7 @@ def test_reading_an_upload_gives_its_facts_and_a_refused_one_its_reason(db, save
     assert facts["name"] == "two_input_net" and facts["params"] == 981
     line = yours._facts_line(facts)
     assert line.startswith("**two_input_net**: 981 parameters") and "image 16×16×3 float32" in line
+    assert facts["model_kind"] == "conv" and "Its layers make it a conv model" in line  # read by the real worker
     broken = tmp_path / "broken.keras"
     broken.write_bytes(b"not a zip")
     got = yours.read_upload(str(broken), "digest-b", "jax")
