@@ -27,6 +27,11 @@ class Device:
       peak_unit: the unit the peaks are quoted per ("gpu", "die", "chip").
       peak_tflops: dense peak per precision ("float32", "tf32", "float16", "bfloat16", "int8").
       tdp_w: board power per peak unit, when published.
+      mem_gb: device memory per peak unit (GB as the vendor states it).
+      mem_bw_gbs: memory bandwidth per peak unit in GB/s — what bounds a memory-bound layer.
+      silicon: devices that share one compute die and clocks share a silicon name (H100, H200 and GH200 are
+        all "gh100"): an efficiency measured on one carries to the others better than across generations.
+      source: the datasheet the figures above were read from.
     """
 
     key: str
@@ -37,6 +42,10 @@ class Device:
     peak_unit: str = "gpu"
     peak_tflops: dict[str, float] = field(default_factory=dict)
     tdp_w: float | None = None
+    mem_gb: float | None = None
+    mem_bw_gbs: float | None = None
+    silicon: str = ""
+    source: str = ""
 
 
 _TPU_V2 = {"core": 1, "chip": 2, "board": 8, "pod": 512}  # a v2 Pod: 256 chips
@@ -44,6 +53,8 @@ _TPU_V3 = {"core": 1, "chip": 2, "board": 8, "pod": 2048}  # a v3 Pod: 1024 chip
 _TPU_V4 = {"core": 1, "chip": 2, "board": 8, "pod": 8192}  # a v4 Pod: 4096 chips (megacore: 2 cores/chip)
 _ONE_GPU = {"gpu": 1, "die": 1, "chip": 1, "board": 1}
 _F16 = ("float16", "bfloat16")
+_NV = "NVIDIA datasheet: "
+_TPU_DOC = "Google Cloud TPU docs, system architecture: "
 
 
 def _p(fp32: float | None = None, half: float | None = None, tf32: float | None = None, *, halves=_F16) -> dict:
@@ -52,50 +63,129 @@ def _p(fp32: float | None = None, half: float | None = None, tf32: float | None 
     return out | ({"tf32": tf32} if tf32 else {})
 
 
+# Peaks are DENSE: where a datasheet quotes "with sparsity" the figure here is half of it.
 DEVICES: tuple[Device, ...] = (
     Device("cpu", "cpu", "CPU", {"host": 1}, peak_unit="host"),
     Device("colab_tpu_runtime_host_cpu", "cpu", "Colab 'TPU' runtime (host CPU)", {"host": 1}, peak_unit="host"),
-    # HGX B200 at 1,000 W, NVIDIA Blackwell datasheet: FP32 75, TF32 2.2 PF and BF16 4.5 PF with sparsity (halved here)
-    Device("b200", "gpu", "B200", _ONE_GPU, ("b200",), peak_tflops=_p(75.0, 2250.0, 1100.0), tdp_w=1000),
-    # H200 SXM datasheet: the H100's GH100 silicon and clocks, so the H100 SXM's dense peaks; up to 700 W
-    Device("h200", "gpu", "H200", _ONE_GPU, ("h200",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=700),
-    Device("h100", "gpu", "H100", _ONE_GPU, ("h100",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=700),
+    # HGX B200 at 1,000 W: FP32 75, TF32 2.2 PF and BF16 4.5 PF with sparsity (halved here); 180 GB HBM3e, 7.7 TB/s
+    Device(
+        "b200", "gpu", "B200", _ONE_GPU, ("b200",), peak_tflops=_p(75.0, 2250.0, 1100.0), tdp_w=1000, mem_gb=180,
+        mem_bw_gbs=7700, silicon="gb100", source=_NV + "HGX B200 (nvidia.com/en-us/data-center/hgx), per GPU",
+    ),
+    # GH200's GPU is the H100's GH100 die with 96 GB HBM3 at 4 TB/s (144 GB HBM3e at 4.9 TB/s in the later part);
+    # listed before the H200 because "h200" is inside "gh200"
+    Device(
+        "gh200", "gpu", "GH200", _ONE_GPU, ("gh200",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=1000, mem_gb=96,
+        mem_bw_gbs=4000, silicon="gh100",
+        source=_NV + "GH200 Grace Hopper Superchip (96 GB HBM3 version); module power 450–1000 W incl. the CPU",
+    ),  # fmt: skip
+    # H200 SXM: the H100's GH100 silicon and clocks, so the H100 SXM's dense peaks; 141 GB HBM3e at 4.8 TB/s
+    Device(
+        "h200", "gpu", "H200", _ONE_GPU, ("h200",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=700, mem_gb=141,
+        mem_bw_gbs=4800, silicon="gh100", source=_NV + "H200 Tensor Core GPU, H200 SXM column",
+    ),
+    # H100 PCIe: fewer SMs and lower clocks than the SXM part; before the H100 because the first alias found wins
+    Device(
+        "h100_pcie", "gpu", "H100 PCIe", _ONE_GPU, ("h100 pcie", "h100-pcie", "h100 80gb pcie", "h100_pcie"),
+        peak_tflops=_p(51.0, 756.0, 378.0), tdp_w=350, mem_gb=80, mem_bw_gbs=2000, silicon="gh100",
+        source=_NV + "H100 Tensor Core GPU, H100 PCIe column",
+    ),
+    Device(
+        "h100", "gpu", "H100", _ONE_GPU, ("h100",), peak_tflops=_p(67.0, 989.0, 494.7), tdp_w=700, mem_gb=80,
+        mem_bw_gbs=3350, silicon="gh100", source=_NV + "H100 Tensor Core GPU, H100 SXM column",
+    ),
     # A100 80GB datasheet: the 40GB part's peaks (SXM 400 W); its own key because it is priced apart. Its aliases
     # come before the A100's because the first alias found in the name wins.
     Device(
-        "a100_80gb",
-        "gpu",
-        "A100 80GB",
-        _ONE_GPU,
-        ("a100-sxm4-80gb", "a100 80gb", "a100-80gb", "a100-pcie-80gb"),
-        peak_tflops=_p(19.5, 312.0, 156.0),
-        tdp_w=400,
+        "a100_80gb", "gpu", "A100 80GB", _ONE_GPU, ("a100-sxm4-80gb", "a100 80gb", "a100-80gb", "a100-pcie-80gb"),
+        peak_tflops=_p(19.5, 312.0, 156.0), tdp_w=400, mem_gb=80, mem_bw_gbs=2039, silicon="ga100",
+        source=_NV + "A100 Tensor Core GPU, A100 80GB SXM column",
     ),
-    Device("a100", "gpu", "A100", _ONE_GPU, ("a100",), peak_tflops=_p(19.5, 312.0, 156.0), tdp_w=400),
-    Device("l4", "gpu", "L4", _ONE_GPU, ("l4",), peak_tflops=_p(30.3, 121.0), tdp_w=72),
-    Device("a10g", "gpu", "A10G", _ONE_GPU, ("a10g",), peak_tflops=_p(31.2, 125.0), tdp_w=150),
-    Device("v100", "gpu", "V100", _ONE_GPU, ("v100",), peak_tflops=_p(15.7, 125.0, halves=("float16",)), tdp_w=300),
-    Device("t4", "gpu", "T4", _ONE_GPU, ("t4",), peak_tflops=_p(8.1, 65.0, halves=("float16",)), tdp_w=70),
-    Device("p100", "gpu", "P100", _ONE_GPU, ("p100",), peak_tflops=_p(9.3, 18.7, halves=("float16",)), tdp_w=250),
-    Device("p4", "gpu", "P4", _ONE_GPU, ("p4",), peak_tflops=_p(5.5), tdp_w=75),
-    # one GK210 die (half a board) with boost — what Colab gives
-    Device("k80", "gpu", "K80", {"die": 1, "gpu": 1, "board": 2}, ("k80",), "die", _p(4.37), tdp_w=150),
+    Device(
+        "a100", "gpu", "A100", _ONE_GPU, ("a100",), peak_tflops=_p(19.5, 312.0, 156.0), tdp_w=400, mem_gb=40,
+        mem_bw_gbs=1555, silicon="ga100", source=_NV + "A100 Tensor Core GPU, A100 40GB SXM column",
+    ),
+    # AMD Instinct: matrix peaks (FP32 matrix 163.4; TF32 and BF16 dense, without sparsity)
+    Device(
+        "mi325x", "gpu", "MI325X", _ONE_GPU, ("mi325x",), peak_tflops=_p(163.4, 1307.4, 653.7), tdp_w=1000,
+        mem_gb=256, mem_bw_gbs=6000, silicon="cdna3", source="AMD Instinct MI325X datasheet (amd.com)",
+    ),
+    Device(
+        "mi300x", "gpu", "MI300X", _ONE_GPU, ("mi300x",), peak_tflops=_p(163.4, 1307.4, 653.7), tdp_w=750,
+        mem_gb=192, mem_bw_gbs=5300, silicon="cdna3", source="AMD Instinct MI300X datasheet (amd.com)",
+    ),
+    # before the L4: "l4" is inside "l40s"
+    Device(
+        "l40s", "gpu", "L40S", _ONE_GPU, ("l40s",), peak_tflops=_p(91.6, 362.05, 183.0), tdp_w=350, mem_gb=48,
+        mem_bw_gbs=864, silicon="ad102", source=_NV + "L40S GPU for the data center",
+    ),
+    Device(
+        "l4", "gpu", "L4", _ONE_GPU, ("l4",), peak_tflops=_p(30.3, 121.0, 60.0), tdp_w=72, mem_gb=24, mem_bw_gbs=300,
+        silicon="ad104", source=_NV + "L4 Tensor Core GPU",
+    ),
+    # AWS's A10G: the A10's GA102 with 24 GB GDDR6 at 600 GB/s (AWS G5 page); peaks of the A10 datasheet
+    Device(
+        "a10g", "gpu", "A10G", _ONE_GPU, ("a10g",), peak_tflops=_p(31.2, 125.0, 62.5), tdp_w=150, mem_gb=24,
+        mem_bw_gbs=600, silicon="ga102", source=_NV + "A10 Tensor Core GPU; AWS EC2 G5 instance page",
+    ),
+    Device(
+        "v100", "gpu", "V100", _ONE_GPU, ("v100",), peak_tflops=_p(15.7, 125.0, halves=("float16",)), tdp_w=300,
+        mem_gb=16, mem_bw_gbs=900, silicon="gv100", source=_NV + "Tesla V100, SXM2 column",
+    ),
+    Device(
+        "t4", "gpu", "T4", _ONE_GPU, ("t4",), peak_tflops=_p(8.1, 65.0, halves=("float16",)), tdp_w=70, mem_gb=16,
+        mem_bw_gbs=320, silicon="tu104", source=_NV + "Tesla T4",
+    ),
+    Device(
+        "p100", "gpu", "P100", _ONE_GPU, ("p100",), peak_tflops=_p(9.3, 18.7, halves=("float16",)), tdp_w=250,
+        mem_gb=16, mem_bw_gbs=732, silicon="gp100", source=_NV + "Tesla P100, PCIe 16 GB column",
+    ),
+    Device(
+        "p4", "gpu", "P4", _ONE_GPU, ("p4",), peak_tflops=_p(5.5), tdp_w=75, mem_gb=8, mem_bw_gbs=192,
+        silicon="gp104", source=_NV + "Tesla P4",
+    ),
+    # one GK210 die (half a board) with boost — what Colab gives; 12 GB and 240 GB/s per die
+    Device(
+        "k80", "gpu", "K80", {"die": 1, "gpu": 1, "board": 2}, ("k80",), "die", _p(4.37), tdp_w=150, mem_gb=12,
+        mem_bw_gbs=240, silicon="gk210", source=_NV + "Tesla K80 (per board ÷ 2 dies)",
+    ),
     Device("gpu_unknown", "gpu", "GPU (model not stated)", _ONE_GPU),
     Device("tpu_v1", "tpu", "TPU v1", {"chip": 1}, peak_unit="chip"),
-    Device("tpu_v2", "tpu", "TPU v2", _TPU_V2, ("tpu v2",), "chip", _p(45.0, 45.0, halves=("bfloat16",))),
-    Device("tpu_v2_8", "tpu", "TPU v2-8", _TPU_V2, (), "chip", _p(45.0, 45.0, halves=("bfloat16",))),
-    Device("tpu_v3", "tpu", "TPU v3", _TPU_V3, ("tpu v3",), "chip", _p(123.0, 123.0, halves=("bfloat16",))),
-    Device("tpu_v3_8", "tpu", "TPU v3-8", _TPU_V3, (), "chip", _p(123.0, 123.0, halves=("bfloat16",))),
-    Device("tpu_v4", "tpu", "TPU v4", _TPU_V4, ("tpu v4",), "chip", _p(275.0, 275.0, halves=("bfloat16",))),
+    Device(
+        "tpu_v2", "tpu", "TPU v2", _TPU_V2, ("tpu v2",), "chip", _p(45.0, 45.0, halves=("bfloat16",)), mem_gb=16,
+        mem_bw_gbs=600, silicon="tpu_v2", source=_TPU_DOC + "TPU v2",
+    ),
+    Device(
+        "tpu_v2_8", "tpu", "TPU v2-8", _TPU_V2, (), "chip", _p(45.0, 45.0, halves=("bfloat16",)), mem_gb=16,
+        mem_bw_gbs=600, silicon="tpu_v2", source=_TPU_DOC + "TPU v2",
+    ),
+    Device(
+        "tpu_v3", "tpu", "TPU v3", _TPU_V3, ("tpu v3",), "chip", _p(123.0, 123.0, halves=("bfloat16",)), mem_gb=32,
+        mem_bw_gbs=900, silicon="tpu_v3", source=_TPU_DOC + "TPU v3",
+    ),
+    Device(
+        "tpu_v3_8", "tpu", "TPU v3-8", _TPU_V3, (), "chip", _p(123.0, 123.0, halves=("bfloat16",)), mem_gb=32,
+        mem_bw_gbs=900, silicon="tpu_v3", source=_TPU_DOC + "TPU v3",
+    ),
+    Device(
+        "tpu_v4", "tpu", "TPU v4", _TPU_V4, ("tpu v4",), "chip", _p(275.0, 275.0, halves=("bfloat16",)), mem_gb=32,
+        mem_bw_gbs=1200, silicon="tpu_v4", source=_TPU_DOC + "TPU v4",
+    ),
     Device("tpu_v4i", "tpu", "TPU v4i", {"chip": 1}, peak_unit="chip"),
     Device(
-        "tpu_v5e", "tpu", "TPU v5e", {"core": 1, "chip": 1}, ("tpu v5 lite", "tpu v5e"), "chip", {"bfloat16": 197.0}
+        "tpu_v5e", "tpu", "TPU v5e", {"core": 1, "chip": 1}, ("tpu v5 lite", "tpu v5e"), "chip", {"bfloat16": 197.0},
+        mem_gb=16, mem_bw_gbs=819, silicon="tpu_v5e", source=_TPU_DOC + "TPU v5e",
     ),
-    Device("tpu_v5p", "tpu", "TPU v5p", {"core": 1, "chip": 2}, ("tpu v5p",), "chip"),
-    # one TensorCore per chip; 918 bf16 TFLOP/s per chip (cloud.google.com/tpu/docs/v6e); no TDP published.
+    # two TensorCores per chip (megacore); 459 bf16 TFLOP/s, 95 GB HBM2e at 2,765 GB/s per chip
+    Device(
+        "tpu_v5p", "tpu", "TPU v5p", {"core": 1, "chip": 2}, ("tpu v5p", "tpu v5"), "chip", {"bfloat16": 459.0},
+        mem_gb=95, mem_bw_gbs=2765, silicon="tpu_v5p", source=_TPU_DOC + "TPU v5p",
+    ),
+    # one TensorCore per chip; 918 bf16 TFLOP/s, 32 GB HBM at 1,640 GB/s per chip; no TDP published.
     # JAX names the chip "TPU v6 lite".
     Device(
-        "tpu_v6e", "tpu", "TPU v6e", {"core": 1, "chip": 1}, ("tpu v6 lite", "tpu v6e"), "chip", {"bfloat16": 918.0}
+        "tpu_v6e", "tpu", "TPU v6e", {"core": 1, "chip": 1}, ("tpu v6 lite", "tpu v6e"), "chip", {"bfloat16": 918.0},
+        mem_gb=32, mem_bw_gbs=1640, silicon="tpu_v6e", source=_TPU_DOC + "TPU v6e (Trillium)",
     ),
     Device("tpu_unknown", "tpu", "TPU (version not stated)", {"pod": 1}, peak_unit="pod"),
 )
