@@ -12,7 +12,8 @@ researcher wrote them. This script turns each row into the project's schema (see
 this file): normalised keys for hardware, model, precision and units; the original text kept in
 `*_label` columns; doubts flagged from the notes. It adds the seed-article figures the shared file
 lacks (origin `seed_article`), then the published BERT/GPT-2 figures of transformer_refs.py (origin
-`transformer_refs`), then AccelBench's own reference-pack measurements from
+`transformer_refs`), then the figures for today's accelerators of modern_refs.py (origin `modern_refs`: Lambda's
+PyTorch v2 results and MLPerf v4.0 ResNet-50 logs), then AccelBench's own reference-pack measurements from
 `data/reference/measured/*.csv` (origin `accelbench_pack`, see accelbench_pack.py). Every published
 value is copied as the same digits.
 
@@ -47,6 +48,7 @@ from curation_rules import (  # (needs HERE on sys.path first)
     precision_fields,
     unit_fields,
 )
+from modern_refs import modern_rows
 from transformer_refs import transformer_rows
 
 from engine.reference.data import COLUMN_NAMES
@@ -175,6 +177,7 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
         blocks.setdefault(sid, []).append(row)
     rows = [_finish(r) for block in blocks.values() for r in block]
     rows += transformer_rows()  # published BERT/GPT-2 figures, each with its file and commit (transformer_refs.py)
+    rows += modern_rows()  # today's accelerators: Lambda v2 (median of hosts) and MLPerf v4.0 (modern_refs.py)
     rows += pack_rows()  # AccelBench's own measurements, after every published row
     return [{name: r.get(name, "") for name in COLUMN_NAMES} for r in rows]
 

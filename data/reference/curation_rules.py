@@ -40,6 +40,7 @@ _HARDWARE_RULES: tuple[tuple[str, str, str], ...] = (
     (r"V100", "v100", ""),
     (r"\bT4\b", "t4", ""),
     (r"A100", "a100", ""),
+    (r"H100[- ](?:80GB )?PCIe", "h100_pcie", ""),  # the PCIe card: fewer SMs, 350 W; its own hardware key
     (r"H100", "h100", ""),
     (r"DGX-2", "v100", ""),  # DGX-2/2H systems are 16 V100s
     (r"CPU|Xeon|Core i\d", "cpu", ""),
@@ -114,7 +115,8 @@ def display_name(row: dict[str, str]) -> str:
         variant = []
         if "presumed" not in label:
             variant += re.findall(r"\b(\d+ ?GB)\b", label)[:1]
-            variant += [m.replace("PCIE", "PCIe") for m in re.findall(r"\b(PCIe|PCIE|SXM\d?)\b", label)][:1]
+            forms = [m.replace("PCIE", "PCIe") for m in re.findall(r"\b(PCIe|PCIE|SXM\d?)\b", label)][:1]
+            variant += [f for f in forms if f not in short]  # "H100 PCIe" already says PCIe
         name = " ".join([short, *variant])
         name = f"{n}× {name}" if n > 1 else name
     elif unit == "pod":
@@ -201,7 +203,7 @@ def precision_fields(text: str, framework: str, metric: str, key: str) -> tuple[
     if "fp64" in t:
         return "float64", xla
     if "'fp32' column" in t:
-        return ("tf32" if key in ("a100", "h100") else "float32"), xla
+        return ("tf32" if HARDWARE[key].silicon in ("ga100", "gh100") else "float32"), xla
     if "bf16/fp16" in t:
         return "bf16_fp16", xla
     if "tf32" in t:

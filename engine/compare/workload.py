@@ -43,6 +43,14 @@ MODEL_KINDS: dict[str, str] = {
     "bert_tiny": "transformer",
     "bert_large": "transformer",  # published references only (data/reference/transformer_refs.py)
     "gpt2_xl": "transformer",
+    # published references only (data/reference/modern_refs.py: Lambda's v2 suite, MaxText's TPU tables)
+    "ssd": "conv",
+    "waveglow": "conv",
+    "gnmt": "recurrent",
+    "tacotron2": "recurrent",
+    "llama2_70b": "transformer",
+    "llama31_8b": "transformer",
+    "llama31_70b": "transformer",
     "matmul": "transformer",
     "conv2d": "conv",
 }

@@ -29,6 +29,8 @@ _IPV4 = re.compile(r"(?<![A-Za-z0-9])(?:ip[-_.])?(\d{1,3})[._-](\d{1,3})[._-](\d
 _MEMORY = re.compile(r"^(\d+(?:\.\d+)?) ?(?:gb|gib|g)$")
 _FORM = re.compile(r"^(?:sxm\d?|pcie|nvl|oam|hgx|mxm)$")
 _COUNT = re.compile(r"^(\d+) ?[x×*]$|^[x×](\d+)$")
+# Settings of the machine (hyper-threading on/off) name a variant wherever they stand, never the provider
+_SETTINGS = re.compile(r"^ht ?(?:on|off)$")
 # Cloud machine types end in a number that is their vCPU count (n1-standard-2, n1-highmem-8), not a device count
 _MACHINE_FAMILIES = {"standard", "highmem", "highcpu", "megamem", "ultramem"}
 _SEPARATORS = re.compile(r"[\s_,;/|—–]+|(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])|\s-\s")
@@ -103,6 +105,15 @@ def _host(text: str) -> tuple[str, str]:
     return text, ""
 
 
+def _glued_count(before: list[str]) -> int | None:
+    """Index of the count word right before the device (`1x` of `LambdaOD_8x_Texas_1xH100`), else None.
+
+    Lambda names a multi-GPU instance's runs on 1, 2, 4 and 8 of its GPUs `LambdaOD_8x_…_1xH100`: the count glued to
+    the device is how many devices ran; a count elsewhere in the name is the instance size (kept in the provider).
+    """
+    return len(before) - 1 if before and _COUNT.match(before[-1].lower()) else None
+
+
 def parse_system(name: str) -> SystemName:
     """One system name read into SystemName; a name with no device keeps its text as the model."""
     text = " ".join(str(name).split())
@@ -128,12 +139,15 @@ def parse_system(name: str) -> SystemName:
     count = memory = None
     form, provider, variant = "", [], []
     own = spaced[start:end].split()  # the alias's own words may state memory and form factor (A100-SXM4-80GB)
+    glued = _glued_count(before)
     for i, word in enumerate([*before, *after, *own]):
         low = word.lower()
         c = _COUNT.match(low)
         mem = _MEMORY.match(low)
-        if c and count is None:
+        if c and count is None and glued in (None, i):
             count = int(c.group(1) or c.group(2))
+        elif _SETTINGS.match(low):
+            variant.append(word)
         elif mem and memory is None:
             memory = float(mem.group(1))
         elif _FORM.match(low) and not form:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from engine import paths
 from engine.reference.units import (
     BATCH_SCOPES,
     COUNT_UNITS,
@@ -26,7 +27,7 @@ from engine.reference.units import (
     VALUE_KINDS,
 )
 
-REFERENCE_CSV = Path(__file__).resolve().parents[2] / "data" / "reference" / "reference_numbers.csv"
+REFERENCE_CSV = paths.reference_file("reference_numbers.csv")
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,11 @@ COLUMNS: tuple[Column, ...] = (
     Column("source_url"),
     Column("source_kind", required=True, allowed=SOURCE_KINDS),
     Column("year", "int"),
-    Column("origin", required=True, allowed=("shared_csv", "seed_article", "transformer_refs", "accelbench_pack")),
+    Column(
+        "origin",
+        required=True,
+        allowed=("shared_csv", "seed_article", "transformer_refs", "modern_refs", "accelbench_pack"),
+    ),
     Column("hardware", required=True),
     Column("hardware_label", required=True),
     Column("hardware_key", required=True, allowed=tuple(HARDWARE)),

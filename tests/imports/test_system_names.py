@@ -35,6 +35,19 @@ from engine.results.errors import CsvError
         ("TPUv2 (8 cores)", {"hardware_key": "tpu_v2_8", "device_model": "TPU v2-8", "device_count": None}),
         ("n1-standard-2, TPUv2 (8 cores)", {"hardware_key": "tpu_v2_8", "device_count": None}),
         ("DGX-1 with 8 V100", {"hardware_key": "v100", "device_count": 8}),
+        # Lambda's runs on 1, 2, 4 of an 8-GPU instance: the count glued to the device wins, the instance size is
+        # part of the provider
+        ("LambdaOD_8x_Texas_1xH100_80GB_SXM5_192-222-52-149_v2",
+         {"hardware_key": "h100", "device_count": 1, "provider": "LambdaOD 8x Texas", "host": "192.222.52.149"}),
+        ("LambdaOD_4x_Texas_2xH100_80GB_SXM5_192-222-52-139_v2", {"device_count": 2, "provider": "LambdaOD 4x Texas"}),
+        ("LambdaOD_1x_1xGH200_96GB_192-222-57-0_v2", {"hardware_key": "gh200", "device_count": 1, "memory_gb": 96.0}),
+        ("LambdaOD_1x_Texas_1xH100_80GB_PCIe_209-20-158-50_v2", {"hardware_key": "h100_pcie", "device_count": 1}),
+        ("LambdaOD_test_8xB200_192GB_129-213-83-251_v2", {"hardware_key": "b200", "device_count": 8}),
+        ("LambdaOD_8x_Texas", {"device_count": None}),  # no device: nothing to count
+        ("Dell 8x H100 80GB SXM5", {"device_count": 8, "provider": "Dell"}),  # one count, next to the device
+        # a setting (hyper-threading off) is a variant wherever it stands, never the provider
+        ("LambdaBM_ENG04_HTOff_1xH200_140GB_SXM_h200_v2",
+         {"hardware_key": "h200", "device_count": 1, "provider": "LambdaBM ENG04", "variant": "HTOff v2"}),
     ],
 )  # fmt: skip
 def test_a_name_reads_into_its_parts(name, want):
@@ -47,6 +60,13 @@ LAMBDA = "system,resnet50 (images/s)\n" + "".join(
 ) + "".join(f"LambdaOD_Texas_1xH100_80GB_SXM5_10_1_0_{i}_HTOff,{1600 + i}\n" for i in range(3)) + "".join(
     f"LambdaOD_Texas_{n}xH100_80GB_SXM5_10_2_0_{n}_v2,{1750 * n * 0.9}\n" for n in (2, 8)
 )  # fmt: skip
+
+
+def test_runs_on_part_of_an_instance_are_counted_by_the_device_token():
+    """`LambdaOD_8x_…_1xH100` ran on 1 GPU of an 8-GPU instance: scaling must see 1, 2, 4, 8 GPUs, not four 8s."""
+    names = [f"LambdaOD_8x_Texas_{n}xH100_80GB_SXM5_192-222-52-149_v2" for n in (1, 2, 4, 8)]
+    assert [parse_system(n).device_count for n in names] == [1, 2, 4, 8]
+    assert {parse_system(n).provider for n in names} == {"LambdaOD 8x Texas"}
 
 
 def test_repeats_on_39_hosts_are_one_noise_band_and_counts_scale():
