@@ -6,9 +6,11 @@ import os
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA_DIR = ROOT / "data"
-REFERENCE_DIR = DATA_DIR / "reference"
+from engine import paths
+
+ROOT = paths.CODE_ROOT  # where `engine` is imported from: workers start here (a checkout or site-packages)
+DATA_DIR = paths.data_dir()  # data/ in a checkout, ~/.accelbench for an installed wheel (engine.paths)
+REFERENCE_DIR = paths.reference_dir()
 
 
 DB_URL_SCHEMES = ("postgresql://", "postgresql+psycopg://", "postgres://")

@@ -16,19 +16,28 @@ MAX_LINES = 300
 
 # What each part may import from this repository (its own modules always). The direction is
 # pages → ui → charts → imports → runs / results → compare → reference → spec; worker → runs / results / spec;
-# the CLI (engine.cli) sits on top of the engine. engine.settings (paths and switches) is usable by all.
+# the CLI (engine.cli) sits on top of the engine. engine.settings (paths and switches) is usable by all, and so
+# is engine.paths under it (where the data is, in a checkout or an installed wheel; standard library only).
 # engine.imports (other tools' files) builds on engine.results (AccelBench's own schema and exports), never
 # the other way round.
 # (results uses reference's one metric registry, engine.reference.metrics, so reference must not
 # import results.)
 ALLOWED: dict[str, set[str]] = {
-    "engine.settings": set(),
-    "engine.spec": {"engine.settings"},
-    "engine.results": {"engine.spec", "engine.reference", "engine.compare", "engine.settings"},
-    "engine.imports": {"engine.spec", "engine.results", "engine.reference", "engine.compare", "engine.settings"},
-    "engine.reference": {"engine.spec", "engine.settings"},
-    "engine.compare": {"engine.spec", "engine.reference", "engine.settings"},
-    "engine.runs": {"engine.spec", "engine.results", "engine.settings"},
+    "engine.paths": set(),
+    "engine.settings": {"engine.paths"},
+    "engine.spec": {"engine.settings", "engine.paths"},
+    "engine.results": {"engine.spec", "engine.reference", "engine.compare", "engine.settings", "engine.paths"},
+    "engine.imports": {
+        "engine.spec",
+        "engine.results",
+        "engine.reference",
+        "engine.compare",
+        "engine.settings",
+        "engine.paths",
+    },
+    "engine.reference": {"engine.spec", "engine.settings", "engine.paths"},
+    "engine.compare": {"engine.spec", "engine.reference", "engine.settings", "engine.paths"},
+    "engine.runs": {"engine.spec", "engine.results", "engine.settings", "engine.paths"},
     "engine.charts": {
         "engine.spec",
         "engine.results",
@@ -36,9 +45,10 @@ ALLOWED: dict[str, set[str]] = {
         "engine.reference",
         "engine.compare",
         "engine.settings",
+        "engine.paths",
     },
-    "engine.worker": {"engine.spec", "engine.results", "engine.runs", "engine.settings"},
-    "engine.sweep": {"engine.spec", "engine.results", "engine.runs", "engine.settings"},
+    "engine.worker": {"engine.spec", "engine.results", "engine.runs", "engine.settings", "engine.paths"},
+    "engine.sweep": {"engine.spec", "engine.results", "engine.runs", "engine.settings", "engine.paths"},
     "engine.cli": {"engine.*"},
     "engine.__main__": {"engine.cli"},
     "ui": {
@@ -52,6 +62,7 @@ ALLOWED: dict[str, set[str]] = {
         "engine.charts",
         "engine.sweep",
         "engine.settings",
+        "engine.paths",
     },
     "pages": {
         "ui",
@@ -64,6 +75,7 @@ ALLOWED: dict[str, set[str]] = {
         "engine.charts",
         "engine.sweep",
         "engine.settings",
+        "engine.paths",
     },
 }
 # Third-party packages a part must never import (TensorFlow only inside the worker's subprocess;
@@ -79,6 +91,7 @@ FORBIDDEN_LIBRARIES: dict[str, set[str]] = {
     "engine.worker": {"streamlit", "plotly"},
     "engine.sweep": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.settings": {"tensorflow", "keras", "streamlit", "plotly"},
+    "engine.paths": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.cli": {"streamlit", "plotly"},
     "ui": {"tensorflow", "keras"},
     "pages": {"tensorflow", "keras"},

@@ -13,7 +13,7 @@ from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
 from engine.runs.transfer import label_problem
-from engine.spec import backends, catalog
+from engine.spec import backends, catalog, framework_support
 from engine.spec.specs import SpecError
 
 # run flags that belong to one kind of run only, as spec field names
@@ -88,6 +88,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         spec = jobs.prepare(raw)
     except SpecError as exc:
         fail(str(exc))
+    for line in framework_support.backend_warnings(spec.backend):  # never installs or upgrades one
+        print(f"accelbench: warning: {line}", file=sys.stderr)
     if getattr(spec, "user_model", False):  # read it first: a refused file or a bad function stores nothing
         from engine.runs.model_check import ModelCheckError, read_model
 
@@ -134,6 +136,14 @@ def _tensorflow_devices() -> dict[str, Any]:
     return {"version": tf.__version__, "devices": [d.name for d in tf.config.list_physical_devices()]}
 
 
+def _framework_line(name: str, version: str | None) -> str:
+    """'jax 0.10.2', 'keras 2.15.0 (outside >=3.6,<4)' or 'torch not installed'."""
+    if version is None:
+        return f"{name} not installed"
+    outside = framework_support.outside_range(name, version)
+    return f"{name} {version}" + (f" (outside {framework_support.SUPPORT[name].specifier})" if outside else "")
+
+
 def cmd_devices(args: argparse.Namespace) -> int:
     acc = hardware.detect_accelerators()
     cpu = hardware.cpu_info()
@@ -145,6 +155,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
             "tpu": acc.tpu or None,
             "notes": list(acc.notes),
             "backends": {b: backends.installed(b) for b in backends.BACKENDS},
+            "frameworks": framework_support.versions(),
         }
         if tf_info is not None:
             info["tensorflow"] = tf_info
@@ -165,6 +176,7 @@ def cmd_devices(args: argparse.Namespace) -> int:
         "Backends: "
         + ", ".join(f"{b} ({'installed' if backends.installed(b) else 'not installed'})" for b in backends.BACKENDS)
     )
+    print("Frameworks: " + ", ".join(_framework_line(n, v) for n, v in framework_support.versions().items()))
     if tf_info is not None:
         print(f"TensorFlow {tf_info['version']} sees: {', '.join(tf_info['devices'])}")
     return EXIT_OK

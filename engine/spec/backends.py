@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib.machinery
 from dataclasses import dataclass
 
+from engine.spec.framework_support import install_command, keras_install_command
+
 BACKENDS = ("tensorflow", "jax", "torch", "keras-torch")
 DEFAULT_BACKEND = "tensorflow"
 
@@ -29,14 +31,14 @@ class BackendInfo:
     label: str
 
 
-_TORCH_INSTALL = "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu"
-
+# The install command: the suite's pin in a checkout, `pip install "accelbench[EXTRA]"` for an installed
+# wheel (engine.spec.framework_support). PyTorch stays optional: its default PyPI wheel carries GBs of CUDA
+# libraries, so a checkout names the CPU build.
 INFO: dict[str, BackendInfo] = {
-    "tensorflow": BackendInfo("tensorflow", "tensorflow", "pip install tensorflow==2.21.0", "TensorFlow"),
-    "jax": BackendInfo("jax", "jax", "pip install jax==0.10.2 jaxlib==0.10.2", "JAX"),
-    # PyTorch stays optional: its default PyPI wheel carries GBs of CUDA libraries
-    "torch": BackendInfo("torch", "torch", _TORCH_INSTALL, "PyTorch"),
-    "keras-torch": BackendInfo("keras-torch", "torch", _TORCH_INSTALL, "Keras-torch"),
+    "tensorflow": BackendInfo("tensorflow", "tensorflow", install_command("tensorflow"), "TensorFlow"),
+    "jax": BackendInfo("jax", "jax", install_command("jax"), "JAX"),
+    "torch": BackendInfo("torch", "torch", install_command("torch"), "PyTorch"),
+    "keras-torch": BackendInfo("keras-torch", "torch", install_command("keras-torch"), "Keras-torch"),
 }
 # The KERAS_BACKEND a Keras run sets; native PyTorch (`torch`) has none: it never imports Keras.
 KERAS_BACKEND_OF = {"tensorflow": "tensorflow", "jax": "jax", "keras-torch": "torch"}
@@ -70,10 +72,15 @@ def stored_name(name: str | None, schema_version: int | None) -> str | None:
     return NAMES_BEFORE_V2.get(name, name) if version < FIRST_VERSION_WITH_NATIVE_TORCH else name
 
 
+def _on_disk(module: str) -> bool:
+    return importlib.machinery.PathFinder.find_spec(module) is not None
+
+
 def installed(name: str) -> bool:
-    """Whether the backend's package is on sys.path. PathFinder looks at the disk only, not at
-    sys.modules, so a process that has blocked or not yet imported the module gets the same answer."""
-    return importlib.machinery.PathFinder.find_spec(INFO[name].module) is not None
+    """Whether the backend's package is on sys.path, and Keras too for a Keras backend (its run imports it).
+    PathFinder looks at the disk only, not at sys.modules, so a process that has blocked or not yet imported
+    the module gets the same answer."""
+    return _on_disk(INFO[name].module) and (name not in KERAS_BACKEND_OF or _on_disk("keras"))
 
 
 def installed_backends() -> list[str]:
@@ -84,4 +91,6 @@ def not_installed_reason(name: str) -> str | None:
     """None when `name` can run here, else one line with the install command."""
     if installed(name):
         return None
+    if name in KERAS_BACKEND_OF and _on_disk(INFO[name].module) and not _on_disk("keras"):
+        return f"{INFO[name].label} runs Keras 3, which is not installed here; install it with: {keras_install_command(name)}"
     return f"{INFO[name].label} is not installed here; install it with: {INFO[name].install}"

@@ -1,0 +1,144 @@
+"""Install AccelBench the way a Colab/Kaggle user does (issue 32): build the wheel from this checkout, put it
+into a fresh virtual environment that already holds a framework (Keras 3.14.0, a supported release other than
+the suite's pin), `pip install "accelbench[jax]"` from the wheel, and check that the framework was left alone
+and that `accelbench run --bench matmul` and `accelbench results export` work there — from the installed
+package's own reference data and a store in ~/.accelbench, with no repository around it.
+
+Real pip, real venv, real worker; Keras 3.14.0 comes from the package index (pip's cache after the first run),
+JAX, pandas and the rest as pip resolves them. About a minute on two cores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from engine.spec.framework_support import SUPPORT, TESTED, outside_range
+
+pytestmark = pytest.mark.slow
+
+PREINSTALLED_KERAS = "3.14.0"  # what the runtime "came with": supported, and not requirements.txt's pin
+
+
+def _sh(*argv: str | Path, cwd: Path, env: dict[str, str], timeout: float = 300) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(a) for a in argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{argv} exited {done.returncode}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def _source_copy(dest: Path) -> Path:
+    """What an sdist holds (pyproject.toml, setup.py, MANIFEST.in, README.md, engine/, the reference CSVs),
+    copied so that building writes no build/ or *.egg-info into the checkout that other work shares."""
+    src = dest / "src"
+    src.mkdir(parents=True)
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    shutil.copytree(ROOT / "engine", src / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (src / "data" / "reference").mkdir(parents=True)
+    for csv in (ROOT / "data" / "reference").glob("*.csv"):
+        shutil.copy2(csv, src / "data" / "reference" / csv.name)
+    return src
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> dict[str, Path | dict[str, str] | str]:
+    """A fresh venv with Keras 3.14.0 preinstalled, then accelbench[jax] from a wheel built here."""
+    assert TESTED["keras"] != PREINSTALLED_KERAS and outside_range("keras", PREINSTALLED_KERAS) is None
+    tmp = tmp_path_factory.mktemp("wheel")
+    home, work = tmp / "home", tmp / "work"
+    home.mkdir()
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "ACCELBENCH_DB", "PYTHONHOME")}
+    env.update(HOME=str(home), TF_CPP_MIN_LOG_LEVEL="3", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env.setdefault("PIP_CACHE_DIR", str(Path("~/.cache/pip").expanduser()))  # the real cache, not the fake home's
+    src = _source_copy(tmp)
+    _sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp / "dist", src, cwd=tmp, env=env)
+    (wheel,) = (tmp / "dist").glob("accelbench-*-py3-none-any.whl")
+    _sh(sys.executable, "-m", "venv", tmp / "env", cwd=tmp, env=env)
+    bin_dir = tmp / "env" / "bin"
+    env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
+    _sh(bin_dir / "pip", "install", "-q", f"keras=={PREINSTALLED_KERAS}", cwd=work, env=env)
+    install = _sh(bin_dir / "pip", "install", f"{wheel}[jax]", cwd=work, env=env)
+    return {"bin": bin_dir, "env": env, "work": work, "home": home, "install_log": install.stdout}
+
+
+def _version(bin_dir: Path, dist: str, env: dict[str, str], cwd: Path) -> str:
+    code = f"import importlib.metadata as m; print(m.version({dist!r}))"
+    return _sh(bin_dir / "python", "-c", code, cwd=cwd, env=env).stdout.strip()
+
+
+def test_installing_the_jax_extra_leaves_the_preinstalled_keras_alone(installed):
+    bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
+    assert _version(bin_dir, "keras", env, work) == PREINSTALLED_KERAS
+    collected = next(line for line in installed["install_log"].splitlines() if line.startswith("Installing collected"))
+    assert "keras" not in collected.lower() and "accelbench" in collected
+    assert (
+        SUPPORT["jax"].minimum
+        <= tuple(int(n) for n in _version(bin_dir, "jax", env, work).split(".")[:3])
+        < SUPPORT["jax"].below
+    )
+    where = _sh(
+        bin_dir / "python",
+        "-c",
+        "import engine, engine.paths as p; print(engine.__file__, p.installed())",
+        cwd=work,
+        env=env,
+    )
+    assert "site-packages" in where.stdout and where.stdout.split()[-1] == "True"
+
+
+def test_accelbench_runs_matmul_and_exports_from_the_installed_package(installed):
+    bin_dir, env, work, home = installed["bin"], installed["env"], installed["work"], installed["home"]
+    assert {"run", "devices", "models", "results", "cancel", "compare", "db", "sweep"} <= set(
+        _sh(bin_dir / "accelbench", "--help", cwd=work, env=env).stdout.split("{")[1].split("}")[0].split(",")
+    )
+    run = _sh(bin_dir / "accelbench", "run", "--bench", "matmul", "--backend", "jax", "--m", "64", "--n", "64", "--k", "64",
+              "--repeats", "3", "--warmup", "1", "--json", cwd=work, env=env)  # fmt: skip
+    row = json.loads(run.stdout.strip().splitlines()[-1])
+    assert row["status"] == "ok" and row["backend"] == "jax" and row["gflops"] > 0
+    assert row["keras_version"] == PREINSTALLED_KERAS and row["framework_version"].startswith("jax ")
+    assert "outside the range" not in run.stderr  # a supported Keras gives no warning
+    assert (home / ".accelbench" / "accelbench.db").is_file()  # no repository: results live in ~/.accelbench
+    _sh(bin_dir / "accelbench", "results", "export", "--out", "runs.csv", cwd=work, env=env)
+    assert row["run_id"] in (work / "runs.csv").read_text()
+    # every reference file the engine loads, from the wheel's own copy (engine.paths), read as the engine reads it
+    code = (
+        "from engine.reference.data import REFERENCE_CSV, load_reference; from engine.spec.prices import PRICES_CSV; "
+        "from engine.compare.efficiency import SOURCE_POWER_CSV as P; "
+        "print(len(load_reference()), *(f.is_file() and 'site-packages' in str(f) for f in (REFERENCE_CSV, PRICES_CSV, P)))"
+    )
+    count, *packaged = _sh(bin_dir / "python", "-c", code, cwd=work, env=env).stdout.split()
+    assert int(count) > 100 and packaged == ["True"] * 3
+
+
+def test_a_missing_backend_is_one_line_naming_the_extra_that_adds_it(installed):
+    bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
+    done = subprocess.run([bin_dir / "accelbench", "run", "--bench", "matmul", "--backend", "torch"], cwd=work, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        'accelbench: error: --backend: PyTorch is not installed here; install it with: pip install "accelbench[torch]"'
+    ]
+
+
+def test_a_framework_outside_the_range_is_warned_about_and_kept(installed):
+    """Last: it swaps the env's Keras for 3.5.0 (below the supported >=3.6), as an older runtime would have."""
+    bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
+    _sh(bin_dir / "pip", "install", "-q", "keras==3.5.0", cwd=work, env=env)
+    run = _sh(bin_dir / "accelbench", "run", "--bench", "matmul", "--backend", "jax", "--m", "32", "--n", "32", "--k", "32",
+              "--repeats", "2", "--warmup", "1", "--json", cwd=work, env=env)  # fmt: skip
+    warnings = [line for line in run.stderr.splitlines() if line.startswith("accelbench: warning:")]
+    assert warnings == [
+        "accelbench: warning: keras 3.5.0 is outside the range AccelBench supports (>=3.6,<4; tested "
+        f"{TESTED['keras']}): running on it anyway, its numbers may differ"
+    ]
+    row = json.loads(run.stdout.strip().splitlines()[-1])
+    assert row["status"] == "ok" and row["keras_version"] == "3.5.0"  # the row says what it ran on
+    assert _version(bin_dir, "keras", env, work) == "3.5.0"  # never upgraded
