@@ -27,6 +27,7 @@ from ui import compare_answer as answer
 from ui import compare_efficiency as efficiency
 from ui import compare_imported as imported
 from ui import compare_tabs as tabs
+from ui import compare_which as which
 from ui.common import demo_banner, page_link, plain, store
 from ui.compare_select import pick_references, pick_runs, reference
 
@@ -71,6 +72,7 @@ all_rates = answer.rates(chosen_runs, chosen_refs, peaks) + [r for r, _ in chose
 all_rates += answer.estimates(chosen_runs, all_rates, ref) + answer.other_shapes_of(chosen_runs, ref)
 result = answer.answer_box(all_rates, answer.user_prices(all_rates))
 imported.noise_notes(result, {r.id: b for r, b in chosen_imported})
+which.which_section(chosen_runs, ref, runs)  # "Which device?": every GPU and TPU for the first training run
 
 families = (["rate"] if result is not None and len(result.rows) > 1 else []) + cmp.families(long)
 if not families:  # one imported row alone: the answer above is all there is

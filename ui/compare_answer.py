@@ -12,11 +12,15 @@ import streamlit as st
 
 from engine.compare import answer as ans
 from engine.compare import likeforlike as lfl
-from engine.compare.picks import ESTIMATE_DEVICES, estimated_rows, other_shapes
+from engine.compare.picks import automatic_rows, other_shapes
+from engine.compare.store_rows import runs_of, store_rates
 from engine.spec import hardware_table
 from ui.common import plain, show_table
 
-BASIS = {"measured": "measured", "published": "published", "estimate": "ESTIMATE", "peak": "datasheet peak"}
+BASIS = {
+    "measured": "measured", "scaled": "scaled", "published": "published", "estimate": "ESTIMATE",
+    "peak": "datasheet peak",
+}  # fmt: skip
 GRADE_ICON = {"baseline": "◎ baseline", "same": "● same", "close": "◐ close", "different": "○ different"}
 
 
@@ -46,8 +50,13 @@ def rates(runs: list[dict], refs: pd.DataFrame, peaks: list[str]) -> list[lfl.Ra
     ]
 
 
-def estimates(runs: list[dict], chosen: list[lfl.Rate], ref: pd.DataFrame | None) -> list[lfl.Rate]:
-    """Estimates (labelled, with a range) for the rentable devices no chosen row covers, for the first run."""
+def estimates(
+    runs: list[dict], chosen: list[lfl.Rate], ref: pd.DataFrame | None, store_runs: list[dict] | None = None
+) -> list[lfl.Rate]:
+    """The automatic rows for the first run, in the order of evidence (engine.compare.picks.automatic_rows): your
+    store's runs on devices no chosen row measured, a scaled row for a chosen published device AccelBench did not
+    measure, then estimates (labelled, with a range) for the rentable devices still uncovered. `store_runs`:
+    the store's finished runs (default: read from the page's store)."""
     base = next((r for r in (lfl.rate_of_run(run) for run in runs[:1]) if r is not None), None)
     on = st.toggle(
         "Estimates for devices nobody measured",
@@ -57,10 +66,14 @@ def estimates(runs: list[dict], chosen: list[lfl.Rate], ref: pd.DataFrame | None
         help="Scaled from this model's measured or published rate on another device by the ratio seen on other "
         "models of the same kind; without one, a rough roofline bound. Always drawn hatched and named 'estimate'.",
     )
-    if not on or base is None or base.task != "training":
+    if base is None:
         return []
-    covered = {r.hardware_key for r in chosen if r.workload == base.workload}
-    return estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered])
+    if store_runs is None:
+        from ui.common import store
+
+        store_runs = runs_of(store())
+    rows = automatic_rows(base, ref, chosen, store_rates(base, store_runs))
+    return [r for r in rows if r.basis != "estimate" or (on and base.task == "training")]
 
 
 def other_shapes_of(runs: list[dict], ref: pd.DataFrame | None) -> list[lfl.Rate]:
@@ -105,7 +118,9 @@ def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None
             left, right = st.columns([4, 1])
             left.markdown(f"**{plain(answer.headline)}**")
             if answer.number and answer.low is not None and answer.high is not None:
-                word = {"estimate": "Times faster (estimate)", "peak": "Times the rate"}.get(answer.basis or "", "")
+                word = {
+                    "estimate": "Times faster (estimate)", "scaled": "Times faster (scaled)", "peak": "Times the rate"
+                }.get(answer.basis or "", "")  # fmt: skip
                 ceiling = "≤ " if answer.bound == "at most" else ""  # held at the fastest measured step
                 right.metric(
                     word or "Times faster, one device",

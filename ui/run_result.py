@@ -36,8 +36,10 @@ def _reference_frame() -> pd.DataFrame | None:
 def answer_line(row: dict[str, Any]) -> None:
     """The answer in one sentence and one number: how many times faster the published hardware is."""
     from engine.compare.answer import answer_for_run, times_range
+    from engine.compare.store_rows import runs_of
 
-    found = answer_for_run(row, _reference_frame())
+    # your store's runs on other devices (a teammate's pushed T4 run) are the first evidence for those devices
+    found = answer_for_run(row, _reference_frame(), store_runs=runs_of(store()))
     if found is None or not found.headline:
         return
     with st.container(border=True, key="run_answer"):
@@ -45,7 +47,10 @@ def answer_line(row: dict[str, Any]) -> None:
         left.markdown(f"**{plain(found.headline)}**")
         left.caption("Compared as rates of work; the grade of each reference and every difference are on Compare.")
         if found.number and found.low is not None and found.high is not None:
-            right.metric("Times faster", times_range(found.low, found.high), help="published rate ÷ this run's rate")
+            word = {"estimate": "Times faster (estimate)", "scaled": "Times faster (scaled)"}.get(found.basis or "")
+            right.metric(
+                word or "Times faster", times_range(found.low, found.high), help="one device's rate ÷ this run's rate"
+            )
 
 
 def _log_tail(run_id: str, lines: int = 25) -> str:

@@ -25,7 +25,16 @@ def add_parser(sub: Any) -> None:
     c.add_argument(
         "--device",
         metavar="KEY",
-        help="answer for one device (e.g. h100, a100, t4, tpu_v5e): measured, published or estimated, saying which",
+        help="answer for one device (e.g. h100, a100, t4, tpu_v5e): measured, published or estimated, saying which; "
+        "'all': every GPU and TPU in one table, fastest first",
+    )
+    c.add_argument(
+        "--price",
+        action="append",
+        default=[],
+        metavar="KEY=USD",
+        help="your price per hour for one device of KEY (repeatable, e.g. --price h100=2.49 --price t4=0.35); "
+        "it overrides the price table's",
     )
     c.add_argument(
         "--price-usd-h",
@@ -36,7 +45,9 @@ def add_parser(sub: Any) -> None:
     c.add_argument(
         "--json",
         action="store_true",
-        help="one JSON object: speedup, range, basis (measured|published|estimate), usd_per_million_examples, rows",
+        help="one JSON object: speedup, range, basis (measured: your store's runs or AccelBench's pack | scaled: a "
+        "measured device × one source's same-stack ratio | published | estimate | peak), evidence (where the "
+        "figure came from), usd_per_million_examples, rows",
     )
 
 
@@ -88,18 +99,25 @@ def print_table(answer: Any) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from engine.compare.answer import answer_for_run, to_json
+    from engine.compare.store_rows import runs_of
     from engine.reference.data import load_reference
     from engine.runs.store import Store
 
-    run = _run(Store(), args.run)
+    store = Store()
+    run = _run(store, args.run)
     if run.get("status") != "ok":
         _die(f"run: {run['run_id']} did not finish ok ({run.get('status')}); nothing was measured to compare")
+    if (args.device or "").strip().lower() == "all":  # "which device?" (engine.compare.which)
+        return _which(args, run)
     device = _device(args.device)
     if args.price_usd_h is not None and (not device or not args.price_usd_h > 0):
         _die("--price-usd-h: give a positive price together with --device KEY (the device it is the price of)")
     prices = {device: args.price_usd_h} if device and args.price_usd_h else None
+    prices = (prices or {}) | _prices(args.price) or None
     try:
-        answer = answer_for_run(run, load_reference(), args.reference, prices=prices, device=device)
+        answer = answer_for_run(
+            run, load_reference(), args.reference, prices=prices, device=device, store_runs=runs_of(store)
+        )  # your store's runs on other devices are the first evidence for them
     except KeyError as exc:
         _die(f"reference: {exc.args[0]}")
     if answer is None:
@@ -125,3 +143,41 @@ def _device(key: str | None) -> str | None:
         known = ", ".join(d.key for d in hardware_table.DEVICES if d.device_type != "cpu" and d.peak_tflops)
         _die(f"device: unknown device {key!r}; one of: {known}")
     return found
+
+
+def _prices(pairs: list[str]) -> dict[str, float]:
+    """`--price KEY=USD ...` as {hardware_key: USD per hour}; a bad pair or device exits 2 with one line."""
+    out = {}
+    for pair in pairs or []:
+        key, sep, usd = pair.partition("=")
+        try:
+            value = float(usd)
+        except ValueError:
+            value = -1.0
+        if not sep or not value > 0:
+            _die(f"--price: {pair!r} is not KEY=USD with a positive price (e.g. h100=2.49)")
+        out[_device(key) or key] = value
+    return out
+
+
+def _which(args: argparse.Namespace, run: dict[str, Any]) -> int:
+    """`--device all`: every GPU and TPU for the run's workload, fastest first (engine.compare.which)."""
+    from engine.compare.which import lines, to_json, which_device
+    from engine.reference.data import load_reference
+
+    if args.price_usd_h is not None:
+        _die("--price-usd-h: with --device all, give each device's price as --price KEY=USD (e.g. --price h100=2.49)")
+    if args.reference != ["auto"]:
+        _die("--reference: --device all lists every device for the run's own workload; leave --reference out")
+    from engine.compare.store_rows import runs_of
+    from engine.runs.store import Store
+
+    store_runs = runs_of(Store())  # your store's runs: the first evidence for a device
+    table = which_device(run, load_reference(), prices=_prices(args.price), store_runs=store_runs)
+    if table is None:
+        _die(f"run: {run['run_id']} is not a training run; --device all compares examples/s of training workloads")
+    if args.json:
+        print(json.dumps(to_json(table), indent=2, default=str))
+        return EXIT_OK
+    print("\n".join(lines(table)))
+    return EXIT_OK

@@ -2,6 +2,9 @@
 user's run) against other rows as rates of work, under the one same-workload rule (engine.compare.workload),
 each graded (engine.compare.grade) and seen as ONE device (engine.compare.single), in one sentence with the
 number and the cost per million examples — the same on the Run page, on Compare and from `engine compare`.
+
+answer_for_run is one forward pipeline: run → rate (likeforlike) → candidate figures (your store's runs:
+store_rows; the pack, published rows, scaled rows and estimates: picks) → grade → one device → sentence.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from engine.compare.grade import grade
 from engine.compare.picks import default_rows, other_shapes, reference_rates
 from engine.compare.sentence import WORKLOAD_NAMES, headline, times, times_range
 from engine.compare.single import one_device
+from engine.compare.store_rows import store_rates
 from engine.compare.workload import not_comparable
 
 
@@ -38,6 +42,7 @@ class Answer:
     usd_per_million_examples: float | None = None
     price_how: str = ""
     bound: str = ""
+    evidence: str = ""
 
 
 def rates_for_ids(ids: Iterable[str], ref: pd.DataFrame | None, precision: str = "float32") -> list[lfl.Rate]:
@@ -96,7 +101,7 @@ def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate], prices: Mapping[str,
     h = headline(baseline, rows[1:])
     return Answer(
         baseline, tuple(rows), tuple(left_out), h.text, h.number, h.low, h.high, tuple(other), h.basis,
-        h.usd_per_million_examples, h.price_how, h.bound,
+        h.usd_per_million_examples, h.price_how, h.bound, h.evidence,
     )  # fmt: skip
 
 
@@ -106,16 +111,27 @@ def answer_for_run(
     ids: Sequence[str] | None = None,
     prices: Mapping[str, Any] | None = None,
     device: str | None = None,
+    all_devices: bool = False,
+    store_runs: Iterable[Mapping[str, Any]] | None = None,
 ) -> Answer | None:
-    """A finished run against "auto" (one row per device kind for its workload: measured by AccelBench, else
-    published, else estimated) or the given ids; `device` keeps one hardware key. None when the run measured
-    no rate (failed, cancelled)."""
+    """A finished run against "auto" (one row per device kind for its workload: a run in your store, else
+    measured by AccelBench, else published — anchored on a measured device where one source published both —
+    else estimated) or the given ids; `device` keeps one hardware key; `all_devices` estimates every GPU and TPU
+    with a datasheet peak, not only the rentable few (engine.compare.which). `store_runs`: result rows of the
+    store (engine.compare.store_rows.runs_of), the first evidence for a device. None when the run measured no
+    rate (failed, cancelled)."""
     base = lfl.rate_of_run(run)
     if base is None:
         return None
     precision = str(run.get("dtype") if base.task == "micro" else run.get("precision") or "float32")
     ids = list(ids or ["auto"])
-    others = [*default_rows(base, ref, device=device), *other_shapes(base, ref)] if "auto" in ids else []
+    others: list[lfl.Rate] = []
+    if "auto" in ids:  # all_devices: every GPU/TPU with a peak estimated where nothing was measured (issue 29/7)
+        store = store_rates(base, store_runs)  # your store's runs: the first evidence for a device
+        others = [
+            *default_rows(base, ref, device=device, all_devices=all_devices, store=store),
+            *other_shapes(base, ref),
+        ]
     others += rates_for_ids([i for i in ids if i != "auto"], ref, precision)
     user = dict(prices or {})
     if run.get("price_per_hour_usd") and base.hardware_key not in user:
@@ -138,6 +154,9 @@ def to_json(a: Answer) -> dict[str, Any]:
             "grade": c.grade.grade if c.grade else "baseline",
             "differences": list(c.grade.top) if c.grade else [], "details": list(c.grade.details) if c.grade else [],
             "doubtful": r.doubtful, "doubt_reason": r.doubt_reason,
+            "provenance": r.settings.get("provenance") or r.settings.get("scaled_words"),
+            "run_label": r.settings.get("run_label"), "created_at": r.settings.get("created_at"),
+            "device_name": r.settings.get("device_name"),
         }  # fmt: skip
 
     return {
@@ -146,7 +165,8 @@ def to_json(a: Answer) -> dict[str, Any]:
         "headline": a.headline,
         "speedup": a.number,
         "range": [a.low, a.high] if a.low is not None else None,
-        "basis": a.basis,
+        "basis": a.basis,  # measured | scaled | published | estimate | peak
+        "evidence": a.evidence or None,  # where the headline's figure came from, in words
         "bound": a.bound or "exact",  # "at most": the speedup is a ceiling
         "usd_per_million_examples": a.usd_per_million_examples,
         "price": a.price_how or None,

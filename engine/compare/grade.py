@@ -163,6 +163,14 @@ def _quality(theirs: Mapping[str, Any], derivation: str) -> list[Difference]:
                 "it; the how-text says from which), not a measurement.",
             )
         )  # fmt: skip
+    if derivation == "scaled":
+        out.append(
+            Difference(
+                "scaled", MINOR, "scaled from another device",
+                "A measured figure of another device × the ratio of the two devices that one source published "
+                "with one software stack (the how-text names both), not a measurement on this device.",
+            )
+        )  # fmt: skip
     if derivation == "peak":
         out.append(
             Difference("peak", MAJOR, "datasheet peak", "A datasheet peak, not a measurement: no run reaches it.")

@@ -1,7 +1,9 @@
-"""What Compare shows by default for a run: one row per device kind for the run's own workload — measured by
-AccelBench where it exists, else published, else estimated (engine.compare.estimate) — nearest precision
-first. The page's default view, `engine compare --reference auto` and the Run card all take these rows, so
-they give the same sentence for the same run.
+"""What Compare shows by default for a run: one row per device kind for the run's own workload, best evidence
+first — a run in your store (engine.compare.store_rows), else AccelBench's reference pack, else a published row,
+else an estimate (engine.compare.estimate) — nearest precision first. A device that only a source of another
+stack published is anchored on one AccelBench measured (engine.compare.scaled: basis "scaled"), that source's own
+figure listed beside it with its stack named. The page's default view, `engine compare --reference auto` and the
+Run card all take these rows, so they give the same sentence for the same run.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from collections.abc import Sequence
 import pandas as pd
 
 from engine.compare import likeforlike as lfl
-from engine.compare.estimate import Estimate, estimate, points_from_reference
+from engine.compare.estimate import Estimate, estimate, point_of_rate, points_from_reference
+from engine.compare.scaled import scaled_rows, with_stack
 from engine.compare.single import one_device
 from engine.compare.step_floor import capped, step_floor
 from engine.compare.workload import not_comparable, precision_class
-from engine.reference.units import HARDWARE, units_between
+from engine.reference.units import HARDWARE, same_family, units_between
+from engine.spec import hardware_table
 
 # Devices a user can rent today (each has a price): where none of these has a row for the workload, an
 # estimate stands in, labelled as one.
@@ -24,11 +28,32 @@ ESTIMATE_DEVICES = ("t4", "l4", "a10g", "v100", "a100", "h100", "h200", "b200", 
 BASIS_RANK = {"measured": 0, "published": 1, "estimate": 2}
 
 
+def all_device_keys() -> tuple[str, ...]:
+    """Every GPU and TPU of the hardware table with a datasheet peak, one key per chip family (TPU v2, not
+    also v2-8): the devices "which device?" (engine.compare.which) estimates where nothing was measured."""
+    seen: set[str] = set()
+    out = []
+    for d in hardware_table.DEVICES:
+        if d.device_type in ("gpu", "tpu") and d.peak_tflops and d.key not in seen:
+            seen |= same_family(d.key)
+            out.append(d.key)
+    return tuple(out)
+
+
+# The order of evidence for one device: your store's runs, AccelBench's reference pack, published rows, estimates.
+EVIDENCE_RANK = {"store": 0, "measured": 1, "published": 2, "estimate": 3}
+
+
+def evidence(r: lfl.Rate) -> str:
+    """'store' (a run in your results store), 'measured' (AccelBench's pack), 'published' or 'estimate'."""
+    return "store" if r.origin == "store" else r.basis
+
+
 def _rank(r: lfl.Rate, mine: str, framework: str) -> tuple[int, bool, bool, bool, bool]:
     one = one_device(r)
     scaled = one is None or one is not r
     other_fw = r.basis == "measured" and r.settings.get("framework") != framework
-    return BASIS_RANK.get(r.basis, 9), precision_class(r.precision) != mine, other_fw, r.doubtful, scaled
+    return EVIDENCE_RANK.get(evidence(r), 9), precision_class(r.precision) != mine, other_fw, r.doubtful, scaled
 
 
 def _pick(group: Sequence[lfl.Rate], mine: str, framework: str) -> lfl.Rate:
@@ -39,7 +64,8 @@ def _pick(group: Sequence[lfl.Rate], mine: str, framework: str) -> lfl.Rate:
     best = min(_rank(r, mine, framework) for r in group)
     tied = [r for r in group if _rank(r, mine, framework) == best]
     one = {r.id: (one_device(r) or r).value for r in tied}
-    pick = max(one.values()) if best[0] == BASIS_RANK["measured"] else statistics.median_low(sorted(one.values()))
+    measured = best[0] <= EVIDENCE_RANK["measured"]
+    pick = max(one.values()) if measured else statistics.median_low(sorted(one.values()))
     return next(r for r in tied if one[r.id] == pick)
 
 
@@ -65,29 +91,100 @@ def other_shapes(base: lfl.Rate, ref: pd.DataFrame | None) -> list[lfl.Rate]:
     return [r for r in _same_model(base, ref) if not_comparable(base.settings, r.settings, r.derivation)]
 
 
-def default_rows(
-    base: lfl.Rate, ref: pd.DataFrame | None, device: str | None = None, estimates: bool = True
-) -> list[lfl.Rate]:
-    """One row per accelerator kind for `base`'s workload (or only `device`), best evidence first; estimates
-    for the rentable devices with no row (training only: an estimate needs examples/s to scale)."""
-    mine, framework = precision_class(base.precision), str(base.settings.get("framework") or "")
-    groups: dict[str, list[lfl.Rate]] = {}
-    for r in reference_rates(base, ref):
-        if _accelerator(r.hardware_key) and (device is None or r.hardware_key == device):
-            groups.setdefault(r.hardware_key, []).append(r)
-    out = [_pick(g, mine, framework) for g in groups.values()]
-    if estimates and base.task == "training":
-        wanted = [device] if device else [k for k in ESTIMATE_DEVICES if k not in groups]
-        out += estimated_rows(base, ref, [k for k in wanted if k not in groups])
+def same_workload(base: lfl.Rate, rates: Sequence[lfl.Rate]) -> list[lfl.Rate]:
+    """The rates of `base`'s workload (the one rule) on a known GPU or TPU."""
+    return [
+        r for r in rates
+        if _accelerator(r.hardware_key) and not_comparable(base.settings, r.settings, r.derivation) is None
+    ]  # fmt: skip
+
+
+def _anchors(base: lfl.Rate, picked: Sequence[lfl.Rate]) -> list[lfl.Rate]:
+    """Measured one-device rates a scaled row may start from: the picks AccelBench measured, and the run itself
+    when it ran on a GPU or TPU."""
+    out = [r for r in picked if r.basis == "measured" and one_device(r) is not None]
+    if _accelerator(base.hardware_key) and base.hardware_key not in {r.hardware_key for r in out}:
+        out.append(base)
     return out
 
 
-def estimated_rows(base: lfl.Rate, ref: pd.DataFrame | None, keys: Sequence[str]) -> list[lfl.Rate]:
-    """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate)."""
+def default_rows(
+    base: lfl.Rate,
+    ref: pd.DataFrame | None,
+    device: str | None = None,
+    estimates: bool = True,
+    store: Sequence[lfl.Rate] = (),
+    all_devices: bool = False,
+) -> list[lfl.Rate]:
+    """One row per accelerator kind for `base`'s workload (or only `device`), best evidence first: your store's
+    runs (`store`: engine.compare.store_rows rates of any workload), AccelBench's pack, published rows; a device
+    only a source published is anchored on a measured one (basis "scaled", the source's figure listed beside it
+    with its stack); estimates for the rentable devices with no row — every GPU and TPU with a datasheet peak
+    with `all_devices` (engine.compare.which) — (training only: an estimate needs examples/s to scale)."""
+    mine, framework = precision_class(base.precision), str(base.settings.get("framework") or "")
+    groups: dict[str, list[lfl.Rate]] = {}
+    for r in [*same_workload(base, store), *reference_rates(base, ref)]:
+        if _accelerator(r.hardware_key):
+            groups.setdefault(r.hardware_key, []).append(r)
+    picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
+    wanted = [k for k in picked if device is None or k == device]
+    published = [r for g in groups.values() for r in g if r.basis == "published"]
+    unmeasured = [k for k in wanted if picked[k].basis != "measured"]
+    scaled = {
+        r.hardware_key: r for r in scaled_rows(base, _anchors(base, list(picked.values())), published, unmeasured)
+    }
+    out: list[lfl.Rate] = []
+    for k in wanted:
+        out += [scaled[k], with_stack(picked[k])] if k in scaled else [picked[k]]
+    if estimates and base.task == "training":
+        keys = [device] if device else list(all_device_keys() if all_devices else ESTIMATE_DEVICES)
+        covered = {f for k in groups for f in same_family(k)} if all_devices and not device else set(groups)
+        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store)
+    return out
+
+
+def automatic_rows(
+    base: lfl.Rate, ref: pd.DataFrame | None, chosen: Sequence[lfl.Rate], store: Sequence[lfl.Rate] = ()
+) -> list[lfl.Rate]:
+    """Compare's rows beside the ones a user picked, in the order of evidence: your store's runs (one per device,
+    the first evidence for it even beside a picked pack row), a scaled row for each picked published device that
+    AccelBench did not measure, then estimates for the rentable devices still without a row."""
+    mine, framework = precision_class(base.precision), str(base.settings.get("framework") or "")
+    picked_same = [r for r in same_workload(base, chosen) if r.id != base.id]
+    measured = {r.hardware_key for r in picked_same if r.basis == "measured"}
+    ids = {r.id for r in chosen}
+    groups: dict[str, list[lfl.Rate]] = {}
+    for r in same_workload(base, store):
+        if r.id not in ids:
+            groups.setdefault(r.hardware_key, []).append(r)
+    mine_rows = [_pick(g, mine, framework) for g in groups.values()]
+    by_device: dict[str, list[lfl.Rate]] = {}
+    for r in picked_same + mine_rows:
+        if r.basis == "measured":
+            by_device.setdefault(r.hardware_key, []).append(r)
+    anchors = _anchors(base, [_pick(g, mine, framework) for g in by_device.values()])
+    covered = measured | set(groups)
+    targets = sorted({r.hardware_key for r in picked_same if r.basis == "published"} - covered)
+    pool = [r for r in [*reference_rates(base, ref), *picked_same] if r.basis == "published"]
+    pool = list({r.id: r for r in pool}.values())
+    scaled = scaled_rows(base, anchors, pool, targets)
+    covered |= {r.hardware_key for r in picked_same} | {r.hardware_key for r in scaled}
+    out = mine_rows + scaled
+    if base.task == "training":
+        out += estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered], store=store)
+    return out
+
+
+def estimated_rows(
+    base: lfl.Rate, ref: pd.DataFrame | None, keys: Sequence[str], store: Sequence[lfl.Rate] = ()
+) -> list[lfl.Rate]:
+    """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate); the
+    store's measured runs (of any model) join the reference table's figures as points."""
     if not keys or ref is None:
         return []
 
-    points, floor = points_from_reference(ref), step_floor(ref)
+    points = points_from_reference(ref) + [p for p in (point_of_rate(r) for r in store) if p is not None]
+    floor = step_floor(ref)
     out = []
     for key in keys:
         kind = base.settings.get("model_kind") or None  # a user model's, from its layers

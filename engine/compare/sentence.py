@@ -1,7 +1,9 @@
 """The answer's sentence, per single device: "On ResNet-50, one H100 (mixed bf16, measured by AccelBench) would
 train about 68× faster than this CPU (TF, fp32), at $0.52 per million examples (price table); one A100 (fp32,
-published) about 20×; …". An estimate always says "estimate" and its range; a system whose device count its
-source did not state never enters it (it stays in the table as a system).
+published) about 20×; …". A run in your store says where and when it measured ("measured on Tesla T4, run
+2026-11-25, label colab-t4"); a scaled figure says what it was scaled from ("measured on H100 × Lambda's B200/H100
+ratio"); an estimate always says "estimate" and its range; a system whose device count its source did not state
+never enters it (it stays in the table as a system).
 """
 
 from __future__ import annotations
@@ -20,8 +22,29 @@ WORKLOAD_NAMES = {
     "resnet152v2": "ResNet152V2", "inceptionv3": "InceptionV3", "vgg19": "VGG19", "xception": "Xception",
     "tiny_cnn": "tiny CNN", "reuters_conv1d": "Reuters Conv1D",
 }  # fmt: skip
-BASIS_RANK = {"measured": 0, "published": 1, "estimate": 2, "peak": 3}
+BASIS_RANK = {"measured": 0, "scaled": 1, "published": 2, "estimate": 3, "peak": 4}
 SOURCE_WORDS = {"measured": "measured by AccelBench", "published": "published", "estimate": "estimate"}
+
+
+def source_words(r: lfl.Rate) -> str:
+    """How a row's figure was found, in a few words: where and when a store run measured, what a scaled
+    figure was scaled from, 'measured by AccelBench', 'published', 'estimate', 'imported'."""
+    if r.origin == "imported":
+        return "imported"
+    given = r.settings.get("provenance") if r.origin == "store" else r.settings.get("scaled_words")
+    return str(given or SOURCE_WORDS.get(r.basis, r.basis))
+
+
+def evidence(r: lfl.Rate) -> str:
+    """Where the figure came from, for the answer's JSON and captions."""
+    if r.origin == "reference" and r.basis == "measured":
+        return f"measured by AccelBench (reference pack {r.source_id})"
+    if r.basis == "published":
+        title = str(r.settings.get("source_title") or r.source_id)
+        return f"published: {title}"
+    if r.basis == "estimate":
+        return r.how
+    return source_words(r)
 
 
 @dataclass(frozen=True)
@@ -37,6 +60,7 @@ class Headline:
     usd_per_million_examples: float | None = None
     price_how: str = ""
     bound: str = ""
+    evidence: str = ""
 
 
 def _name(r: lfl.Rate) -> str:
@@ -50,9 +74,7 @@ def _device(c: Compared) -> str:
     r = c.rate
     if r.origin == "this machine":
         return _name(r)
-    source = SOURCE_WORDS.get(r.basis, r.basis)
-    if r.origin == "imported":
-        source = "imported"
+    source = source_words(r)
     n = scaled_from(c.one) if c.one is not None else None
     share = f", an {n:g}-device system ÷ {n:g}" if n else ""
     rough = ", rough" if r.basis == "estimate" and r.settings.get("rough") else ""
@@ -84,8 +106,9 @@ def times_range(lo: float, hi: float) -> str:
 
 
 def headline_order(rows: Sequence[Compared], baseline: lfl.Rate) -> list[Compared]:
-    """Rows that may be a headline (one device, not a peak), best evidence first: measured by AccelBench, then
-    published, then estimated; the baseline's precision class before others; then the faster first."""
+    """Rows that may be a headline (one device, not a peak), best evidence first: measured, then scaled (a
+    measured device × one source's ratio), then published, then estimated; the baseline's precision class before
+    others; your store's runs before AccelBench's pack; then the faster first."""
     usable = [c for c in rows if c.one is not None and c.rate.origin != "peak"]
     trusted = [c for c in usable if not (c.grade and "doubtful figure" in c.grade.top)]
     mine = precision_class(baseline.precision)
@@ -94,6 +117,7 @@ def headline_order(rows: Sequence[Compared], baseline: lfl.Rate) -> list[Compare
         key=lambda c: (
             BASIS_RANK.get(c.rate.basis, 9),
             precision_class(c.rate.precision) != mine,
+            c.rate.origin != "store",
             -(c.per_device_speedup or 0),
         ),
     )
@@ -140,8 +164,18 @@ def headline(base: lfl.Rate, rows: Sequence[Compared]) -> Headline:
     text = f"{where}, " + "; ".join(clauses) + f" ({basis}{'; ' + ', '.join(top) if top else ''})."
     if c0.rate.basis == "estimate":
         text += " An estimate, not a measurement: " + c0.rate.how.rstrip(".") + "."
+    if c0.rate.basis == "scaled":
+        text += " Scaled, not measured on that device: " + c0.rate.how.rstrip(".") + "."
     return Headline(
-        text, first[1], first[2], first[3], c0.rate.basis, c0.usd_per_million_examples, c0.price_how, c0.rate.bound
+        text,
+        first[1],
+        first[2],
+        first[3],
+        c0.rate.basis,
+        c0.usd_per_million_examples,
+        c0.price_how,
+        c0.rate.bound,
+        evidence(c0.rate),
     )
 
 

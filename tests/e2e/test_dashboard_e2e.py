@@ -143,7 +143,8 @@ def test_dark_theme_pages_with_data(page, dark_server):
     expect(page.get_by_test_id("stDataFrame")).to_be_visible()
     shot(page, "dash_home_dark")
     open_page(page, dark_server, f"/compare?run={train['run_id']}")
-    expect(page.get_by_test_id("stPlotlyChart").first).to_contain_text("Rate of work, like for like (examples/s)")
+    rate_bars = page.get_by_test_id("stPlotlyChart").filter(has_text="Rate of work, like for like (examples/s)")
+    expect(rate_bars).to_be_visible()  # below the "Which device?" chart
     shot(page, "dash_compare_dark")
     open_page(page, dark_server, "/history")
     page.get_by_text("Include data/history/ (").click()

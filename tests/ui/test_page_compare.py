@@ -13,6 +13,12 @@ from engine.runs.store import Store
 # --- Compare -------------------------------------------------------------------------------------
 
 
+def tab_specs(at) -> list[dict]:
+    """The charts of the open tab (and the rate bars), without the "Which device?" section's chart above them
+    (tests/ui/test_page_compare_which.py covers that one)."""
+    return [s for s in specs(at) if not str(s["layout"]["title"]["text"]).startswith("One device's training rate")]
+
+
 def test_compare_preselects_the_linked_run_next_to_references(db_env):
     _, runs = db_env
     at = page("compare")
@@ -28,7 +34,7 @@ def test_compare_preselects_the_linked_run_next_to_references(db_env):
     assert headline and "the rate this CPU (TF, fp32) measured" in headline[0]
     assert at.selectbox(key="cmp_baseline").value == "this CPU (TF, fp32)"  # the user's own run is the baseline
     at.selectbox(key="cmp_metric").set_value("rate").run()
-    charts = specs(at)
+    charts = tab_specs(at)
     bars, speedup = charts[0], charts[1]
     assert bars["layout"]["xaxis"]["title"]["text"].startswith("Rate of work")
     assert bars["layout"]["xaxis"]["type"] == "linear" and speedup["layout"]["xaxis"]["type"] == "log"
@@ -44,13 +50,13 @@ def test_compare_session_run_id_and_training_charts(db_env):
     no_exception(at)
     assert at.multiselect(key="cmp_runs").value == [runs["train"]["run_id"]]
     assert at.selectbox(key="cmp_metric").value == "rate"  # estimates give the run a same-workload answer
-    assert len(specs(at)) == 2  # only the open tab is drawn: its bars and its speedups
+    assert len(tab_specs(at)) == 2  # only the open tab is drawn: its bars and its speedups
     at.session_state["cmp_tab"] = "Step times"
     at.run()
-    assert specs(at)[0]["layout"]["title"]["text"].startswith("Step-time distribution")
+    assert tab_specs(at)[0]["layout"]["title"]["text"].startswith("Step-time distribution")
     at.session_state["cmp_tab"] = "Loss & accuracy"
     at.run()
-    titles = {s["layout"]["title"]["text"] for s in specs(at)}
+    titles = {s["layout"]["title"]["text"] for s in tab_specs(at)}
     assert any(t.startswith("Training loss") for t in titles) and any(t.startswith("Training accuracy") for t in titles)
     at.multiselect(key="cmp_runs").set_value([runs["train"]["run_id"], runs["matmul"]["run_id"]]).run()
     no_exception(at)
@@ -80,7 +86,7 @@ def test_compare_efficiency_tab_ranks_by_energy_and_cost_and_checks_the_tpu_clai
         "Examples per joule (examples/J)",
         "Cost per million examples (USD)",
     ]
-    (bars,) = specs(at)
+    (bars,) = tab_specs(at)
     assert bars["layout"]["xaxis"]["title"]["text"] == "Examples per joule (examples/J)"
     table = at.dataframe[-1].value.set_index("label")
     mine = table.loc[[lab for lab in table.index if lab.startswith("this CPU")][0]]
@@ -89,7 +95,7 @@ def test_compare_efficiency_tab_ranks_by_energy_and_cost_and_checks_the_tpu_clai
     lam = table.loc[[lab for lab in table.index if "V100" in lab and "published" in lab][0]]
     assert lam["power_basis"] == "ESTIMATE" and "nominal board power" in lam["power_how"]
     at.selectbox(key="cmp_eff_metric").set_value("usd_per_million_examples").run()
-    (bars,) = specs(at)
+    (bars,) = tab_specs(at)
     assert bars["layout"]["xaxis"]["title"]["text"] == "Cost per million examples (USD)"
     assert "lower is better" in bars["layout"]["title"]["text"]
 

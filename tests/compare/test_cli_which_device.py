@@ -1,0 +1,60 @@
+"""`python -m engine compare --run ID --device all [--json] [--price KEY=USD]` on a store holding a real tiny_cnn
+run made by the engine (conftest `seeded`): every device in one table, fastest first; one-line errors (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.cli import main
+
+
+def test_device_all_json_lists_every_device_sorted_with_basis_range_and_cost(db_env, capsys):
+    _, runs = db_env
+    run_id = runs["train"]["run_id"]
+    assert main(["compare", "--run", run_id, "--device", "all", "--json", "--price", "h100=1.5"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["run_id"] == run_id and out["unit"] == "examples/s" and out["workload"] == "tiny_cnn"
+    devices = out["devices"]
+    keys = [d["hardware_key"] for d in devices]
+    assert {"h100", "h200", "b200", "gh200", "h100_pcie", "l40s", "mi300x", "t4", "tpu_v5e", "tpu_v6e"} <= set(keys)
+    rates = [d["rate_one_device"] for d in devices]
+    assert rates == sorted(rates, reverse=True)
+    for d in devices:
+        assert {"hardware_key", "device", "rate_one_device", "basis", "range", "speedup", "epoch_time_s",
+                "usd_per_million_examples", "price", "how"} <= set(d)  # fmt: skip
+        if d["basis"] == "estimate":
+            assert d["range"] is not None and d["range"][0] <= d["rate_one_device"] <= d["range"][1] * 1.0001
+    h100 = devices[keys.index("h100")]
+    assert h100["price_whose"] == "yours" and h100["price"].startswith("user: $1.5/h")
+    assert h100["usd_per_million_examples"] == pytest.approx(1.5 / 3600 * 1e6 / h100["rate_one_device"])
+    t4 = devices[keys.index("t4")]
+    assert t4["price_whose"] == "price table" and "price table" in t4["price"]
+    steps, batch, epochs = (float(runs["train"][k]) for k in ("steps_per_epoch", "global_batch_size", "epochs"))
+    assert t4["epoch_time_s"] == pytest.approx(steps * batch * epochs / t4["rate_one_device"])
+
+
+def test_device_all_plain_text_table(db_env, capsys):
+    _, runs = db_env
+    assert main(["compare", "--run", runs["train"]["run_id"], "--device", "all"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Which device? tiny_cnn, examples/s per one device, fastest first")
+    assert "examples/s (one device)" in lines[1] and "your epochs" in lines[1] and "USD/M ex" in lines[1]
+    body = lines[2:]
+    assert any(line.startswith("H100 ") for line in body) and any(line.startswith("MI300X ") for line in body)
+    assert all("estimate" in line for line in body if line.startswith("B200 "))
+
+
+def test_device_all_errors_are_one_line_exit_2(db_env, capsys):
+    _, runs = db_env
+    for args, words in (
+        (["--run", runs["train"]["run_id"], "--device", "gtx9000"], "unknown device 'gtx9000'"),
+        (["--run", runs["train"]["run_id"], "--device", "all", "--price-usd-h", "2"], "--price KEY=USD"),
+        (["--run", runs["train"]["run_id"], "--device", "all", "--price", "h100"], "not KEY=USD"),
+        (["--run", runs["matmul"]["run_id"], "--device", "all"], "not a training run"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(["compare", *args])
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and err.count("\n") == 1 and words in err, err

@@ -1,0 +1,71 @@
+"""Compare's "Which device?" section under AppTest on the seeded database (a real tiny_cnn run and a real
+matmul made by the engine): one sorted chart (estimates lighter and hatched, with their range), the table with
+units in its headers, the user's epochs, and one line saying what to pick for a microbenchmark."""
+
+from __future__ import annotations
+
+from page_helpers import no_exception, page, specs
+
+
+def _which_chart(at) -> dict:
+    return next(s for s in specs(at) if str(s["layout"]["title"]["text"]).startswith("One device's training rate"))
+
+
+def _which_table(at):
+    return next(d.value for d in at.dataframe if "Examples/s (one device)" in d.value.columns)
+
+
+def test_which_device_chart_and_table_for_a_training_run(db_env):
+    _, runs = db_env
+    run = runs["train"]
+    at = page("compare")
+    at.query_params["run"] = run["run_id"]
+    at.run()
+    no_exception(at)
+    assert "Which device?" in [s.value for s in at.subheader]
+    chart = _which_chart(at)
+    names = {t.get("name") for t in chart["data"]}
+    assert "estimate (lighter, hatched; bar = range)" in names and "your run (1×)" in names
+    est = next(t for t in chart["data"] if str(t.get("name")).startswith("estimate"))
+    assert est["marker"]["pattern"]["shape"] == "/" and est["marker"]["color"].endswith(",0.25)")
+    assert chart["layout"]["xaxis"]["title"]["text"].startswith("Training rate of ONE device (examples/s")
+    table = _which_table(at)
+    assert list(table.columns) == [
+        "Device", "Basis", "Examples/s (one device)", "× faster", "Time for your epochs", "USD per million examples",
+        "Price (USD/h)",
+    ]  # fmt: skip
+    devices = list(table["Device"])
+    assert {"H100", "B200", "MI300X", "L40S", "GH200", "H100 PCIe", "TPU v5e"} <= set(devices)
+    assert devices[-1] == "your run"
+    estimates = table[table["Basis"].str.startswith("estimate")]
+    assert len(estimates) and all(t.startswith("≤") or "(" in t for t in estimates["Examples/s (one device)"])
+    assert at.number_input(key="cmp_which_examples").value == int(run["steps_per_epoch"]) * int(
+        run["global_batch_size"]
+    )
+    assert at.number_input(key="cmp_which_epochs").value == int(run["epochs"])
+    assert table.loc[table["Device"] == "H100", "Price (USD/h)"].item() == "$6.88/h, table"
+    how = next(e for e in at.expander if e.label == "How each figure was found, and whose price")
+    assert "**B200** (" in how.markdown[0].value and "price table" in how.markdown[0].value
+    captions = " ".join(c.value for c in at.caption)
+    assert "Time for your epochs: 2 epochs of 96 examples" in captions
+    assert "No price in the price table for" in captions and "give yours under *Your prices*" in captions
+    # the user's own dataset: 60,000 examples × 10 epochs
+    at.number_input(key="cmp_which_examples").set_value(60_000)
+    at.number_input(key="cmp_which_epochs").set_value(10).run()
+    no_exception(at)
+    assert "Time for your epochs: 10 epochs of 60,000 examples" in " ".join(c.value for c in at.caption)
+    mine = _which_table(at).set_index("Device").loc[devices[-1], "Time for your epochs"]
+    rate = float(run["examples_per_sec"])
+    assert mine.endswith(("s", "min", "h"))
+    assert abs(600_000 / rate / 60 - float(mine.split()[0].replace(",", ""))) < 1 or not mine.endswith("min")
+
+
+def test_which_device_for_a_microbenchmark_says_what_to_pick(db_env):
+    _, runs = db_env
+    at = page("compare")
+    at.query_params["run"] = runs["matmul"]["run_id"]
+    at.run()
+    no_exception(at)
+    assert "Which device?" in [s.value for s in at.subheader]
+    assert any(c.value.startswith("Which device? needs a training run: pick one under *Runs*") for c in at.caption)
+    assert not [s for s in specs(at) if str(s["layout"]["title"]["text"]).startswith("One device's training rate")]

@@ -1,0 +1,203 @@
+"""The "Which device?" section of Compare: for the first chosen training run, every GPU and TPU for its workload in one
+sorted chart and table — rate of one device (measured, published, or an estimate with its range), times faster
+than the run, time for the user's own epochs, and USD per million examples at the price used (the user's
+overrides the price table's). Layout only; the table comes from engine.compare.which, the same as
+`python -m engine compare --run ID --device all`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from engine.charts.which import which_chart
+from engine.compare import likeforlike as lfl
+from engine.compare import which as wd
+from engine.spec import hardware_table
+from engine.spec import prices as price_table
+from ui.common import edit_table, plain, show_chart, show_table
+
+EMPTY = (
+    "Which device? needs a training run: pick one under *Runs* above (a matmul or conv2d microbenchmark measures "
+    "GFLOP/s, not examples a device would train)."
+)
+
+
+def first_training_run(runs: list[dict]) -> dict | None:
+    """The first chosen run whose rate is a training rate (examples/s)."""
+    for run in runs:
+        rate = lfl.rate_of_run(run)
+        if rate is not None and rate.task == "training":
+            return run
+    return None
+
+
+def _work_inputs(run: dict) -> wd.Work:
+    """Examples per epoch and epochs, starting from the run's own (reset when another run is chosen)."""
+    own = wd.work_of(run)
+    if st.session_state.get("cmp_which_run") != run["run_id"]:  # another run: its own work, a fresh price list
+        st.session_state["cmp_which_run"] = run["run_id"]
+        st.session_state.pop("cmp_which_prices", None)
+        st.session_state["cmp_which_examples"] = int(own.examples_per_epoch or 0)
+        st.session_state["cmp_which_epochs"] = int(own.epochs or 1)
+    left, right, _ = st.columns([1, 1, 2])
+    examples = left.number_input(
+        "Examples per epoch",
+        min_value=0,
+        step=1000,
+        key="cmp_which_examples",
+        help="Your dataset's training examples per epoch; it starts at this run's own (steps per epoch × global "
+        "batch). 0: not known — times are then left out.",
+    )
+    epochs = right.number_input("Epochs", min_value=1, step=1, key="cmp_which_epochs")
+    return wd.Work(float(examples) if examples else None, float(epochs))
+
+
+def _user_prices(keys: list[str]) -> dict[str, float]:
+    """The user's USD per hour for one device, per device (blank: the price table's); the rows keep the hardware
+    table's order, so an edit stays with its device while the table above re-sorts."""
+    order = {d.key: i for i, d in enumerate(hardware_table.DEVICES)}
+    keys = sorted(keys, key=lambda k: order.get(k, len(order)))
+    with st.expander("Your prices (USD per hour for one device)"):
+        st.caption("Blank uses the price table's on-demand price; the table says whose price each row used.")
+        table = [price_table.price_for_device(k) for k in keys]
+        frame = pd.DataFrame(
+            {
+                "device": [hardware_table.BY_KEY[k].short if k in hardware_table.BY_KEY else k for k in keys],
+                "table": [p.usd_per_hour if p else None for p in table],
+                "usd_per_hour": [None] * len(keys),
+            }
+        )
+        edited = edit_table(
+            frame,
+            key="cmp_which_prices",
+            hide_index=True,
+            disabled=["device", "table"],
+            column_config={
+                "device": st.column_config.TextColumn("Device", width="small"),
+                "table": st.column_config.NumberColumn("Price table (USD/h)", format="$%.3g"),
+                "usd_per_hour": st.column_config.NumberColumn("Your price (USD/h)", min_value=0.0, format="$%.2f"),
+            },
+        )
+    return {k: float(p) for k, p in zip(keys, edited["usd_per_hour"], strict=True) if pd.notna(p) and p}
+
+
+def _table(
+    run: dict, ref: pd.DataFrame | None, prices: dict[str, float], work: wd.Work, store_runs: list[dict] | None
+) -> wd.WhichDevice | None:
+    """engine.compare.which for this run, once per (run, prices, epochs, store, reference table): estimating every
+    device takes up to a second, and every widget on the page reruns it."""
+    store_ids = tuple(str(r.get("run_id")) for r in store_runs or [])
+    size = 0 if ref is None else len(ref)
+    return _cached(run["run_id"], tuple(sorted(prices.items())), work, store_ids, size, run, ref, store_runs)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _cached(
+    run_id: str, prices: tuple, work: wd.Work, store_ids: tuple, ref_rows: int, _run: dict, _ref: Any, _store: Any
+) -> wd.WhichDevice | None:
+    return wd.which_device(_run, _ref, prices=dict(prices), work=work, store_runs=_store)
+
+
+def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
+    """The table as shown: units in the headers, bounds and ranges in the text, basis named on every row; how
+    each figure was found and the full price text are listed under it (`how_lines`), so the table fits 1366 px."""
+    mine = w.baseline_rate
+    recs: list[dict[str, Any]] = [
+        {
+            "Device": r.device,
+            "Basis": wd.basis_text(r),
+            "Examples/s (one device)": wd.rate_text(r),
+            "× faster": wd.speedup_text(r),
+            "Time for your epochs": wd.epoch_text(r),
+            "USD per million examples": r.usd_per_million_examples,
+            "Price (USD/h)": r.price_short.replace("price table", "table") if r.price_whose else "none",
+        }
+        for r in w.rows
+    ]
+    recs.append(
+        {
+            "Device": "your run",
+            "Basis": "measured here",
+            "Examples/s (one device)": f"{mine:,.0f}" if mine >= 100 else f"{mine:,.3g}",
+            "× faster": "1×",
+            "Time for your epochs": wd.duration_text(w.baseline_epoch_time_s),
+            "USD per million examples": None,
+            "Price (USD/h)": "",
+        }
+    )
+    return pd.DataFrame(recs)
+
+
+def how_lines(w: wd.WhichDevice) -> list[str]:
+    """One line per device: its basis, how the figure was found, and the price used with its source."""
+    return [
+        f"**{plain(r.device)}** ({plain(wd.basis_text(r))}): {plain(r.how)}. Price: {plain(r.price)}." for r in w.rows
+    ]
+
+
+def which_section(
+    runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] | None = None
+) -> wd.WhichDevice | None:
+    """The section for the first chosen training run (`store_runs`: the store's runs, first evidence for a
+    device); None, with one line saying what to pick, when no chosen run is a training run."""
+    with st.container(key="cmp_which"):
+        return _section(runs, ref, store_runs)
+
+
+def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] | None) -> wd.WhichDevice | None:
+    st.subheader("Which device?", anchor="which-device")
+    run = first_training_run(runs)
+    if run is None:
+        st.caption(EMPTY)
+        return None
+    work = _work_inputs(run)
+    w = _table(run, ref, {}, work, store_runs)
+    if w is None:
+        st.caption(EMPTY)
+        return None
+    chosen = _user_prices([r.hardware_key for r in w.rows])
+    if chosen:
+        w = _table(run, ref, chosen, work, store_runs) or w
+    st.caption(
+        f"Every GPU and TPU for **{plain(w.workload)}** as in run `{plain(w.run_id)}`, one device each, fastest "
+        f"first. Time for your epochs: {plain(w.work.text) or 'give examples per epoch above'}. Estimates are "
+        "lighter and hatched, with their range; ≤ marks a ceiling (a step cannot be shorter than the fastest "
+        "step AccelBench measured)."
+    )
+    frame = wd.frame(w)
+    show_chart(
+        which_chart(frame, w.baseline_label, w.baseline_rate, w.unit, w.workload), "cmp_which_chart", "which_device"
+    )
+    show_table(
+        table_frame(w),
+        hide_index=True,
+        key="cmp_which_table",
+        height="content",  # every device, no scrolling inside the table
+        column_config={
+            "Examples/s (one device)": st.column_config.TextColumn(
+                help="training examples per second of ONE device; ≈ an estimate with its range, ≤ a ceiling"
+            ),
+            "× faster": st.column_config.TextColumn(help="one device's rate ÷ your run's rate"),
+            "Time for your epochs": st.column_config.TextColumn(help=f"{w.work.text or 'unknown'} on one device"),
+            "USD per million examples": st.column_config.NumberColumn(
+                format="$%.3g", help="one device's price per hour ÷ examples per hour × 1,000,000"
+            ),
+            "Price (USD/h)": st.column_config.TextColumn(
+                help="per device and hour: yours where you gave one, else the price table's (sources below)"
+            ),
+        },
+    )
+    with st.expander("How each figure was found, and whose price"):
+        st.markdown("\n".join(f"- {line}" for line in how_lines(w)))
+    if any(r.is_estimate for r in w.rows):
+        from ui.compare_answer import estimate_note
+
+        st.caption(estimate_note())
+    if no_price := [r.device for r in w.rows if not r.price_whose]:
+        st.caption(f"No price in the price table for {', '.join(no_price)}: give yours under *Your prices*.")
+    for why in w.left_out:
+        st.caption(f"Left out: {plain(why)}.")
+    return w
