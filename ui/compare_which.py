@@ -109,6 +109,7 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
         {
             "Device": r.device,
             "Basis": wd.basis_text(r),
+            "Precision · stack": r.setting,
             "Examples/s (one device)": wd.rate_text(r),
             "× faster": wd.speedup_text(r),
             "Time for your epochs": wd.epoch_text(r),
@@ -121,6 +122,7 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
         {
             "Device": "your run",
             "Basis": "measured here",
+            "Precision · stack": w.baseline_setting,
             "Examples/s (one device)": f"{mine:,.0f}" if mine >= 100 else f"{mine:,.3g}",
             "× faster": "1×",
             "Time for your epochs": wd.duration_text(w.baseline_epoch_time_s),
@@ -179,6 +181,10 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
         column_config={
             "Examples/s (one device)": st.column_config.TextColumn(
                 help="training examples per second of ONE device; ≈ an estimate with its range, ≤ a ceiling"
+            ),
+            "Precision · stack": st.column_config.TextColumn(
+                help="what the figure ran with; a row at another precision or on another stack is not like for "
+                "like with your run (a scaled row carries its anchor's stack)"
             ),
             "× faster": st.column_config.TextColumn(help="one device's rate ÷ your run's rate"),
             "Time for your epochs": st.column_config.TextColumn(help=f"{w.work.text or 'unknown'} on one device"),

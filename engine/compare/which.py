@@ -18,6 +18,7 @@ import pandas as pd
 
 from engine.compare.answer import answer_for_run
 from engine.compare.compared import Compared
+from engine.compare.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
 from engine.compare.which_rows import DeviceRow, WhichDevice, Work
 from engine.reference.normalize import is_missing
 from engine.reference.units import same_family
@@ -68,8 +69,15 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         epoch_time_low_s=ex / high if ex and high else None, epoch_time_high_s=ex / low if ex and low else None,
         usd_per_million_examples=c.usd_per_million_examples, usd_per_hour=usd_h,
         price=c.price_how if c.usd_per_million_examples is not None else "no price: give yours",
-        price_whose=_price_whose(c), how=one.how, device_type=one.device_type,
+        price_whose=_price_whose(c), how=one.how, device_type=one.device_type, setting=setting_text(one),
     )  # fmt: skip
+
+
+def setting_text(r: Rate) -> str:
+    """'mixed fp16 · PyTorch', 'fp32 · Keras-JAX', 'mixed bf16' (an estimate has no stack of its own)."""
+    fw = str(r.settings.get("framework") or "")
+    stack = "" if r.basis == "estimate" or fw in ("", "unknown") else FRAMEWORK_TEXT.get(fw, fw)
+    return " · ".join(x for x in (precision_text(r.precision), stack) if x)
 
 
 def _one_per_family(rows: list[DeviceRow]) -> list[DeviceRow]:
@@ -117,7 +125,7 @@ def which_device(
     rows = sorted(_one_per_family(rows), key=sort_key)
     return WhichDevice(
         str(run.get("run_id") or ""), answer.baseline.workload, answer.baseline.unit, base.rate.label, base_one,
-        work, tuple(rows), tuple(left_out),
+        work, tuple(rows), tuple(left_out), setting_text(base.rate),
     )  # fmt: skip
 
 

@@ -46,6 +46,8 @@ class DeviceRow:
       usd_per_million_examples, usd_per_hour: at the price used; price: that price and where it is from.
       price_whose: "yours", "price table" or "" (no price known).
       how: how the rate was found (the answer row's how).
+      setting: the precision and software stack the figure ran with ("mixed fp16 · PyTorch"), so rows of
+        other settings are never read as like for like.
     """
 
     hardware_key: str
@@ -68,6 +70,7 @@ class DeviceRow:
     price_whose: str
     how: str
     device_type: str = "gpu"
+    setting: str = ""
 
     @property
     def price_short(self) -> str:
@@ -97,6 +100,7 @@ class WhichDevice:
     work: Work
     rows: tuple[DeviceRow, ...]
     left_out: tuple[str, ...] = ()
+    baseline_setting: str = ""
 
     @property
     def baseline_epoch_time_s(self) -> float | None:

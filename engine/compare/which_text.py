@@ -81,6 +81,7 @@ def to_json(w: WhichDevice) -> dict[str, Any]:
                 "label": r.label,
                 "rate_one_device": r.rate_one_device,
                 "basis": r.basis,
+                "setting": r.setting,
                 "bound": r.bound,
                 "range": [r.low, r.high] if r.low is not None and r.high is not None else None,
                 "speedup": r.speedup,
@@ -107,7 +108,7 @@ def frame(w: WhichDevice) -> pd.DataFrame:
             "rate_text": rate_text(r), "low": r.low, "high": r.high, "speedup": r.speedup,
             "speedup_text": speedup_text(r), "epoch_time_s": r.epoch_time_s, "epoch_text": epoch_text(r),
             "usd_per_million_examples": r.usd_per_million_examples, "price": r.price, "price_whose": r.price_whose,
-            "how": r.how, "estimate": r.is_estimate, "bound": r.bound, "device_type": r.device_type,
+            "how": r.how, "setting": r.setting, "estimate": r.is_estimate, "bound": r.bound, "device_type": r.device_type,
         }
         for r in w.rows
     ]  # fmt: skip
@@ -118,7 +119,7 @@ def lines(w: WhichDevice) -> list[str]:
     """The plain-text table of `engine compare --device all`."""
     epochs = w.work.text or "per epoch: not recorded"
     head = (
-        f"{'device':<11} {'basis':<18} {'examples/s (one device)':>28} {'× faster':>11} "
+        f"{'device':<11} {'basis':<18} {'precision · stack':<22} {'examples/s (one device)':>28} {'× faster':>11} "
         f"{'your epochs':>17} {'USD/M ex':>9}  price · how"
     )
     out = [
@@ -130,7 +131,7 @@ def lines(w: WhichDevice) -> list[str]:
     for r in w.rows:
         price = r.price_short if r.price_whose else "no price in the table: pass --price KEY=USD"
         out.append(
-            f"{r.device:<11} {basis_text(r):<18} {rate_text(r):>28} {speedup_text(r):>11} {epoch_text(r):>17} "
+            f"{r.device:<11} {basis_text(r):<18} {r.setting:<22} {rate_text(r):>28} {speedup_text(r):>11} {epoch_text(r):>17} "
             f"{usd_text(r.usd_per_million_examples):>9}  {price} · {r.how}"
         )
     out += [f"left out ({why})" for why in w.left_out]

@@ -31,12 +31,13 @@ def test_which_device_chart_and_table_for_a_training_run(db_env):
     assert chart["layout"]["xaxis"]["title"]["text"].startswith("Training rate of ONE device (examples/s")
     table = _which_table(at)
     assert list(table.columns) == [
-        "Device", "Basis", "Examples/s (one device)", "× faster", "Time for your epochs", "USD per million examples",
+        "Device", "Basis", "Precision · stack", "Examples/s (one device)", "× faster", "Time for your epochs", "USD per million examples",
         "Price (USD/h)",
     ]  # fmt: skip
     devices = list(table["Device"])
     assert {"H100", "B200", "MI300X", "L40S", "GH200", "H100 PCIe", "TPU v5e"} <= set(devices)
     assert devices[-1] == "your run"
+    assert table["Precision · stack"].iloc[-1] == "fp32 · TF"  # every row says what it ran with, the run too
     estimates = table[table["Basis"].str.startswith("estimate")]
     assert len(estimates) and all(t.startswith("≤") or "(" in t for t in estimates["Examples/s (one device)"])
     assert at.number_input(key="cmp_which_examples").value == int(run["steps_per_epoch"]) * int(
