@@ -19,13 +19,17 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
 from engine.imports.companion import companions
+from engine.imports.default_view import add_views
+from engine.imports.imported_rates import headline
+from engine.imports.own_exports import KINDS as OWN_KINDS
 from engine.results import history_files
 from engine.results.csvio import CsvError
 from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
-from ui.common import demo_banner, demo_mode, plain, show_chart, store
+from ui.common import demo_banner, demo_mode, plain, show_chart, store, switch_page
 from ui.compare_imported import offer as offer_to_compare
-from ui.history_import import companion_joined, import_step, join_companions
+from ui.history_import import import_step
+from ui.history_joins import companion_joined, join_companions
 from ui.history_load import (
     all_series,
     from_folder,
@@ -111,13 +115,14 @@ for item in items:
         )
         cols = st.columns([4, 1])
         cols[0].success(f"**{plain(item.name)}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
-        if cols[1].button("Use on Compare", key=f"hist_cmp_{item.key}", help="Compare these rows with your runs"):
-            offer_to_compare(item.name, rows)
-            st.toast(f"{item.name}: pick its rows on Compare (Imported on History).")
+        if cols[1].button("Use on Compare", key=f"hist_cmp_{item.key}", help="Open Compare with this file's headline"):
+            offer_to_compare(item.name, rows)  # Compare opens with the file's headline rates chosen
+            st.session_state["cmp_imported"] = headline(rows, item.name)
+            switch_page("pages/compare.py")
         frames.append(rows)
         continue
     frames.append(item.frame)
-    label = "AccelBench export" if item.kind == "export" else "results store"
+    label = {"export": "AccelBench export", "store": "results store"}.get(item.kind) or OWN_KINDS[item.kind]
     cols = st.columns([4, 1])
     with_series = f", series of {len(item.series):,}" if item.series else ""
     if item.name in series_files(items):
@@ -158,7 +163,7 @@ if not frames:
         show_chart(preview, "hist_chart_preview", "history_sample_preview")
     st.stop()
 
-df = history_files.combine(frames)
+df = add_views(history_files.combine(frames))  # configuration labels and per-device rates: no pooled bars
 st.subheader(f"Explore {len(df):,} rows")
 filtered = explore.filters(df)
 picked = explore.controls(filtered)

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import history as charts
+from engine.imports import default_view, units
 from engine.results import history
 from ui.common import download_csv, plain, show_chart, show_table
 
@@ -67,21 +68,28 @@ def _backends(df: pd.DataFrame) -> pd.Series:
     return df["backend"].fillna("tensorflow") if "backend" in df.columns else pd.Series("tensorflow", df.index)
 
 
+def _groupable(df: pd.DataFrame) -> list[str]:
+    """Columns worth grouping by: the configuration label first, where the rows have one."""
+    cols = (default_view.CONFIGURATION, *history.GROUPABLE)
+    return [c for c in cols if c in df.columns and df[c].notna().any()]
+
+
 def controls(df: pd.DataFrame) -> tuple[str, str, list[str]] | None:
     """Metric, aggregation and grouping pickers; None when nothing numeric is left to chart."""
     metrics = history.metric_columns(df)
     if not metrics:
         st.info("These rows have no numeric results to chart (failed runs only?). Widen the filters.")
         return None
-    groupable = [c for c in history.GROUPABLE if c in df.columns and df[c].notna().any()]
+    groupable = _groupable(df)
     _keep_valid("hist_group", groupable)
     if "hist_group" not in st.session_state:
-        # a JAX run and a TensorFlow run of one model on one device are different runs: never one bar
+        # never one bar for what differs: a configuration (count, memory, form factor, precision, batch) or a
+        # backend (a JAX run and a TensorFlow run of one model on one device are different runs)
         several_backends = "backend" in groupable and _backends(df).nunique() > 1
-        first = ("device_label", "workload") + (("backend",) if several_backends else ())
-        st.session_state["hist_group"] = [c for c in first if c in groupable]
+        first = default_view.default_group(df, groupable) + (["backend"] if several_backends else [])
+        st.session_state["hist_group"] = first
     if st.session_state.get("hist_metric") not in metrics:
-        st.session_state["hist_metric"] = metrics[0]
+        st.session_state["hist_metric"] = default_view.default_metric(df, metrics)
     c = st.columns([3, 1, 4])
     metric = c[0].selectbox("Metric", metrics, key="hist_metric", format_func=history.metric_title)
     how = c[1].selectbox("Aggregate", HOW, key="hist_how")
@@ -99,7 +107,23 @@ def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
     agg = history.aggregate(df, by, metric, how)
     x = by[0] if by else "group"
     colour = by[1] if len(by) > 1 else None
-    show_chart(charts.history_bars(agg, metric, x, colour, how), "hist_chart_bars", f"history_{metric}_{how}")
+    pools = default_view.pooled(df, by, metric)
+    marked = agg.assign(
+        unit=agg["group"].map(units.group_units(df, by, metric)).fillna(""),
+        group=agg["group"].map(lambda g: g + " ⚠" if g in set(pools["group"]) else g),
+    )
+    title = units.titled(metric, units.units_in(df, metric))  # 'Throughput per device (images/s)'
+    show_chart(charts.history_bars(marked, metric, x, colour, how, title), "hist_chart_bars", f"history_{metric}_{how}")
+    if not pools.empty:
+        kinds = pools.groupby("differs", sort=False)["group"].agg(["size", "first"])
+        st.warning(
+            f"{len(pools)} bar{'s' * (len(pools) > 1)} (marked ⚠) join rows of several configurations — add what "
+            "differs to Group by, or filter it: "
+            + "; ".join(f"{plain(d)} ({n} bar{'s' * (n > 1)}, e.g. {plain(first)})" for d, (n, first) in
+                        kinds.head(4).iterrows())
+            + ".",
+            icon=":material/warning:",
+        )  # fmt: skip
     show_table(
         agg,
         hide_index=True,
@@ -107,7 +131,7 @@ def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
         column_order=["group", metric, "p10", "p90", "rows"],  # the group's columns are in its name already
         column_config={
             "group": "Group",
-            metric: st.column_config.NumberColumn(f"{history.metric_title(metric)}, {how}", format="%.4g"),
+            metric: st.column_config.NumberColumn(f"{title}, {how}", format="%.4g"),
             "p10": st.column_config.NumberColumn("p10", format="%.4g", help="10th percentile of the group's rows"),
             "p90": st.column_config.NumberColumn("p90", format="%.4g", help="90th percentile of the group's rows"),
             "rows": st.column_config.NumberColumn("Rows", format="%d"),
@@ -125,7 +149,7 @@ def time_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
 
 
 def pivot_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
-    groupable = [c for c in history.GROUPABLE if c in df.columns and df[c].notna().any()]
+    groupable = _groupable(df)
     c = st.columns(2)
     index = c[0].selectbox(
         "Rows", groupable, index=groupable.index("workload") if "workload" in groupable else 0, key="hist_pivot_index"

@@ -17,7 +17,6 @@ import pandas as pd
 import streamlit as st
 
 from engine.imports import systems
-from engine.imports.companion import join_batch
 from engine.imports.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
 from engine.imports.imported import to_long
 from engine.imports.importer import Raw, apply_import
@@ -168,6 +167,7 @@ def _systems(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMappin
     if isinstance(table, str):
         st.error(table, icon=":material/error:")
         return replace(m, system_rules=rules)
+    _ambiguous(raw.frame[column], rules)
     st.caption("How the names are read — correct a cell and the rows follow:")
     shown = table.drop(columns=["device_label"])
     edited = edit_table(
@@ -183,6 +183,17 @@ def _systems(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMappin
         },
     )
     return replace(m, system_rules=rules, system_fixes=_fixes(shown, edited, m.system_fixes))
+
+
+def _ambiguous(names: pd.Series, rules: list[str]) -> None:
+    """Names that could be read another way, each with the reading chosen (correct it in the table below)."""
+    found = systems.ambiguous(names, rules)
+    if found:
+        lines = "\n".join(f"- `{n}`: {why}" for n, why in found[:8]) + (
+            f"\n- … and {len(found) - 8} more like them" if len(found) > 8 else ""
+        )
+        st.info(f"**{len(found)} name{'s' * (len(found) > 1)} could be read another way** — the reading chosen:\n"
+                + lines, icon=":material/help:")  # fmt: skip
 
 
 def _device(key: str, version: int, m: ImportMapping, sidecar: bool) -> ImportMapping:
@@ -228,6 +239,8 @@ def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str
     base, version = raw.guess, 0
     shape = SHAPES.get(base.shape, base.shape) + (f" — recognised: {base.fmt}" if base.fmt else "")
     with st.expander(f"**{name}** — {shape}. Check how it is read", expanded=True):
+        for flag in raw.frame.attrs.get("flags", []):  # the file contradicts itself: a CPU run on a GPU host
+            st.warning(f"**{name}**: {flag}.", icon=":material/warning:")
         st.caption(
             f"Read as {raw.how}."
             + (f" Settings from **{sidecar[0]}** are added to every row." if sidecar else "")
@@ -256,28 +269,3 @@ def import_step(name: str, key: str, raw: Raw, sidecar: tuple[str, dict[str, str
             help=f"Upload it here next time, or: python -m engine results import {name} --mapping FILE",
         )
     return rows, "", notes
-
-
-def companion_joined(name: str, key: str, main: str) -> bool:
-    """A batch-size table beside the table it completes: offered as a join (on by default); True when joined."""
-    on = st.toggle(
-        f"Join **{name}** into **{main}** as each row's batch size",
-        value=True,
-        key=f"hist_join_{key}",
-        help="The two files share their key column and model columns; off: import this file as values of its own.",
-    )
-    if on:
-        st.info(f"**{name}**: its cells are joined into **{main}** as batch sizes, not imported as values.",
-                icon=":material/join_inner:")  # fmt: skip
-    return bool(on)
-
-
-def join_companions(rows: pd.DataFrame, name: str, raw: Raw, companions: dict) -> pd.DataFrame:
-    """`rows` of `name` (read as `raw`) with the batch sizes of each companion table the user kept joined
-    (History's Loaded items by name)."""
-    for companion, item in companions.items():
-        if st.session_state.get(f"hist_join_{item.key}", True):
-            rows, matched = join_batch(rows, name, raw, item.raw)
-            st.caption(f"Batch size from **{companion}** (the same system row and model column): {matched:,} of "
-                       f"{len(rows):,} rows.")  # fmt: skip
-    return rows

@@ -16,6 +16,7 @@ import streamlit as st
 
 from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
 from engine.imports.importer import Raw, read_raw
+from engine.imports.own_exports import as_export, own_kind, read_own
 from engine.results import history, history_files
 from engine.results.csvio import CsvError
 from engine.results.jsonio import (
@@ -37,8 +38,9 @@ class Loaded:
 
     Attributes:
       name: the file name (or the store's label).
-      kind: "export" (AccelBench), "foreign" (needs a mapping), "sidecar" (settings for a table), "series"
-        (a CSV export's series file), "store", or "error".
+      kind: "export" (AccelBench), "history" / "long" (History's own download / long CSV, loaded as they
+        are), "foreign" (needs a mapping), "sidecar" (settings for a table), "series" (a CSV export's series
+        file), "store", or "error".
       frame: History rows (exports and the store); None for a foreign table until mapped.
       raw: a foreign file's text cells and first mapping, for the mapping step.
       settings: a sidecar's settings (dotted keys → text).
@@ -72,8 +74,11 @@ def parse(name: str, data: bytes, key: str) -> Loaded:
             return Loaded(name, "export", key, frame=frame, data=data, series=export.series)
         if is_sidecar(data, name):
             return Loaded(name, "sidecar", key, settings=read_sidecar(data, name))
+        data = as_export(data, name) or data  # an export re-saved from a spreadsheet as TSV with CRLF
         if history_files.is_export(data, name):
             return Loaded(name, "export", key, frame=history_files.load_export(data, name), data=data)
+        if own_kind(data, name):  # History's own download or a long CSV: rows as they are, not a mapping
+            return Loaded(name, own_kind(data, name), key, frame=read_own(data, name))
         return Loaded(name, "foreign", key, raw=read_raw(data, name))
     except CsvError as exc:
         return Loaded(name, "error", key, error=str(exc))

@@ -11,6 +11,7 @@ import streamlit as st
 from engine.charts import imported as charts
 from engine.compare.answer import times
 from engine.imports import imported
+from engine.imports.default_view import total_of
 from engine.results.history import is_derived, metric_title
 from ui.common import download_csv, show_chart, show_table
 
@@ -24,12 +25,31 @@ def extra_tabs(df: pd.DataFrame, metric: str) -> list[tuple[str, Callable[[], No
     logged = "date" in df.columns and df["date"].nunique() > max(10, len(df) // 8)  # a log over time, not repeats
     if "kind" in df.columns and (df["kind"] == "external").any() and not series and not logged:
         out.append(("Noise", lambda: noise_tab(df, metric)))
-    if "elapsed_s" in df.columns and df["elapsed_s"].notna().any():
+    timed = "elapsed_s" in df.columns and df["elapsed_s"].notna().any()
+    if timed:
         out.append(("Time to accuracy", lambda: accuracy_tab(df, metric)))
+    dated = "date" in df.columns and df["date"].notna().any()
+    if "step" in df.columns and df["step"].notna().any() and not timed and not dated:  # a log with no clock
+        out.append(("Over samples", lambda: samples_tab(df, metric)))
     return out
 
 
+def samples_tab(df: pd.DataFrame, metric: str) -> None:
+    """A telemetry log's samples in order (it has no timestamps), with its distribution."""
+    show_chart(charts.samples_chart(df, metric), "hist_chart_samples", f"history_samples_{metric}")
+    data = df.dropna(subset=[metric, "step"])
+    if data.empty:
+        return
+    by = [c for c in ("file", "device_label") if c in data.columns]
+    col = data.groupby(by, sort=True)[metric]
+    table = pd.DataFrame({"samples": col.size(), "median": col.median(), "p10": col.quantile(0.1),
+                          "p90": col.quantile(0.9), "max": col.max()}).reset_index()  # fmt: skip
+    st.caption("The log has no timestamps: samples in the order it wrote them; their distribution below.")
+    show_table(table, hide_index=True, key="hist_samples_table")
+
+
 def scaling_tab(df: pd.DataFrame, metric: str) -> None:
+    metric = total_of(df, metric)  # scaling is about the whole system's rate, not the rate per device
     sc = imported.scaling(df, metric)
     show_chart(charts.scaling_chart(sc, metric), "hist_chart_scaling", f"history_scaling_{metric}")
     if sc.empty:

@@ -23,12 +23,15 @@ from engine.charts.base import (
 from engine.results.history import metric_title
 
 
-def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how: str) -> go.Figure:
+def history_bars(
+    agg: pd.DataFrame, metric: str, x: str, colour: str | None, how: str, value_title: str = ""
+) -> go.Figure:
     """Aggregated metric per group as horizontal bars with a p10–p90 whisker, one bar per group (the
-    group's values joined), coloured by the `colour` column — no empty slots for absent combinations."""
+    group's values joined), coloured by the `colour` column — no empty slots for absent combinations.
+    `value_title` names the axis with the units the rows counted ('Throughput (images/s)')."""
     if agg.empty:
         return empty_figure("No rows with a value for this metric after filtering.")
-    value_title = metric_title(metric)
+    value_title = value_title or metric_title(metric)
     data = agg.sort_values([x, colour] if colour else [x], kind="stable")
     fig = go.Figure()
     groups = data.groupby(colour, sort=True, dropna=False) if colour else [("", data)]
@@ -47,8 +50,9 @@ def history_bars(agg: pd.DataFrame, metric: str, x: str, colour: str | None, how
                     "thickness": 1.2,
                     "color": "#8c8c8c",  # mid-grey: visible on the light and the dark theme
                 },
-                customdata=g["rows"],
-                hovertemplate="%{y}<br>%{x:,.4g}<br>%{customdata:,} rows<extra>%{fullData.name}</extra>",
+                customdata=list(zip(g["rows"], g["unit"] if "unit" in g.columns else [""] * len(g), strict=True)),
+                hovertemplate="%{y}<br>%{x:,.4g} %{customdata[1]}<br>%{customdata[0]:,} rows"
+                "<extra>%{fullData.name}</extra>",
                 showlegend=bool(colour),
             )
         )

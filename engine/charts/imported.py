@@ -84,3 +84,22 @@ def accuracy_chart(df: pd.DataFrame, metric: str, target: float | None) -> go.Fi
     if target is not None:
         fig.add_hline(y=target, line_dash="dot", line_color=NEUTRAL, annotation_text=f"target {target:g}")
     return finish(fig, "Elapsed time (hours)", metric_title(metric), f"{metric_title(metric)} over training time")
+
+
+def samples_chart(df: pd.DataFrame, metric: str) -> go.Figure:
+    """A log without timestamps (an nvidia-smi monitor log): the metric over its samples in order, one line per
+    file × device."""
+    data = df.dropna(subset=[metric, "step"]) if "step" in df.columns else df.iloc[0:0]
+    if data.empty:
+        return empty_figure("No numbered samples with this metric.")
+    by = [c for c in ("file", "device_label") if c in data.columns and data[c].notna().any()] or ["step"]
+    fig = go.Figure()
+    for i, (name, g) in enumerate(data.sort_values("step").groupby(by, sort=True)):
+        label = " · ".join(str(n) for n in (name if isinstance(name, tuple) else (name,)))
+        fig.add_trace(
+            go.Scattergl(
+                x=g["step"], y=g[metric], mode="lines+markers", name=label, line={"color": PALETTE[i % len(PALETTE)]},
+                hovertemplate="sample %{x}: %{y:,.4g}<extra>%{fullData.name}</extra>",
+            )
+        )  # fmt: skip
+    return finish(fig, "Sample (the log's order)", metric_title(metric), f"{metric_title(metric)} over the log")

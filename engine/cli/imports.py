@@ -1,6 +1,8 @@
-"""`results import FILE --mapping MAP`: another tool's results file read headless through a mapping saved on
-the History page. All or nothing: the first bad cell exits 2 naming its row and column, and nothing is
-written. The mapped rows go out as a long CSV (one row per value) that History loads as it is."""
+"""`results import FILE --mapping MAP` / `--auto`: another tool's results file read headless, through a mapping
+saved on the History page or through the mapping the page proposes (a known format's, with the batch-size
+companion and the sidecar found beside FILE). All or nothing: the first bad cell exits 2 naming its row and
+column, and nothing is written. The mapped rows go out as a long CSV (one row per value, with its `unit`) that
+History loads as it is; with --auto, what was guessed goes to stderr."""
 
 from __future__ import annotations
 
@@ -10,10 +12,13 @@ from pathlib import Path
 
 from engine.cli.common import EXIT_OK, fail
 from engine.imports.foreign_json import read_sidecar, sidecar_for
-from engine.imports.import_mapping import mapping_from_json
+from engine.imports.import_mapping import ImportMapping, mapping_from_json
 from engine.imports.imported import to_long
-from engine.imports.importer import load_foreign
+from engine.imports.importer import Raw, apply_import, load_foreign, read_raw
+from engine.imports.systems import ambiguous
 from engine.results.errors import CsvError
+
+LONG_FIRST = ("unit", "device_label", "device_count", "model", "metric", "value")
 
 
 def _read(path: Path, what: str) -> bytes:
@@ -48,11 +53,83 @@ def import_mapped(path: Path, data: bytes, args: argparse.Namespace) -> int:
         frame, notes = load_foreign(data, path.name, mapping, sidecar)
     except CsvError as exc:
         fail(f"{path.name}: {exc} — nothing was imported")
-    text = to_long(frame).to_csv(index=False)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    _write_long(frame, args)
     summary = f"mapped {len(frame)} rows from {path.name}" + (f" with {sidecar and 'its sidecar'}" if sidecar else "")
     print("; ".join([summary, *notes]) + (f" → {args.out}" if args.out else ""), file=sys.stderr)
+    return EXIT_OK
+
+
+def _write_long(frame, args: argparse.Namespace) -> None:
+    long = to_long(frame)
+    first = [c for c in LONG_FIRST if c in long.columns]
+    text = long[first + [c for c in long.columns if c not in first]].to_csv(index=False)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(f"--out: cannot write {args.out}: {exc.strerror or exc} — pick a writable file path")
+    else:
+        sys.stdout.write(text)
+
+
+def _guessed(raw: Raw, m: ImportMapping) -> list[str]:
+    """What --auto took for granted, one line each (stderr): the format, the roles, each value's unit."""
+    lines = [f"read as {raw.how}" + (f"; recognised: {m.fmt}" if m.fmt else "") + f"; shape {m.shape}"]
+    roles = {r: [c for c in m.columns(r)] for r in ("system", "device", "count", "model", "batch", "precision")}
+    lines += [f"{r}: {', '.join(cols)}" for r, cols in roles.items() if cols]
+    for c in m.columns("value"):
+        spec = m.values.get(c)
+        unit = spec.unit if spec and spec.unit else "(the cells' own, or none)"
+        lines.append(f"value {c!r}: {(spec.metric if spec and spec.metric else c)} in {unit}")
+    lines += [f"{k} for every row: {v}" for k, v in m.constants.items()]
+    return lines
+
+
+def _companions(path: Path, raw: Raw) -> list[tuple[str, Raw]]:
+    """Batch-size tables beside FILE that complete it (lambdal's …-bs-….csv beside …-throughput-….csv)."""
+    from engine.imports.companion import companions, is_batch_table
+
+    if is_batch_table(path.name) or not path.parent.is_dir():
+        return []
+    others = {}
+    for p in sorted(path.parent.iterdir()):
+        if p != path and p.is_file() and p.suffix.lower() == path.suffix.lower() and is_batch_table(p.name):
+            try:
+                others[p.name] = read_raw(p.read_bytes(), p.name)
+            except (CsvError, OSError):
+                continue
+    pairs = companions({path.name: raw, **others})
+    return [(n, others[n]) for n, main in pairs.items() if main == path.name]
+
+
+def import_auto(path: Path, data: bytes, args: argparse.Namespace) -> int:
+    """FILE mapped as the History page proposes, headless; every guess said on stderr."""
+    from engine.imports.companion import join_batch, join_note
+
+    try:
+        raw = read_raw(data, path.name)
+    except CsvError as exc:
+        fail(f"{path.name}: {exc} — nothing was imported")
+    m = raw.guess
+    if getattr(args, "device", None):
+        m.constants["device"] = args.device
+    sidecar = _sidecar(path, args)
+    try:
+        frame, notes = apply_import(raw.frame, m, path.name, sidecar)
+    except CsvError as exc:
+        hint = (
+            " (this file names no device: give --device, e.g. --device 'RTX 2080 Ti')" if "device" in str(exc) else ""
+        )
+        fail(f"{path.name}: {exc}{hint} — nothing was imported")
+    said = _guessed(raw, m) + ([f"settings from the sidecar beside it ({len(sidecar)})"] if sidecar else [])
+    for name, companion in _companions(path, raw):
+        frame, matched = join_batch(frame, path.name, raw, companion)
+        said.append(join_note(name, matched, len(frame))[0].replace("**", ""))
+    column = m.column("system") or m.column("device")
+    if column:
+        said += [f"ambiguous name {n!r}: {why}" for n, why in ambiguous(raw.frame[column], m.system_rules)]
+    _write_long(frame, args)
+    print("\n".join(["guessed (check, or save a mapping on the History page and use --mapping):", *said,
+                     f"mapped {len(frame)} rows from {path.name}", *notes])
+          + (f"\n→ {args.out}" if args.out else ""), file=sys.stderr)  # fmt: skip
     return EXIT_OK

@@ -91,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--strategy", choices=STRATEGIES)
     r.add_argument("--logical-devices", type=_positive_int)
+    r.add_argument("--processes", type=_positive_int, help="data parallel over N local processes (torch, jax)")
     r.add_argument("--precision", choices=PRECISIONS)
     r.add_argument("--xla", action="store_true", default=None)
     r.add_argument(
@@ -132,8 +133,15 @@ def build_parser() -> argparse.ArgumentParser:
     ri = rsub.add_parser("import", help="import an AccelBench export, or map another tool's file with --mapping")
     ri.add_argument("file")
     ri.add_argument("--mapping", help="a mapping saved on the History page (JSON): read FILE as another tool's results")
-    ri.add_argument("--sidecar", help="with --mapping: a JSON/YAML file of settings joined to every row")
-    ri.add_argument("--out", help="with --mapping: write the mapped rows here as a long CSV (default: stdout)")
+    ri.add_argument(
+        "--auto",
+        action="store_true",
+        help="map another tool's FILE as the History page proposes "
+        "(known formats, a batch-size table and a sidecar beside FILE); what it guessed goes to stderr",
+    )
+    ri.add_argument("--device", help="with --auto: the device of a file that names none (an nvidia-smi log)")
+    ri.add_argument("--sidecar", help="with --mapping/--auto: a JSON/YAML file of settings joined to every row")
+    ri.add_argument("--out", help="with --mapping/--auto: write the mapped rows here as a long CSV (default: stdout)")
 
     cli_db.add_parsers(sub, rsub)
     c = sub.add_parser("cancel", help="cancel a queued or running run")

@@ -94,8 +94,14 @@ def _import(store: Store, args: argparse.Namespace) -> int:
         from engine.cli.imports import import_mapped
 
         return import_mapped(path, data, args)
+    if getattr(args, "auto", False):
+        from engine.cli.imports import import_auto
+
+        return import_auto(path, data, args)
+    from engine.imports.own_exports import as_export
     from engine.results.jsonio import read_any_export, series_file_name
 
+    data = as_export(data, path.name) or data  # a CSV export re-saved from a spreadsheet as TSV with CRLF
     side = path.with_name(series_file_name(path.name))
     try:
         side_data = side.read_bytes() if not path.name.lower().endswith(".json") and side.is_file() else None

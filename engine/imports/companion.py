@@ -49,9 +49,19 @@ def companions(raws: dict[str, Raw]) -> dict[str, str]:
     return out
 
 
+def _cell(text: str) -> str:
+    """A key cell as compared: numbers by value ('1.0', '1', ' 1 ' → '1'), text with its spaces trimmed."""
+    text = text.strip()
+    try:
+        number = float(text.replace(",", ""))
+    except ValueError:
+        return text
+    return f"{number:g}" if number == number else text
+
+
 def _keys(raw: Raw, columns: list[str]) -> pd.Series:
-    """Each row's key: the text of the shared key columns ('A100 80GB SXM4|8.0'), by the row's number."""
-    text = raw.frame[columns].astype(str).agg("|".join, axis=1)
+    """Each row's key: the shared key columns' cells ('A100 80GB SXM4|8'), by the row's number."""
+    text = raw.frame[columns].astype(str).map(_cell).agg("|".join, axis=1)
     return pd.Series(text.to_numpy(), index=raw.frame["_row"].astype(str))
 
 
@@ -76,3 +86,13 @@ def join_batch(rows: pd.DataFrame, file_name: str, main: Raw, companion: Raw) ->
     out = rows.copy()
     out["global_batch_size"] = pd.Series(batch, index=rows.index).fillna(rows["global_batch_size"].astype("Int64"))
     return out, int(pd.Series(batch).notna().sum())
+
+
+def join_note(companion: str, matched: int, rows: int) -> tuple[str, bool]:
+    """What a join did, and whether to warn (none, or under half, of the rows got a batch size)."""
+    text = f"Batch size from **{companion}** (the same system row and model column): {matched:,} of {rows:,} rows."
+    if matched * 2 >= rows:
+        return text, False
+    return text + (" None matched" if matched == 0 else " Few matched") + (
+        ": the two files' key columns or model columns differ — turn the join off, or check the files are a pair."
+    ), True

@@ -70,7 +70,10 @@ def _device(config: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
     has, which is not where a CPU run ran (optimum-benchmark's py-txi run on a T4 host reports `device: cpu`)."""
     on = str(_dig(config, "backend", "device") or "").lower()
     if on == "cpu" and env.get("cpu"):
-        return {"device": str(env["cpu"]).strip(), "device_count": 1}
+        gpu = _first(env.get("gpu"))
+        flag = {"_flag": f"the report ran on the CPU (config.backend.device: cpu) although its host lists {gpu}: "
+                         f"the device is the CPU, not the {gpu}"} if gpu else {}  # fmt: skip
+        return {"device": str(env["cpu"]).strip(), "device_count": 1, **flag}
     ids = str(_dig(config, "backend", "device_ids") or "")
     count = len([i for i in ids.split(",") if i.strip()]) if ids and on != "cpu" else env.get("gpu_count")
     return {"device": _first(env.get("gpu")) or env.get("cpu"), "device_count": count}
@@ -128,7 +131,23 @@ def report_records(doc: dict) -> list[dict]:
     )
     for section, part in sections.items():
         record.update(_section_stats(section, part))
-    return [{k: v for k, v in record.items() if v not in (None, "")}]
+    same = {k: record[k] for k in ("device", "device_count", "model", "backend", "batch_size", "framework", "_flag")
+            if record.get(k) not in (None, "")}  # fmt: skip
+    return [{k: v for k, v in record.items() if v not in (None, "")}, *_iterations(sections, same)]
+
+
+def _iterations(sections: dict[str, Any], same: dict[str, Any]) -> list[dict]:
+    """Each measured iteration of a section with several as a row of its own (`iteration`, the latency): a series
+    with its distribution, beside the section's stats."""
+    rows = []
+    for section, part in sections.items():
+        values = part["latency"].get("values") or []
+        if len(values) < 2:
+            continue
+        pre = "" if section == "forward" else f"{section} "
+        unit = str(part["latency"].get("unit") or "s")
+        rows += [{**same, "iteration": i + 1, f"{pre}latency per iteration ({unit})": v} for i, v in enumerate(values)]
+    return rows
 
 
 def _records(doc: Any) -> list[dict]:
@@ -169,8 +188,16 @@ def read_json_table(data: bytes | str) -> pd.DataFrame:
     flat = pd.json_normalize(records, sep=".")
     frame = flat.apply(lambda col: col.map(_text)).astype(object)
     frame.columns = [str(c) for c in frame.columns]
+    flags = list(pd.unique(frame.pop("_flag").dropna())) if "_flag" in frame.columns else []
     frame["_row"] = np.arange(1, len(frame) + 1)
-    return frame.reset_index(drop=True)
+    frame = frame.reset_index(drop=True)
+    frame.attrs["flags"] = [f for f in flags if f]  # what contradicts itself in the file, said where it is read
+    return frame
+
+
+def describe_json(frame: pd.DataFrame) -> str:
+    """How a JSON file was read, with anything in it that contradicts itself (a CPU run on a GPU host)."""
+    return f"JSON, {len(frame):,} records" + "".join(f"; note: {f}" for f in frame.attrs.get("flags", []))
 
 
 def is_sidecar(data: bytes | str, name: str) -> bool:

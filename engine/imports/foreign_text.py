@@ -129,3 +129,25 @@ def describe(table: TextTable) -> str:
     """'UTF-8, tab-separated, header row' — how the file was read, in words."""
     head = "header row" if table.header else "no header row (columns numbered)"
     return f"{table.encoding}, {DELIMITER_NAMES.get(table.delimiter, repr(table.delimiter))}-separated, {head}"
+
+
+def first_bad(raw: pd.DataFrame, mask: pd.Series, column: str, reason: str) -> CsvError:
+    pos = int(np.flatnonzero(mask.to_numpy())[0])
+    text = raw[column].iloc[pos]
+    return CsvError(reason.format(raw=repr(text)), int(raw["_row"].iloc[pos]), column)
+
+
+def parse_dates(rows: pd.DataFrame, column: str) -> pd.Series:
+    if not column:
+        return pd.Series(pd.NaT, index=rows.index, dtype="datetime64[ns, UTC]")
+    text = rows[column]
+    dates = pd.to_datetime(text.where(text != ""), errors="coerce", utc=True, format="mixed")
+    bad = (text != "") & dates.isna()
+    if bad.any():
+        raise first_bad(rows, bad, column, "expected a date like 2026-01-31 or 2026-01-31T12:00:00Z, got {raw}")
+    return dates
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe version of a label (for downloads)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "data"

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from engine.imports.units import unit_of
 from engine.results.history import group_label, higher_is_better, metric_columns
 
 LONG_ID = (
@@ -28,12 +29,17 @@ CONFIG = (
 
 
 def to_long(frame: pd.DataFrame) -> pd.DataFrame:
-    """One row per (row, metric) with a value: the context columns, `metric` and `value`."""
+    """One row per (row, metric) with a value: the context columns, `metric`, `value` and its `unit` (what the
+    row counted — images/s, sequences/s — where AccelBench's axis says examples/s)."""
     ids = [c for c in LONG_ID if c in frame.columns]
     metrics = metric_columns(frame)
-    out = frame[[*ids, *metrics]].melt(id_vars=ids, value_vars=metrics, var_name="metric", value_name="_value")
+    own = frame["unit"] if "unit" in frame.columns else pd.Series("", index=frame.index)
+    data = frame[[*ids, *metrics]].assign(_row_unit=own.astype(object).where(own.notna(), ""))
+    out = data.melt(id_vars=[*ids, "_row_unit"], value_vars=metrics, var_name="metric", value_name="_value")
     out = out.rename(columns={"_value": "value"})  # a foreign metric may itself be called "value"
-    return out.dropna(subset=["value"]).reset_index(drop=True)
+    out = out.dropna(subset=["value"]).reset_index(drop=True)
+    out["unit"] = [unit_of(m, str(u)) for m, u in zip(out["metric"], out["_row_unit"], strict=True)]
+    return out.drop(columns="_row_unit")
 
 
 def _config(df: pd.DataFrame, extra: Sequence[str] = ()) -> list[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from engine.compare.likeforlike import Rate
+from engine.compare.workload import device_unit
 from engine.imports.imported import CONFIG
 from engine.results.history import higher_is_better, metric_columns, metric_title
 
@@ -80,6 +81,8 @@ def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: B
         "hardware_key": _text(first.get("hardware_key")), "hardware_count": n, "model": model, "task": task,
         "precision": _text(cfg.get("precision")), "batch_size": cfg.get("global_batch_size"),
         "framework": _text(cfg.get("framework")), "hardware": device,
+        # a stated count is in the table's devices (GPUs, TPU chips): a 1-GPU row is a single-device figure
+        "count_unit": device_unit(_text(first.get("hardware_key"))) if n else None,
     }  # fmt: skip
     key = "|".join(_text(v) for v in cfg.values())
     return Rate(
@@ -87,6 +90,19 @@ def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: B
         value=band.median, unit=unit, devices=float(n) if n else None, derivation="measured", how=how,
         hardware_key=_text(first.get("hardware_key")), source_id=f"file:{name}", settings=settings,
     )  # fmt: skip
+
+
+def headline(df: pd.DataFrame, name: str, most: int = 2) -> list[str]:
+    """The ids of the rates Compare opens with when History sends a file: the file's first metric (its rate of work)
+    on its commonest model, single-device figures first, then the configurations with the most rows."""
+    metrics = metric_columns(df)
+    if not metrics or "model" not in df.columns:
+        return []
+    data = df.dropna(subset=[metrics[0]])
+    model = str(data["model"].mode().iat[0]) if len(data) else ""
+    pairs = [(r, b) for r, b in rates_of_rows(data[data["model"] == model], name) if r.id.split(":")[2] == metrics[0]]
+    pairs.sort(key=lambda rb: (rb[0].devices != 1, -rb[1].rows, rb[0].label))
+    return [r.id for r, _ in pairs[:most]]
 
 
 def within_noise(subject: float, baseline: float, bands: list[Band]) -> bool:

@@ -16,13 +16,21 @@ import numpy as np
 import pandas as pd
 
 from engine.imports import systems
-from engine.imports.foreign_json import JSON_SUFFIXES, read_json_table
-from engine.imports.foreign_text import MISSING_MARKERS, decode_any, describe, read_text_table, split_number
+from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
+from engine.imports.foreign_text import (
+    MISSING_MARKERS,
+    decode_any,
+    describe,
+    first_bad,
+    parse_dates,
+    read_text_table,
+    split_number,
+)
 from engine.imports.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column, unit_direction
-from engine.imports.mapping import first_bad, parse_dates
 from engine.imports.mllog import is_mllog, read_mllog
-from engine.imports.shapes import guess_mapping, unit_from_header
+from engine.imports.shapes import guess_mapping
 from engine.imports.sidecar import sidecar_roles
+from engine.imports.units import derived_rates, unit_from_header, unit_of
 from engine.results.errors import CsvError
 from engine.results.history import IMPORT_CONTEXT
 from engine.results.status import RunStatus
@@ -48,7 +56,7 @@ def read_raw(data: bytes | str, name: str) -> Raw:
     if name.lower().endswith(JSON_SUFFIXES):
         frame = read_json_table(data)
         guess = guess_mapping(frame, is_json=True, name=name)
-        return Raw(frame, f"JSON, {len(frame):,} records", guess, digest=digest)
+        return Raw(frame, describe_json(frame), guess, digest=digest)
     text = decode_any(data)[0]
     if is_mllog(text):
         frame = read_mllog(text)
@@ -157,10 +165,14 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
     names = pd.Series(
         [metric_column(a, b, spec.direction) for a, b in zip(metric, unit, strict=True)], index=rows.index
     )
-    out = pd.DataFrame({"value": vals, "metric_col": names, "source_column": column}, index=rows.index)
+    out = pd.DataFrame(
+        {"value": vals, "metric_col": names, "source_column": column, "unit": unit.astype(object)}, index=rows.index
+    )
     if spec.model:
         out["model"] = spec.model
-    return out, int(missing.sum())
+    step = m.column("step")  # a series' rows of another kind (a report's iterations) lack the column: not missing
+    counted = missing & values.notna().groupby(raw[step] == "").transform("any") if step else missing
+    return out, int(counted.sum())
 
 
 def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> pd.DataFrame:
@@ -209,21 +221,6 @@ def _check(raw: pd.DataFrame, m: ImportMapping) -> None:
             raise CsvError(f"only one column can have the role {role} ({', '.join(m.columns(role))})")
 
 
-def _derived(out: pd.DataFrame, metric_names: list[str]) -> list[str]:
-    """Throughput per dollar and per watt, where the rows carry a price or a power."""
-    added = []
-    for name in metric_names:
-        rate = name == "examples_per_sec" or name.endswith("/s)") or name.startswith("Throughput")
-        unit = "examples/s" if name == "examples_per_sec" else name[name.rfind("(") + 1 : -1] if "(" in name else ""
-        for col, label in (("price_usd_per_h", "USD/h"), ("power_w", "W"), ("system_price_usd", "USD")):
-            if rate and out[col].notna().any():
-                base = "Throughput" if name == "examples_per_sec" else name.split("(")[0].split(" · ")[0].strip()
-                new = f"{base} per {label} ({unit or 'results/s'} per {label})"
-                out[new] = out[name] / out[col].where(out[col] > 0)
-                added.append(new)
-    return added
-
-
 def _notes(raw: pd.DataFrame, m: ImportMapping, missing: dict[str, int]) -> list[str]:
     notes = []
     skipped = {c: n for c, n in missing.items() if n}
@@ -267,15 +264,12 @@ def apply_import(
     names = list(pd.unique(long["metric_col"]))
     for name in names:
         out[name] = long["value"].where(long["metric_col"] == name)
-    derived = _derived(out, names)
-    out["file"], out["source"], out["status"], out["kind"] = (
-        file_name,
-        "file:" + file_name,
-        RunStatus.OK.value,
-        "external",
-    )
+    derived = derived_rates(out, names)
+    out["file"], out["source"] = file_name, "file:" + file_name
+    out["status"], out["kind"] = RunStatus.OK.value, "external"
     out["run_id"] = file_name + ":" + out["_row"].astype(str) + ":" + long["source_column"]
     out["workload"] = out["model"]
+    out["unit"] = [unit_of(n, u) for n, u in zip(long["metric_col"], long["unit"].fillna(""), strict=True)]
     for key, value in (sidecar or {}).items():
         out[f"meta.{key}"] = value
     notes = _notes(raw, m, missing) + ([f"added: {', '.join(derived)}"] if derived else [])

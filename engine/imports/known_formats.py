@@ -109,6 +109,8 @@ def _report(m: ImportMapping) -> None:
     """A nested report already flattened by engine.imports.foreign_json.report_records: its guess stands, but
     its bookkeeping is never the system (a report with no environment names no device: the page asks)."""
     m.roles.update({c: "label" for c in ("iterations", "backend") if c in m.roles})
+    if "iteration" in m.roles:  # each measured iteration's latency: a series over its iterations
+        m.roles["iteration"] = "step"
 
 
 KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], None]], ...] = (

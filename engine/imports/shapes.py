@@ -15,6 +15,7 @@ from engine.imports.foreign_text import MISSING_MARKERS, is_date, split_number
 from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
 from engine.imports.known_formats import KNOWN, accelerators_win
 from engine.imports.system_names import parse_system
+from engine.imports.units import normalise_unit, tool_units, unit_from_header
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),
@@ -39,10 +40,6 @@ _SINGLE = {"device", "system", "count", "nodes", "batch", "model", "step", "date
 _NUMBER_ROLES = {"count", "nodes", "batch", "price", "power", "time", "step", "cost"}
 _HOURLY = re.compile(r"hour|/\s*h\b|per\s*h|\bhr\b|hourly", re.IGNORECASE)
 _PRECISIONS = {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16", "amp": "mixed (AMP)", "tf32": "tf32", "int8": "int8"}
-_RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
-               "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s"}  # fmt: skip
-_UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s", "secs": "s",
-               "sec": "s", "msec": "ms", "millis": "ms", "percent": "%", "pct": "%", "watts": "W", "usd": "USD"}  # fmt: skip
 
 
 def _present(col: pd.Series) -> pd.Series:
@@ -63,35 +60,6 @@ def cell_kind(col: pd.Series) -> tuple[str, str]:
     if cells.map(is_date).mean() >= 0.8:
         return "date", ""
     return "text", ""
-
-
-def unit_from_header(name: str) -> tuple[str, str]:
-    """(name without its unit, unit): 'ResNet-50 (images/sec)' → ('ResNet-50', 'images/s')."""
-    m = re.search(r"\s*[(\[]([^()\[\]]+)[)\]]\s*$", name)
-    if m:
-        return name[: m.start()].strip(), normalise_unit(m.group(1))
-    low = name.lower().replace("_", " ")
-    m = re.search(r"(\w+)\s*(?:/|per)\s*(s|sec|second)\b", low)
-    if m and m.group(1) in _RATE_WORDS:
-        return name, _RATE_WORDS[m.group(1)]
-    words = low.split()
-    if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in _RATE_WORDS:  # throughput_img_s
-        return name, _RATE_WORDS[words[-2]]
-    last = words[-1] if words else ""
-    if last in _UNIT_WORDS or last in ("ms", "s", "min", "h"):
-        return name, normalise_unit(last)
-    return name, ""
-
-
-def normalise_unit(unit: str) -> str:
-    u = unit.strip()
-    low = u.lower()
-    if low in _UNIT_WORDS:
-        return _UNIT_WORDS[low]
-    m = re.match(r"^(\w+)\s*(?:/|per\s*)(?:s|sec|second)$", low)
-    if m:
-        return _RATE_WORDS.get(m.group(1), f"{m.group(1)}/s")
-    return u
 
 
 def _metric_for(unit: str, name: str) -> str:
@@ -257,6 +225,7 @@ def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = F
             break
     if shape == "telemetry":
         _telemetry_numbers(raw, m, kinds)
+    tool_units(m, name)  # lambdal's model columns: images/s, sequences/s, tokens/s … as the tool reports them
     _name_hints(m, name)
     return m
 

@@ -114,6 +114,46 @@ def _glued_count(before: list[str]) -> int | None:
     return len(before) - 1 if before and _COUNT.match(before[-1].lower()) else None
 
 
+# Words after a model number that make it a different GPU: (words, as written in the model).
+_SUFFIXES = ((("ada", "generation"), "Ada"), (("ada",), "Ada"), (("super",), "SUPER"), (("max", "q"), "Max-Q"),
+             (("maxq",), "Max-Q"), (("laptop", "gpu"), "Laptop"), (("laptop",), "Laptop"), (("mobile",), "Mobile"))  # fmt: skip
+
+
+def _suffixes(after: list[str]) -> tuple[str, list[str]]:
+    """('SUPER Max-Q', the words left) for the suffixes that start `after`."""
+    found, i = [], 0
+    while i < len(after):
+        low = [w.lower() for w in after[i : i + 2]]
+        match = next(((n, text) for words, text in _SUFFIXES if low[: len(words)] == list(words)
+                      for n in (len(words),)), None)  # fmt: skip
+        if not match:
+            break
+        found.append(match[1])
+        i += match[0]
+    return " ".join(found), after[i:]
+
+
+def ambiguity(name: str) -> str:
+    """Why a name could be read another way, with the reading chosen; "" when it reads one way only.
+
+    `LambdaOD_8x_Texas_1xH100_…` has two counts: the one joined to the device (1) is how many ran, the other (8)
+    the instance size; a name with several device models is read as its first."""
+    text, _ = _host(" ".join(str(name).split()))
+    words = _spaced(text).split()
+    counts = [w for w in words if _COUNT.match(w.lower())]
+    read = parse_system(name)
+    if read.hardware_key is None and read.device_model == text:
+        return ""
+    if len({c.lower() for c in counts}) > 1:  # 1x … 1xGH200 reads the same either way
+        chosen = f"{read.device_count}x" if read.device_count is not None else ""
+        others = ", ".join(c for c in counts if c.lower() != chosen.lower()) or counts[0]
+        return (
+            f"two counts ({', '.join(counts)}): read as {read.device_count or '?'} × {read.device_model} — the count "
+            f"joined to the device; {others} taken as the instance size (kept in the provider)"
+        )
+    return ""
+
+
 def parse_system(name: str) -> SystemName:
     """One system name read into SystemName; a name with no device keeps its text as the model."""
     text = " ".join(str(name).split())
@@ -127,6 +167,9 @@ def parse_system(name: str) -> SystemName:
     inside = [n for n in notes if model.lower() in _spaced(n).lower()]
     before = _spaced(spaced[:start].replace("(", " ").replace(")", " ")).split()
     after = _spaced(spaced[end:].replace("(", " ").replace(")", " ")).split()
+    suffix, after = _suffixes(after)
+    if suffix:  # "RTX 6000 Ada", "RTX 2080 SUPER Max-Q": another GPU than the bare model (or the table's)
+        model, key = f"{model} {suffix}", None
     if key and key.startswith("tpu_") and after and after[0].isdigit():  # "TPU v3-8": a board of 8 cores
         board = f"{key}_{after.pop(0)}"
         key, model = (board, BY_KEY[board].short) if board in BY_KEY else (key, f"{model}-{board.rsplit('_', 1)[1]}")

@@ -12,7 +12,7 @@ import re
 
 import pandas as pd
 
-from engine.imports.system_names import SystemName, parse_system
+from engine.imports.system_names import SystemName, ambiguity, parse_system
 from engine.results.errors import CsvError
 from engine.spec.hardware_table import DEVICES
 
@@ -157,3 +157,18 @@ def preview(
     distinct = pd.Series(pd.unique(names.astype(str))[:limit], name="system")
     parsed = parse_systems(distinct, rules, fixes)
     return pd.concat([distinct, parsed], axis=1)
+
+
+def ambiguous(names: pd.Series, rules: list[str] | tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(name, the reading chosen and why) for each distinct name that could be read another way (two counts:
+    an instance size and the devices used); names a user's rule matches are theirs, not listed."""
+    compiled = compile_rules(rules)
+    out = []
+    for name in pd.unique(names.astype(str)):
+        text = " ".join(name.split())
+        if any(pat.match(text) for pat in compiled):
+            continue
+        why = ambiguity(name)
+        if why:
+            out.append((name, why))
+    return out

@@ -68,7 +68,7 @@ def test_wide_table_and_json_array_map_to_a_chart_and_a_malformed_file_names_row
         # The chart: both files' rows on one axis.
         expect(page.get_by_text("Explore 9 rows")).to_be_visible()
         chart = page.get_by_test_id("stPlotlyChart").first
-        for label in ("H100 · ResNet-50", "RTX 3090 · ResNet-50", "V100 · resnet50"):
+        for label in ("8× H100 · 80GB · SXM5 · ResNet-50", "2× RTX 3090 · ResNet-50", "V100 · resnet50"):
             expect(chart).to_contain_text(label, timeout=30_000)
         page.set_viewport_size({"width": 1366, "height": 768})
         chart.scroll_into_view_if_needed()

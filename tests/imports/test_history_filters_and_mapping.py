@@ -1,5 +1,6 @@
-"""engine.results.history and engine.imports.mapping: foreign tables through a column mapping (problems named by
-row and column), and filter / group / pivot / baseline / differing settings / time buckets on the frame."""
+"""engine.results.history and the one import path (engine.imports.importer with an ImportMapping): foreign tables
+through a mapping (problems named by row and column), and filter / group / pivot / baseline / differing settings /
+time buckets on the frame."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pandas as pd
 import pytest
 from conftest import run_row
 
-from engine.imports.foreign_table import read_table
-from engine.imports.mapping import ColumnMapping, apply_mapping, guess_mapping, own_metric_for
+from engine.imports.import_mapping import ImportMapping, ValueSpec
+from engine.imports.importer import apply_import, load_foreign, read_raw
 from engine.results import history, history_files
 from engine.results.csvio import CsvError, rows_to_csv
 
@@ -27,53 +28,52 @@ def frame_from(rows) -> pd.DataFrame:
     return history_files.load_export(rows_to_csv(rows).encode(), "runs.csv")
 
 
-def test_guess_mapping_picks_the_obvious_columns_and_our_throughput_name():
-    raw = read_table(FOREIGN)
-    m = guess_mapping(raw)
-    assert (m.device, m.model, m.value, m.batch, m.date) == (
-        "Platform",
-        "Model",
-        "Images/sec",
-        "Batch size (per GPU)",
-        "Date",
-    )
-    assert m.metric_name == "examples_per_sec"  # lands on the same axis as AccelBench runs
-    assert own_metric_for("step time (ms)") == ""
+def _mapping(**roles: str) -> ImportMapping:
+    return ImportMapping(roles={"hw": "device", "net": "model", **roles}, values={"v": ValueSpec("t")})
 
 
-def test_apply_mapping_builds_history_rows_and_skips_missing_values():
-    raw = read_table(FOREIGN)
-    rows, notes = apply_mapping(raw, guess_mapping(raw), "tf.csv")
-    assert len(rows) == 3 and "1 rows with no value" in notes[0]
+def test_the_guess_picks_the_obvious_columns_and_our_throughput_axis():
+    m = read_raw(FOREIGN, "tf.csv").guess
+    assert m.fmt == "tf_cnn_benchmarks table"
+    assert {c: m.roles[c] for c in ("Platform", "Model", "GPUs", "Batch size (per GPU)", "Images/sec", "Date")} == {
+        "Platform": "system", "Model": "model", "GPUs": "count", "Batch size (per GPU)": "batch",
+        "Images/sec": "value", "Date": "date",
+    }  # fmt: skip
+    assert m.values["Images/sec"].unit == "images/s"  # lands on the same axis as AccelBench runs
+
+
+def test_the_mapping_builds_history_rows_and_skips_missing_values():
+    rows, notes = load_foreign(FOREIGN, "tf.csv")
+    assert len(rows) == 3 and "Images/sec (1)" in notes[0]
     assert set(history.DIMENSIONS) <= set(rows.columns)
     assert rows["examples_per_sec"].tolist() == [219.0, 1734.0, 30.5]
-    assert rows["global_batch_size"].tolist() == [64, 64, 64]
+    assert rows["global_batch_size"].tolist() == [64, 512, 64]  # per GPU × GPUs: History holds the global batch
     assert rows["date"].dt.strftime("%Y-%m-%d").tolist() == ["2017-06-01", "2017-06-01", "2017-06-03"]
-    assert rows["run_id"].tolist() == ["tf.csv:2", "tf.csv:3", "tf.csv:5"]
+    assert rows["unit"].tolist() == ["images/s"] * 3
 
 
 def test_a_metric_column_spreads_values_over_one_column_per_metric():
-    text = "hw,net,what,v\nV100,bert,latency (ms),12\nV100,bert,qps,800\n"
-    raw = read_table(text)
-    rows, _ = apply_mapping(raw, ColumnMapping(device="hw", model="net", value="v", metric="what", unit="x"), "m.csv")
+    m = ImportMapping(roles={"hw": "device", "net": "model", "what": "metric", "v": "value"},
+                      values={"v": ValueSpec(unit="x")})  # fmt: skip
+    rows, _ = load_foreign("hw,net,what,v\nV100,bert,latency (ms),12\nV100,bert,qps,800\n", "m.csv", m)
     assert rows["latency (ms) (x)"].tolist()[0] == 12 and pd.isna(rows["latency (ms) (x)"].iloc[1])
     assert rows["qps (x)"].iloc[1] == 800
 
 
 @pytest.mark.parametrize(
-    "text, mapping, where",
+    "text, roles, where",
     [
-        ("hw,net,v\nA,b,1\nA,b,12 ms\n", {"value": "v"}, (3, "v")),
-        ("hw,net,v,bs\nA,b,1,32\nA,b,2,3.5\n", {"value": "v", "batch": "bs"}, (3, "bs")),
-        ("hw,net,v,d\nA,b,1,2020-01-01\nA,b,2,someday\n", {"value": "v", "date": "d"}, (3, "d")),
-        ("hw,net,v\nA,b,1\n,b,2\n", {"value": "v"}, (3, "hw")),
-        ("hw,net,v\nA,b,1\n", {"value": "nope"}, (1, "nope")),
+        ("hw,net,v\nA100,b,1\nA100,b,12 ms\n", {"v": "value"}, (3, "v")),
+        ("hw,net,v,bs\nA100,b,1,32\nA100,b,2,3.5\n", {"v": "value", "bs": "batch"}, (3, "bs")),
+        ("hw,net,v,d\nA100,b,1,2020-01-01\nA100,b,2,someday\n", {"v": "value", "d": "date"}, (3, "d")),
+        ("hw,net,v\nA100,b,1\n,b,2\n", {"v": "value"}, (3, "hw")),
+        ("hw,net,v\nA100,b,1\n", {"nope": "value"}, (1, "nope")),
     ],
 )
-def test_mapping_problems_name_the_row_and_column(text, mapping, where):
-    raw = read_table(text)
+def test_mapping_problems_name_the_row_and_column(text, roles, where):
+    raw = read_raw(text, "f.csv")
     with pytest.raises(CsvError) as exc:
-        apply_mapping(raw, ColumnMapping(device="hw", model="net", metric_name="t", **mapping), "f.csv")
+        apply_import(raw.frame, _mapping(**roles), "f.csv")
     assert (exc.value.row, exc.value.column) == where
     assert f"row {where[0]}" in str(exc.value)
 
@@ -87,8 +87,8 @@ def test_export_rows_get_device_and_workload_labels():
 
 def test_filter_by_dates_and_values_keeps_undated_rows_on_request():
     own = frame_from([run_row(i) for i in range(10)])  # days 1..10 of January 2026
-    raw = read_table("hw,net,v\nT4,bert,5\n")
-    foreign, _ = apply_mapping(raw, ColumnMapping(device="hw", model="net", value="v", metric_name="gflops"), "f.csv")
+    m = ImportMapping(roles={"hw": "device", "net": "model", "v": "value"}, values={"v": ValueSpec("gflops")})
+    foreign, _ = load_foreign("hw,net,v\nT4,bert,5\n", "f.csv", m)
     df = history_files.combine([own, foreign])
     week = history.filter_frame(df, date_range=(date(2026, 1, 2), date(2026, 1, 4)))
     assert len(week) == 3 + 1
@@ -147,6 +147,5 @@ def test_the_shipped_sample_files_load():
     files = {p.name: p for p in history_files.folder_files()}
     own = history_files.load_export(files["sample_accelbench_export.csv"].read_bytes(), "sample")
     assert len(own) >= 10 and set(own["status"]) == {"ok"}
-    raw = read_table(files["sample_tf_benchmarks_2017.csv"].read_bytes())
-    rows, _ = apply_mapping(raw, guess_mapping(raw), "tf")
+    rows, _ = load_foreign(files["sample_tf_benchmarks_2017.csv"].read_bytes(), "tf.csv")
     assert len(rows) == 19 and rows["examples_per_sec"].max() == 2744.0

@@ -38,7 +38,7 @@ def test_a_saved_mapping_applies_headless_and_its_output_loads_back(files, capsy
     err = capsys.readouterr().err
     assert "mapped 5 rows from mlperf.csv" in err and "BERT (1)" in err  # the empty cell is reported
     text = out.read_text()
-    assert text.splitlines()[0].startswith("device_label,device_count")
+    assert text.splitlines()[0].startswith("unit,device_label,device_count,model,metric,value")
     back, _ = load_foreign(text.encode(), "out.csv")
     times = back.pivot_table(index=["device_label", "device_count"], columns="model", values="Time to train (min)")
     assert times.loc[("H100", 64), "BERT-Large"] == 1.1 and times.loc[("A100 80GB", 8), "ResNet"] == 28.7

@@ -59,8 +59,12 @@ META = {"workload.eval_batch_size": 1024, "gpu.count": 8, "os_platform": "Linux-
 def test_a_cpu_run_on_a_gpu_host_is_the_cpu_and_loading_is_not_a_forward_latency():
     raw = read_raw(json.dumps(BENCH).encode(), "benchmark.json")
     rows, _ = apply_import(raw.frame, raw.guess, "benchmark.json")
-    assert len(rows) == 1 or set(rows["run_id"].str.rsplit(":", n=1).str[0]) == {"benchmark.json:1"}  # one run
+    stats = rows[rows["step"].isna()]
+    assert set(stats["run_id"].str.rsplit(":", n=1).str[0]) == {"benchmark.json:1"}  # one run
     assert set(rows["device_label"]) == {"Intel(R) Xeon(R) Platinum 8259CL CPU @ 2.50GHz"}  # not the host's T4
+    assert "ran on the CPU" in raw.how and "Tesla T4" in raw.how  # the contradiction is said where it is read
+    series = rows.dropna(subset=["step"])  # issue 31 item 6: each measured iteration, a series
+    assert series["step"].tolist() == [1, 2, 3] and series["Latency (s)"].tolist() == LAT["values"]
     one = rows.max(numeric_only=True)
     assert one["Latency median (s)"] == pytest.approx(1.1) and one["Load latency (s)"] == pytest.approx(15.6)
     assert one["examples_per_sec"] == 5.6 and history.metric_columns(rows)[0] == "examples_per_sec"

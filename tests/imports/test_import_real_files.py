@@ -48,8 +48,8 @@ def test_a_vendor_throughput_table_reads_as_throughput_per_model_with_price_and_
     assert raw.guess.constants["precision"] == "fp16"
     rows, notes = apply_import(raw.frame, raw.guess, name)
     assert len(rows) == 7 and "bert_large_squad (1)" in notes[0]  # the 0.0 is a benchmark that did not run
-    metric = "examples_per_sec"  # samples/s from the file name: AccelBench's own axis, higher is better
-    assert raw.guess.values["resnet50"].unit == "samples/s" and raw.guess.values["resnet50"].direction == ""
+    metric = "examples_per_sec"  # images/s, lambdal's unit for resnet50: AccelBench's own axis, higher is better
+    assert raw.guess.values["resnet50"].unit == "images/s" and raw.guess.values["resnet50"].direction == ""
     long = to_long(rows)
     per_usd, per_w = "Throughput per USD (examples/s per USD)", "Throughput per W (examples/s per W)"
     assert {per_usd, per_w, metric} <= set(long["metric"])

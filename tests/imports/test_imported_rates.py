@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.compare.answer import compare
-from engine.imports.imported_rates import rates_of_rows, within_noise
+from engine.compare.single import one_device
+from engine.imports.imported_rates import headline, rates_of_rows, within_noise
 from engine.imports.importer import load_foreign
 
 REPEATS = (
@@ -38,3 +39,16 @@ def test_a_lower_is_better_metric_compares_as_times_faster():
     answer = compare(a100, [h100])
     assert answer.rows[1].speedup == pytest.approx(12.3 / 6.0)  # baseline minutes ÷ its minutes: > 1 = faster
     assert "faster" in answer.headline
+
+
+def test_a_stated_one_gpu_row_is_a_single_device_figure_and_compare_opens_on_the_headline():
+    """Issue 31 item 5: a row whose count says one GPU is one device on Compare (never "a system of unstated size"),
+    and History's "Use on Compare" chooses the file's headline: its rate of work, single-device figures first."""
+    text = "name_gpu,num_gpu,resnet50\nA100 80GB SXM4,1.0,800\nA100 80GB SXM4,8.0,6000\nV100 16GB,1.0,400\n"
+    rows, _ = load_foreign(text, "vendor-throughput.csv")
+    rates = {r.id: r for r, _ in rates_of_rows(rows, "vendor-throughput.csv")}
+    ids = headline(rows, "vendor-throughput.csv")
+    assert [rates[i].hardware_key for i in ids] == ["a100_80gb", "v100"] and all(rates[i].devices == 1 for i in ids)
+    assert all(one_device(rates[i]) is rates[i] for i in ids)  # itself: one device, not a system
+    eight = next(r for r in rates.values() if r.devices == 8)
+    assert one_device(eight).value == 750  # a stated system: its per-device share

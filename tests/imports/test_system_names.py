@@ -103,3 +103,18 @@ def test_an_older_saved_mapping_with_the_old_default_rules_uses_the_parser():
     assert back.system_rules == []
     table = preview(pd.Series(["LambdaOD_Texas_1xH100_80GB_SXM5_10_0_3_7_v2"]), back.system_rules)
     assert table["host"].iloc[0] == "10.0.3.7"
+
+
+def test_suffixes_that_make_another_gpu_are_part_of_its_name():
+    """Issue 31 item 8: RTX 6000 Ada is not an RTX 6000, an RTX 2080 SUPER Max-Q not an RTX 2080 Max-Q."""
+    read = {n: parse_system(n) for n in ("RTX 6000 Ada", "NVIDIA RTX 6000 Ada Generation", "Quadro RTX 6000",
+                                         "RTX 2080 SUPER Max-Q", "RTX 2080 Max-Q", "GeForce RTX 2080 Super",
+                                         "RTX 3080 Laptop GPU", "2x RTX 4070 Ti SUPER 16GB")}  # fmt: skip
+    assert read["RTX 6000 Ada"].device_model == read["NVIDIA RTX 6000 Ada Generation"].device_model == "RTX 6000 Ada"
+    assert read["Quadro RTX 6000"].device_model == "RTX 6000" and read["RTX 6000 Ada"].variant == ""
+    assert read["RTX 2080 SUPER Max-Q"].device_model == "RTX 2080 SUPER Max-Q"
+    assert read["RTX 2080 Max-Q"].device_model == "RTX 2080 Max-Q"
+    assert read["GeForce RTX 2080 Super"].device_model == "RTX 2080 SUPER"
+    assert read["RTX 3080 Laptop GPU"].device_model == "RTX 3080 Laptop"
+    four = read["2x RTX 4070 Ti SUPER 16GB"]
+    assert (four.device_model, four.device_count, four.memory_gb) == ("RTX 4070 Ti SUPER", 2, 16.0)

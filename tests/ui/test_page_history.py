@@ -36,7 +36,8 @@ def test_history_loads_good_files_reports_the_bad_one_and_charts(db_env):
     assert f"runs.csv**: {Store(db).count_runs()} runs" in ok and "other_tool.csv**: 2 rows mapped" in ok
     assert at.selectbox(key="hist_metric").value == "examples_per_sec"  # the foreign images/sec joins our axis
     spec = specs(at)[0]
-    assert spec["layout"]["xaxis"]["title"]["text"] == "Throughput (examples/s), median"
+    # the export's runs count examples, the other tool's rows images: one axis, both units said
+    assert spec["layout"]["xaxis"]["title"]["text"] == "Throughput (examples/s; also images/s), median"
     labels = " | ".join(y for t in spec["data"] for y in t["y"])
     assert "V100 · resnet50" in labels and "T4 · resnet50" in labels
     at.session_state["hist_tab"] = "Baseline"

@@ -1,0 +1,138 @@
+"""What History shows before anyone touches a control: never a bar that pools what differs.
+
+Loaded rows get a `configuration` column — everything that changes speed and differs among them (device, device
+count, memory, form factor, precision, batch): '8× H100 · 80GB · SXM5' — and, where rows say how many devices
+ran, a per-device rate beside each rate ('Throughput per device (images/s)' = the row's rate ÷ its count). The
+default chart is then the rate per device for each configuration and workload; a bar that still joins rows of
+several configurations (a variant, a framework, a workload left out of Group by) is listed with what differs.
+Pure pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from engine.results.history import group_label, higher_is_better, is_derived, metric_columns, metric_title
+
+CONFIGURATION = "configuration"
+# What changes speed, in the order a configuration label reads.
+SPEED_PARTS = ("device_count", "device_label", "memory_gb", "form_factor", "precision", "global_batch_size")
+# What a bar may pool besides those: said when it does.
+POOL_PARTS = (*SPEED_PARTS, "variant", "framework", "backend", "workload")
+PER_DEVICE = " per device"
+
+
+def _present(df: pd.DataFrame, column: str) -> bool:
+    return column in df.columns and bool(df[column].notna().any())
+
+
+def _text(values: pd.Series) -> pd.Series:
+    return values.astype("string").fillna("")
+
+
+def configuration(df: pd.DataFrame) -> pd.Series | None:
+    """Each row's configuration label ('8× H100 · 80GB · SXM5 · fp16'): its device, the count when rows state one,
+    and each other speed part that differs among the rows; None when the device alone tells the rows apart."""
+    if "device_label" not in df.columns or df.empty:
+        return None
+    device = _text(df["device_label"])
+    label = device
+    extra = False
+    if _present(df, "device_count"):
+        count = pd.to_numeric(df["device_count"], errors="coerce")
+        prefix = count.map({n: f"{int(n)}× " for n in count.dropna().unique()}).fillna("")
+        label = prefix.astype("string") + label
+        extra = True
+    for part in SPEED_PARTS[2:]:
+        if not _present(df, part) or df[part].nunique(dropna=False) < 2:
+            continue
+        if part in ("memory_gb", "global_batch_size"):
+            num = pd.to_numeric(df[part], errors="coerce").astype(float)
+            form = "{:g}GB" if part == "memory_gb" else "batch {:g}"
+            text = num.map({v: form.format(v) for v in num.dropna().unique()})
+        else:
+            text = _text(df[part])
+        text = text.astype("string").fillna("")
+        key = text + "\x00" + device
+        said = {
+            k: f" · {t}" if t and t.lower() not in d.lower() else "" for k in key.unique() for t, d in [k.split("\x00")]
+        }
+        label = label + key.map(said)
+        extra = True
+    return label.astype(object) if extra else None
+
+
+def per_device_name(metric: str) -> str:
+    """'Throughput (tokens/s)' → 'Throughput per device (tokens/s)'; AccelBench's examples/s likewise."""
+    title = metric_title(metric)
+    if "(" in title:
+        head, unit = title.rsplit("(", 1)
+        return f"{head.rstrip()}{PER_DEVICE} ({unit}"
+    return title + PER_DEVICE
+
+
+def total_of(df: pd.DataFrame, metric: str) -> str:
+    """The whole system's rate a per-device column was computed from (itself for any other metric)."""
+    return next((m for m in metric_columns(df) if m != metric and per_device_name(m) == metric), metric)
+
+
+def _is_rate(metric: str) -> bool:
+    title = metric_title(metric)
+    return (
+        higher_is_better(metric) is True
+        and not is_derived(metric)
+        and PER_DEVICE not in title
+        and ("/s)" in title or "/sec" in title)
+    )
+
+
+def add_views(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows with `configuration` and a per-device column for each rate, where the rows support them."""
+    out = df.copy()
+    config = configuration(out)
+    if config is not None:
+        out[CONFIGURATION] = config
+    if _present(out, "device_count") and (pd.to_numeric(out["device_count"], errors="coerce") > 1).any():
+        count = pd.to_numeric(out["device_count"], errors="coerce").astype(float)
+        for metric in metric_columns(df):
+            if _is_rate(metric):
+                out[per_device_name(metric)] = out[metric] / count.where(count > 0)
+    return out
+
+
+def default_metric(df: pd.DataFrame, metrics: Sequence[str]) -> str:
+    """The first metric, or its per-device rate when every row with a value states its device count."""
+    first = metrics[0]
+    per = per_device_name(first)
+    if per in df.columns and df[per].notna().sum() == df[first].notna().sum():
+        return per
+    return first
+
+
+def default_group(df: pd.DataFrame, groupable: Sequence[str]) -> list[str]:
+    """Configuration × workload when rows differ in more than their device, else device × workload."""
+    first = CONFIGURATION if CONFIGURATION in groupable else "device_label"
+    return [c for c in (first, "workload") if c in groupable]
+
+
+def pooled(df: pd.DataFrame, by: Sequence[str], metric: str) -> pd.DataFrame:
+    """Bars (groups of `aggregate`) made of rows of several configurations: group, how many, and what differs
+    ('variant: HTOff v2, v2'). Empty when every bar is one configuration."""
+    columns = ["group", "configurations", "differs"]
+    data = df.dropna(subset=[metric]) if metric in df.columns else df.iloc[0:0]
+    parts = [c for c in POOL_PARTS if c not in by and _present(data, c)]
+    if CONFIGURATION in by:
+        parts = [c for c in parts if c not in SPEED_PARTS]
+    if data.empty or not parts:
+        return pd.DataFrame(columns=columns)
+    label = group_label(data, list(by)) if by else pd.Series("all rows", index=data.index)
+    keyed = pd.concat([label.rename("group"), data[parts].astype("string").fillna("—")], axis=1).drop_duplicates()
+    counts = keyed.groupby("group", sort=True).size()  # distinct configurations per bar (vectorised: 100,000 rows)
+    many = keyed[keyed["group"].isin(counts[counts > 1].index)]
+    rows = []
+    for group, g in many.groupby("group", sort=True):
+        differs = [f"{p.replace('_', ' ')}: {', '.join(sorted(g[p].unique()))}" for p in parts if g[p].nunique() > 1]
+        rows.append({"group": group, "configurations": len(g), "differs": "; ".join(differs)})
+    return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,155 @@
+"""Units per column: what each known tool's throughput columns count, and the unit beside every mapped value.
+
+A wide vendor table names models, not units (lambdal's `pytorch-train-throughput-v2-fp16.csv`: `ssd`, `resnet50`,
+`bert_large_squad`, `gnmt`, `tacotron2` …). Its unit is the tool's own convention — what the tool's log line
+reports for that model (lambdal's compile script reads `images/sec` for ResNet-50 and SSD,
+`training_sequences_per_second` for BERT, `Tok/s` for GNMT and Transformer-XL, and `train_items_per_sec` for
+Tacotron 2 (mel frames) and WaveGlow (audio samples), NVIDIA DeepLearningExamples' units). images/s and
+sequences/s land on AccelBench's examples/s axis, each row keeping its own unit in `unit`; tokens, mel frames
+and audio samples keep their own axes. Pure Python and pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from engine.imports.import_mapping import ImportMapping, ValueSpec
+from engine.results.history import group_label, metric_title
+
+# Model column (lower case, '-' and ' ' read as '_') → its throughput unit, as lambdal's benchmark reports it.
+LAMBDA_UNITS: dict[str, str] = {
+    "resnet50": "images/s", "ssd": "images/s", "maskrcnn": "images/s", "resnet50_v1.5": "images/s",
+    "bert_base_squad": "sequences/s", "bert_large_squad": "sequences/s",
+    "gnmt": "tokens/s", "transformerxlbase": "tokens/s", "transformerxllarge": "tokens/s",
+    "tacotron2": "mel frames/s", "waveglow": "audio samples/s", "ncf": "samples/s",
+}  # fmt: skip
+LAMBDA_FORMAT = "lambdal deeplearning-benchmark table (units per model from its compile script)"
+_RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
+               "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s",
+               "tok": "tokens/s", "toks": "tokens/s", "imgs": "images/s", "seqs": "sequences/s",
+               "sentences": "sentences/s", "frames": "frames/s", "mels": "mel frames/s"}  # fmt: skip
+_UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s", "secs": "s",
+               "sec": "s", "msec": "ms", "millis": "ms", "percent": "%", "pct": "%", "watts": "W", "usd": "USD"}  # fmt: skip
+_OWN_AXIS = "examples/s"  # AccelBench's own throughput axis (examples_per_sec)
+
+
+def unit_from_header(name: str) -> tuple[str, str]:
+    """Header hints. (name without its unit, unit): 'ResNet-50 (images/sec)' → ('ResNet-50', 'images/s')."""
+    m = re.search(r"\s*[(\[]([^()\[\]]+)[)\]]\s*$", name)
+    if m:
+        return name[: m.start()].strip(), normalise_unit(m.group(1))
+    low = name.lower().replace("_", " ")
+    m = re.search(r"(\w+)\s*(?:/|per)\s*(s|sec|second)\b", low)
+    if m and m.group(1) in _RATE_WORDS:
+        return name, _RATE_WORDS[m.group(1)]
+    words = low.split()
+    if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in _RATE_WORDS:  # throughput_img_s
+        return name, _RATE_WORDS[words[-2]]
+    last = words[-1] if words else ""
+    if last in _UNIT_WORDS or last in ("ms", "s", "min", "h"):
+        return name, normalise_unit(last)
+    return name, ""
+
+
+def normalise_unit(unit: str) -> str:
+    u = unit.strip()
+    low = u.lower()
+    if low in _UNIT_WORDS:
+        return _UNIT_WORDS[low]
+    m = re.match(r"^(\w+)\s*(?:/|per\s*)(?:s|sec|second)$", low)
+    if m:
+        return _RATE_WORDS.get(m.group(1), f"{m.group(1)}/s")
+    return u
+
+
+def _key(column: str) -> str:
+    return re.sub(r"[\s-]+", "_", column.strip().lower())
+
+
+def lambda_unit(column: str) -> str:
+    """The unit lambdal's benchmark reports for a model column ('gnmt' → 'tokens/s'); "" when not one of its."""
+    return LAMBDA_UNITS.get(_key(column), "")
+
+
+def is_lambda_table(columns: list[str]) -> bool:
+    """Two or more of lambdal's model columns side by side."""
+    return sum(1 for c in columns if lambda_unit(c)) >= 2
+
+
+def tool_units(m: ImportMapping, name: str) -> None:
+    """lambdal's tables: each model column's unit from the tool's convention (shown, editable). Not for its
+    batch-size tables (`…-bs-….csv`), whose cells are batch sizes."""
+    words = set(re.split(r"[^a-z0-9]+", name.lower()))
+    if words & {"bs", "batch", "batchsize"} or m.column("metric"):
+        return
+    cols = m.columns("value")
+    if not (is_lambda_table(cols) or ("throughput" in words and any(lambda_unit(c) for c in cols))):
+        return
+    for c in cols:
+        spec = m.values.get(c) or ValueSpec()
+        if lambda_unit(c) and not spec.unit:
+            m.values[c] = ValueSpec("Throughput", lambda_unit(c), spec.model or c, spec.direction)
+    m.fmt = m.fmt or LAMBDA_FORMAT
+
+
+def unit_of(metric: str, row_unit: str = "") -> str:
+    """The unit of one value of `metric`: the metric's own ('Throughput (tokens/s)' → 'tokens/s'), with AccelBench's
+    examples/s replaced by what the row counted (images/s, sequences/s) where the row says."""
+    title = metric_title(metric)
+    m = re.search(r"\(([^()]+)\)(?: · (?:lower|higher) is better)?$", title)
+    unit = m.group(1) if m else ""
+    if row_unit and unit.startswith(_OWN_AXIS):
+        unit = row_unit + unit[len(_OWN_AXIS) :]
+    return unit
+
+
+def units_in(df: pd.DataFrame, metric: str) -> list[str]:
+    """The distinct units of the values of `metric` in these rows (sorted)."""
+    if metric not in df.columns:
+        return []
+    rows = df[df[metric].notna()]
+    own = rows["unit"].astype("string").fillna("") if "unit" in rows.columns else pd.Series("", index=rows.index)
+    return sorted({unit_of(metric, u) for u in own.unique()})
+
+
+def group_units(df: pd.DataFrame, by: list[str], metric: str) -> dict[str, str]:
+    """Each group's unit (as history.aggregate labels its groups), for the bars' hover: 'images/s'."""
+    rows = df[df[metric].notna()] if metric in df.columns else df.iloc[0:0]
+    if rows.empty:
+        return {}
+    own = rows["unit"].astype("string").fillna("") if "unit" in rows.columns else pd.Series("", index=rows.index)
+    unit = own.map({u: unit_of(metric, u) for u in own.unique()})  # per distinct unit, not per row
+    label = group_label(rows, by) if by else pd.Series("all rows", index=rows.index)
+    return unit.groupby(label).agg(lambda s: ", ".join(sorted(set(s)))).to_dict()
+
+
+def titled(metric: str, units: list[str]) -> str:
+    """The axis title: 'Throughput per device (images/s)' for one unit, '(examples/s: images/s, sequences/s)'
+    for several that share the examples/s axis."""
+    title = metric_title(metric)
+    if not units or "(" not in title or not title.endswith(")"):
+        return title
+    head, unit = title.rsplit("(", 1)
+    unit = unit.rstrip(")")
+    if len(units) == 1:
+        return f"{head}({units[0]})"
+    if unit in units:  # AccelBench's own runs (examples/s) beside rows that counted images or sequences
+        return f"{head}({unit}; also {', '.join(u for u in units if u != unit)})"
+    return f"{head}({unit}: {', '.join(units)})"
+
+
+def derived_rates(out: pd.DataFrame, metric_names: list[str]) -> list[str]:
+    """Throughput per dollar and per watt, where the rows carry a price or a power."""
+    added = []
+    for name in metric_names:
+        rate = name == "examples_per_sec" or name.endswith("/s)") or name.startswith("Throughput")
+        unit = "examples/s" if name == "examples_per_sec" else name[name.rfind("(") + 1 : -1] if "(" in name else ""
+        for col, label in (("price_usd_per_h", "USD/h"), ("power_w", "W"), ("system_price_usd", "USD")):
+            if rate and out[col].notna().any():
+                base = "Throughput" if name == "examples_per_sec" else name.split("(")[0].split(" · ")[0].strip()
+                new = f"{base} per {label} ({unit or 'results/s'} per {label})"
+                out[new] = out[name] / out[col].where(out[col] > 0)
+                added.append(new)
+    return added
