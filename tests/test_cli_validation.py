@@ -27,6 +27,7 @@ BAD = [
     ["run", "--bench", "matmul", "--timeout-s", "abc"],
     ["run", "--bench", "conv2d", "--kernel-size", "9", "--height", "4", "--width", "4"],
     ["run", "--bench", "matmul", "--epochs", "3"],
+    ["run", "--bench", "matmul", "--processes", "2"],
     ["run", "--bench", "matmul", "--model", "fashion_cnn"],
     ["run", "--bench", "sort"],
     ["run", "--model", "nope", "--dataset", "synthetic"],
@@ -50,6 +51,14 @@ IMPOSSIBLE_TRAINING = [
     (["--logical-devices", "3", "--batch-size", "64"], "--batch-size: the global batch 64 does not divide across 3"),
     (["--logical-devices", "2", "--strategy", "one_device"], "--logical-devices"),
     (["--dataset", "flowers"], "--data-dir"),
+    # --processes (issue 30): refused before any process starts, nothing stored
+    (["--processes", "0", "--backend", "torch"], "--processes: must be from 1 to 64, got 0"),
+    (["--processes", "2", "--backend", "keras-torch"], "--processes: 2 processes run with --backend torch, jax"),
+    (
+        ["--processes", "2", "--backend", "torch", "--batch-size", "63"],
+        "--batch-size: the global batch 63 does not split",
+    ),
+    (["--processes", "2", "--backend", "torch", "--strategy", "mirrored"], "--processes: a 2-process run is already"),
     (["--precision", "mixed_float16", "--device", "tpu", "--tpu", "x"], "--precision"),
 ]
 

@@ -26,6 +26,7 @@ TRAIN_ONLY = {
     "validation_steps",
     "strategy",
     "logical_devices",
+    "processes",
     "precision",
     "memory_growth",
     "memory_limit_mb",

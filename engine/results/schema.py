@@ -37,6 +37,10 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("replicas", int),
     ("global_batch_size", int),
     ("per_replica_batch_size", int),
+    # a run over N local processes (issue 30, `--processes`): how many, what started them, what all-reduced
+    ("processes", int),
+    ("launcher", str),
+    ("collective_backend", str),  # gloo (CPU) or nccl (GPU)
     ("epochs", int),
     ("steps_per_epoch", int),
     ("params", int),
@@ -60,6 +64,9 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("examples_per_sec_step_synced", float),
     ("examples_per_sec_epoch", float),
     ("sync_overhead_pct", float),  # windowed / step-synced − 1, in %; may be slightly negative (noise)
+    ("examples_per_sec_per_device", float),  # examples_per_sec ÷ devices in all (replicas)
+    ("rank_step_ms_median", str),  # a multi-process run: every rank's median step in ms, "12.1 12.9" by rank
+    ("slowest_rank", int),  # the rank whose median step was the longest
     ("total_s", float),
     ("gflops", float),
     ("peak_gflops", float),
@@ -127,6 +134,12 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "tokens_per_sec",
     "matches_eager_fp32",
     "model_kind",
+    "processes",
+    "launcher",
+    "collective_backend",
+    "examples_per_sec_per_device",
+    "rank_step_ms_median",
+    "slowest_rank",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -171,6 +184,9 @@ class ResultRow(TypedDict, total=False):
     replicas: int | None
     global_batch_size: int | None
     per_replica_batch_size: int | None
+    processes: int | None
+    launcher: str | None
+    collective_backend: str | None
     epochs: int | None
     steps_per_epoch: int | None
     params: int | None
@@ -188,6 +204,9 @@ class ResultRow(TypedDict, total=False):
     examples_per_sec_step_synced: float | None
     examples_per_sec_epoch: float | None
     sync_overhead_pct: float | None
+    examples_per_sec_per_device: float | None
+    rank_step_ms_median: str | None
+    slowest_rank: int | None
     total_s: float | None
     gflops: float | None
     peak_gflops: float | None

@@ -13,6 +13,7 @@ from typing import Any
 from engine.spec import backends, catalog
 from engine.spec.backend_rules import backend_problem
 from engine.spec.fields import SpecError, boolean, choice, fill, flag, number, whole
+from engine.spec.processes import MAX_PROCESSES, processes_problem
 from engine.spec.replicas import planned_replicas, resolve_strategy
 from engine.spec.user_model_spec import user_model_fields
 
@@ -47,6 +48,7 @@ TRAIN_BOUNDS: dict[str, tuple[float, float]] = {
     "steps_per_epoch": (1, 1_000_000),
     "validation_steps": (0, 100_000),
     "logical_devices": (1, 64),
+    "processes": (1, MAX_PROCESSES),
     "memory_limit_mb": (0, 10_000_000),
     "host_memory_limit_mb": (0, 10_000_000),
     **_COMMON_BOUNDS,
@@ -106,6 +108,7 @@ class TrainSpec:
       device: cpu, gpu or tpu.
       strategy: auto picks from the device and counts; or default, one_device, mirrored, tpu, multi_worker.
       logical_devices: split the CPU or the one GPU into K logical devices (article 002's trick).
+      processes: data parallel over N processes on this host, started by the framework's launcher (issue 30).
       precision: float32, mixed_float16 or mixed_bfloat16.
       xla, torch_compile: jit_compile the train step; torch.compile a native PyTorch model (off: `--no-compile`).
       memory_growth, memory_limit_mb, visible_devices: GPU settings, applied before TF initialises.
@@ -130,6 +133,7 @@ class TrainSpec:
     device: str = "cpu"
     strategy: str = "auto"
     logical_devices: int = 1
+    processes: int = 1
     precision: str = "float32"
     xla: bool = False
     torch_compile: bool = True
@@ -186,16 +190,13 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
                 raise SpecError(name, f"a {size:,}-element matrix is over the {MAX_ELEMENTS:,}-element limit")
     else:
         if out["kernel_size"] > min(out["height"], out["width"]):
-            raise SpecError(
-                "--kernel-size",
-                f"must be at most the image size ({min(out['height'], out['width'])}), got {out['kernel_size']}",
-            )
+            side = min(out["height"], out["width"])
+            raise SpecError("--kernel-size", f"must be at most the image size ({side}), got {out['kernel_size']}")
         n_in = out["batch_size"] * out["height"] * out["width"] * out["channels"]
         n_out = out["batch_size"] * out["height"] * out["width"] * out["filters"]
         if max(n_in, n_out) > MAX_ELEMENTS:
-            raise SpecError(
-                "--batch-size", f"a {max(n_in, n_out):,}-element tensor is over the {MAX_ELEMENTS:,}-element limit"
-            )
+            big = max(n_in, n_out)
+            raise SpecError("--batch-size", f"a {big:,}-element tensor is over the {MAX_ELEMENTS:,}-element limit")
     return MicroSpec(**out)
 
 
@@ -214,6 +215,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         "device": choice(d, "device", DEVICES),
         "strategy": choice(d, "strategy", STRATEGIES),
         "logical_devices": whole(d, "logical_devices", TRAIN_BOUNDS),
+        "processes": whole(d, "processes", TRAIN_BOUNDS),
         "precision": choice(d, "precision", PRECISIONS),
         "backend": _backend(d),
         "xla": boolean(d, "xla"),
@@ -235,9 +237,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
     if problem:
         raise SpecError("--dataset", problem)
     if out["dataset"] == "flowers" and not out["data_dir"]:
-        raise SpecError(
-            "--data-dir", "flowers needs a folder of TFRecord files or a gs:// path (or use --dataset synthetic)"
-        )
+        raise SpecError("--data-dir", "flowers needs a folder of TFRecord files or a gs:// path (or use synthetic)")
     spec = TrainSpec(**out)
     _check_backend(spec, gpu_count)
     _check_combination(spec, gpu_count)
@@ -245,7 +245,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
 
 
 def _check_backend(spec: TrainSpec, gpu_count: int) -> None:
-    problem = backend_problem(spec, resolve_strategy(spec, gpu_count))
+    problem = processes_problem(spec, gpu_count) or backend_problem(spec, resolve_strategy(spec, gpu_count))
     if problem:
         raise SpecError(*problem)
 
@@ -257,10 +257,8 @@ def _check_combination(spec: TrainSpec, gpu_count: int) -> None:
     if spec.device == "tpu" and strategy not in ("tpu",):
         raise SpecError("--strategy", f"--device tpu runs under the tpu strategy, got {strategy}")
     if spec.logical_devices > 1 and strategy not in ("mirrored",):
-        raise SpecError(
-            "--logical-devices",
-            f"{spec.logical_devices} logical devices need --strategy mirrored (or auto), got {strategy}",
-        )
+        need = f"{spec.logical_devices} logical devices need --strategy mirrored (or auto), got {strategy}"
+        raise SpecError("--logical-devices", need)
     if spec.logical_devices > 1 and spec.device == "tpu":
         raise SpecError("--logical-devices", "cannot split a TPU; use 1")
     if spec.device == "cpu" and (spec.memory_growth or spec.memory_limit_mb or spec.visible_devices):

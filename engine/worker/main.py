@@ -78,6 +78,10 @@ def _run(spec: Spec, report: Reporter) -> dict:
             from engine.worker.micro import run_micro
 
             result = run_micro(spec, report)
+        elif spec.processes > 1:  # N local workers under MultiWorkerMirroredStrategy (engine.worker.launch)
+            from engine.worker.launch import run_processes
+
+            result = run_processes(spec, report)
         else:
             from engine.worker.train import run_training
 
@@ -86,7 +90,11 @@ def _run(spec: Spec, report: Reporter) -> dict:
         result["framework_version"] = f"tensorflow {result['tf_version']}"
         return result
     ops = backends.load(spec.backend)
-    if spec.backend == "torch" and isinstance(spec, TrainSpec):  # native PyTorch: no Keras, no TensorFlow
+    if isinstance(spec, TrainSpec) and spec.processes > 1:  # N local processes under the framework's launcher
+        from engine.worker.launch import run_processes
+
+        result = run_processes(spec, report)
+    elif spec.backend == "torch" and isinstance(spec, TrainSpec):  # native PyTorch: no Keras, no TensorFlow
         from engine.worker.torch_native.run import run_training_native
 
         result = run_training_native(spec, report, ops)

@@ -36,6 +36,7 @@ from engine.spec.specs import TrainSpec
 from engine.worker import flops, framework_flops, keras_fit, model_facts, tfenv, transformers, user_model
 from engine.worker.datasets import DataPipeline, make_dataset
 from engine.worker.keras_fit import compile_model  # noqa: F401  (tests and callers import it from here)
+from engine.worker.launch.ranks import keep_weights
 from engine.worker.model_facts import model_columns
 from engine.worker.models import build_model
 from engine.worker.stats import summarize_ms
@@ -190,6 +191,7 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     host_cpu = hardware.cpu_info()
     if spec.device == "cpu" and host_cpu.peak_is_floor:  # the same words as the JAX/PyTorch path
         notes.append(f"{FLOOR_NOTE} ({host_cpu.clock_basis}, {host_cpu.clock_ghz:g} GHz), so MFU is an upper bound")
+    keep_weights(report.path.parent if report.path else None, dict(enumerate(model.get_weights())))  # tests only
     report.phase("measured")
     return {
         "model": user.name if user else spec.model,

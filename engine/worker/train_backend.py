@@ -131,10 +131,13 @@ def _result(
     }
 
 
-def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> dict:
+def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType, rank=None) -> dict:
+    """The run; `rank` (engine.worker.launch.ranks.Rank): one JAX rank of a multi-process run."""
     t_start = time.perf_counter()
     report.phase("configuring", device=spec.device, strategy=spec.strategy, backend=spec.backend)
-    resolved = apply_strategy(spec, ops)
+    from engine.worker.launch import jax_dp
+
+    resolved = apply_strategy(spec, ops) if rank is None else jax_dp.apply(spec.device, rank)
     report.event(
         "message",
         text=f"{spec.backend}: {resolved.name} with {resolved.replicas} replica(s) on {', '.join(resolved.devices)}",
@@ -159,6 +162,7 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
             data_dir=spec.data_dir,
             seed=SEED,
         )
+        data = data if rank is None else jax_dp.sharded(data, rank)
         report.phase(
             "building", model=spec.model, input_shape=list(data.info.input_shape), classes=data.info.num_classes
         )
@@ -174,5 +178,7 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType) -> 
     row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops, user)
     row["flops_source"] = flops_source
     check_placement(spec, ops, resolved, used)
+    if spec.backend == "jax" and (rank is None or rank.rank == 0):  # a small model's final weights, for tests
+        jax_dp.keep(report.path.parent if report.path else None, model)
     report.phase("measured")
     return {**row, "devices_used": ",".join(sorted(used)), "total_s": time.perf_counter() - t_start}

@@ -11,6 +11,7 @@ window timer (engine.worker.window_timer) from a plain loop instead of Keras's f
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 import time
 from types import ModuleType
@@ -25,6 +26,8 @@ from engine.runs.progress import Reporter
 from engine.spec import catalog
 from engine.spec.specs import TrainSpec
 from engine.worker.arrays import make_arrays
+from engine.worker.launch import torch_ddp
+from engine.worker.launch.ranks import Rank, keep_weights, shard
 from engine.worker.micro_backend import peak_gflops
 from engine.worker.model_facts import model_columns
 from engine.worker.stats import finite_or_none, summarize_ms
@@ -42,7 +45,7 @@ def _seed(seed: int) -> None:
     torch.manual_seed(seed)
 
 
-def _epoch(trainer: step.Trainer, batches, val, spec: TrainSpec, timer: WindowTimer, epoch: int) -> None:
+def _epoch(trainer: step.Trainer, batches, val, spec: TrainSpec, timer: WindowTimer, epoch: int, rank: Rank | None):
     timer.on_epoch_begin(epoch)
     loss_sum = torch.zeros((), device=trainer.device)
     correct = torch.zeros((), device=trainer.device)
@@ -55,8 +58,9 @@ def _epoch(trainer: step.Trainer, batches, val, spec: TrainSpec, timer: WindowTi
     if val is not None:
         timer.on_test_begin()  # validation is not training time
         logs["val_accuracy"] = _evaluate(trainer, val, spec)
-    seen = spec.steps_per_epoch * spec.batch_size
-    logs |= {"loss": float(loss_sum) / spec.steps_per_epoch, "accuracy": float(correct) / seen}
+    loss_total, hit_total, _ = torch_ddp.epoch_totals(loss_sum, correct, rank)  # every rank's, on a rank
+    seen = spec.steps_per_epoch * spec.batch_size  # the global batch: `hit_total` counts every rank's
+    logs |= {"loss": loss_total / spec.steps_per_epoch, "accuracy": hit_total / seen}
     timer.on_epoch_end(epoch, logs)
 
 
@@ -98,8 +102,9 @@ def _flops_per_example(initial: nn.Module, x: torch.Tensor, y: torch.Tensor) -> 
     return total / 2 if total else None
 
 
-def _model(spec: TrainSpec, device: torch.device):
-    """(module, dataset info, data pipeline, name, user facts) for a zoo name or the user's function."""
+def _model(spec: TrainSpec, device: torch.device, rank: Rank | None = None):
+    """(module, dataset info, data pipeline, name, user facts) for a zoo name or the user's function; on a rank
+    of a multi-process run, the pipeline yields the rank's shard of each global batch."""
     if spec.model_fn:
         user = user_fn.load(spec)
         return user.module, user.info, user.pipeline, user.name, user.facts
@@ -111,16 +116,20 @@ def _model(spec: TrainSpec, device: torch.device):
         data_dir=spec.data_dir,
         seed=SEED,
     )
+    if rank is not None:
+        val = shard(pipe.validation, rank) if pipe.validation is not None else None
+        pipe = dataclasses.replace(pipe, train=shard(pipe.train, rank), validation=val)
     return models.build(spec.model, pipe.info.input_shape, pipe.info.num_classes), pipe.info, pipe, spec.model, {}
 
 
-def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType) -> dict:
+def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType, rank: Rank | None = None) -> dict:
+    """The run; `rank`: this process is one rank of a multi-process run (engine.worker.launch.torch_rank)."""
     t_start = time.perf_counter()
     report.phase("configuring", device=spec.device, strategy="default", backend="torch")
-    device = ops.devices(spec.device)[0]
+    device = torch_ddp.device_of(rank, ops, spec.device)
     _seed(SEED)
     report.phase("building", model=spec.model or spec.model_fn)
-    module, info, pipe, name, user_facts = _model(spec, device)
+    module, info, pipe, name, user_facts = _model(spec, device, rank)
     convnet = spec.model in models.CONVNETS or (len(info.input_shape) == 3 and bool(spec.model_fn))
     initial = copy.deepcopy(module)  # eager float32, as the run starts: the check's and the count's reference
     module = module.to(device, memory_format=torch.channels_last) if convnet else module.to(device)
@@ -130,7 +139,7 @@ def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType) -> d
     optimizer, opt_note = step.make_optimizer(module.parameters(), recipe, device)
     amp = step.AMP_DTYPES[spec.precision]
     scaler = torch.amp.GradScaler(device.type) if amp is torch.float16 else None
-    model, compile_note = step.compiled(module, spec.torch_compile)
+    model, compile_note = step.compiled(torch_ddp.wrap(module, rank, device), spec.torch_compile)
     trainer = step.Trainer(module, model, optimizer, opt_note, scaler, amp, device)
     cached = spec.dataset == catalog.SYNTHETIC or bool(spec.model_fn)
     zoo = not spec.model_fn
@@ -144,14 +153,14 @@ def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType) -> d
     timer.params = {"epochs": spec.epochs}
     timer.t_fit = now()
     for epoch in range(spec.epochs):
-        _epoch(trainer, batches, val, spec, timer, epoch)
+        _epoch(trainer, batches, val, spec, timer, epoch, rank)
     sync(device)
     step_synced = _step_synced(trainer, batches, now)
     report.phase("checking")
-    verdict = None
-    if check.needed(spec.precision, spec.torch_compile):
+    verdict, lead = None, rank is None or rank.rank == 0  # the check and the count: once, on rank 0
+    if lead and check.needed(spec.precision, spec.torch_compile):
         verdict = check.check(initial, *first_batch, spec.precision, spec.torch_compile, convnet)
-    flops = _flops_per_example(initial, *first_batch)
+    flops = _flops_per_example(initial, *first_batch) if lead else None
     kernel = attention.kernel(module, first_batch[0], amp) if spec.model in models.TRANSFORMERS else ""
     notes = [f"data: {pipe.source}", f"native PyTorch ({ops.version()}): {compile_note}", f"optimizer {opt_note}"]
     notes += [f"precision {spec.precision}" + (" with GradScaler" if scaler else ""), tf32]
@@ -167,7 +176,13 @@ def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType) -> d
 
         raise PlacementError(f"asked for {spec.device.upper()} but the parameters live on {', '.join(sorted(used))}")
     report.phase("measured")
+    if lead:
+        keep_weights(report.path.parent if report.path else None, _weights(module))
     return {**row, "devices_used": ",".join(sorted(used)), "total_s": time.perf_counter() - t_start}
+
+
+def _weights(module: nn.Module) -> dict[str, np.ndarray]:
+    return {k: v.detach().float().cpu().numpy() for k, v in module.state_dict().items() if v.is_floating_point()}
 
 
 def _flops_facts(flops: float | None, user_facts: dict) -> dict:

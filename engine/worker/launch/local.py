@@ -1,0 +1,117 @@
+"""Our own local launcher, for the frameworks that have none for one host (JAX, TensorFlow): start N ranks
+(`python -m MODULE RUN_DIR` with RANK, WORLD_SIZE, LOCAL_RANK and the framework's own cluster variables), watch
+them, and stop them all when one fails, naming it.
+
+  JAX         each rank calls `jax.distributed.initialize` with rank 0's coordinator on 127.0.0.1 (CPU collectives
+              over gloo; on a GPU host one process per GPU); Keras trains data parallel over the global mesh.
+  TensorFlow  each rank gets a TF_CONFIG the engine writes (every worker on 127.0.0.1, task index = rank) and trains
+              under MultiWorkerMirroredStrategy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.runs.processes import die_with_parent
+from engine.runs.progress import Reporter
+from engine.spec.processes import LAUNCHERS
+from engine.spec.specs import TrainSpec
+from engine.worker.launch.ranks import (
+    AGENT_PID,
+    JOIN_TIMEOUT,
+    RankFailed,
+    collect,
+    failure_line,
+    join_timeout_for,
+    read_ranks,
+    thread_count,
+)
+
+COORDINATOR = "ACCELBENCH_JAX_COORDINATOR"
+MONITOR_S = 0.5
+SHUTDOWN_S = 10.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _stop(procs: dict[int, subprocess.Popen]) -> None:
+    """SIGTERM every rank still running, then SIGKILL what is left after SHUTDOWN_S."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for p in procs.values():
+            if p.poll() is None:
+                p.send_signal(sig)
+        end = time.time() + SHUTDOWN_S
+        while time.time() < end and any(p.poll() is None for p in procs.values()):
+            time.sleep(0.1)
+
+
+def _one_gpu(spec: TrainSpec, rank: int) -> dict[str, str]:
+    """On a GPU host each rank sees one GPU: the rank-th of --visible-devices, else GPU `rank`."""
+    if spec.device != "gpu":
+        return {}
+    visible = [d.strip() for d in spec.visible_devices.split(",") if d.strip()] or [str(rank)]
+    return {"CUDA_VISIBLE_DEVICES": visible[rank % len(visible)]}
+
+
+def _rank_env(spec: TrainSpec) -> tuple[dict[str, str], Callable[[int], dict[str, str]], str]:
+    """(variables every rank gets, those of rank r, the collective backend) for the spec's framework."""
+    n = spec.processes
+    if spec.backend == "tensorflow":
+        workers = [f"127.0.0.1:{_free_port()}" for _ in range(n)]
+
+        def tf_config(r: int) -> dict[str, str]:
+            return {"TF_CONFIG": json.dumps({"cluster": {"worker": workers}, "task": {"type": "worker", "index": r}})}
+
+        return {}, tf_config, "TF collective ops (ring, gRPC)"
+    collective = "gloo" if spec.device == "cpu" else "XLA collectives (NCCL)"
+    return {COORDINATOR: f"127.0.0.1:{_free_port()}"}, lambda r: _one_gpu(spec, r), collective
+
+
+def launch(spec: TrainSpec, report: Reporter, run_dir: Path) -> dict:
+    n = spec.processes
+    threads = thread_count(n)
+    common, per_rank, collective = _rank_env(spec)
+    env = {**os.environ, AGENT_PID: str(os.getpid()), JOIN_TIMEOUT: f"{join_timeout_for(spec.timeout_s):g}"}
+    env |= {**common, "WORLD_SIZE": str(n), "OMP_NUM_THREADS": str(threads)}
+    module = f"engine.worker.launch.{'tf' if spec.backend == 'tensorflow' else 'jax'}_rank"
+    report.phase("launching", processes=n, launcher=LAUNCHERS[spec.backend], threads_per_process=threads)
+    procs: dict[int, subprocess.Popen] = {}
+    try:
+        for r in range(n):
+            procs[r] = subprocess.Popen(
+                [sys.executable, "-m", module, str(run_dir)],
+                env={**env, "RANK": str(r), "LOCAL_RANK": str(r), **per_rank(r)},
+                stdin=subprocess.DEVNULL,
+                preexec_fn=die_with_parent,
+            )
+        ended: dict[int, tuple[int, int, float]] = {}
+        while len(ended) < n:
+            for r, p in procs.items():
+                if r not in ended and p.poll() is not None:
+                    ended[r] = (p.returncode, p.pid, time.time())
+            if any(code for code, _, _ in ended.values()):
+                _stop(procs)
+                failed = {r: e for r, e in ended.items() if e[0]}
+                raise RankFailed(failure_line(failed, n, read_ranks(run_dir, n)))
+            time.sleep(MONITOR_S)
+    finally:
+        _stop(procs)
+    row = collect(run_dir, n, report, LAUNCHERS[spec.backend], collective)
+    if spec.backend == "tensorflow" and spec.device == "cpu" and row.get("peak_gflops"):
+        # TF counts one CPU per worker (one per machine); here every worker shares this host's one CPU
+        row["peak_gflops"] /= n
+        row["mfu_pct"] = 100.0 * row["gflops"] / row["peak_gflops"] if row.get("gflops") else None
+    row["notes"] += f"; {threads} thread(s) per process"
+    return row
