@@ -1,19 +1,23 @@
-"""How good is an estimate where nothing was measured? Leave-one-out on every real figure (issue 19, item 5).
+"""How good is an estimate where nothing was measured? Checked on every real figure (issue 19 item 5, issue 29 item 6).
 
-Every (model, device, precision class) that has a measured or published training figure is held out and
-estimated from all the others (engine.compare.estimate_check.leave_one_out); the table compares the estimate and its
-range with the held-out figure, and the summary gives the median absolute error and how often the range held
-the true value — overall, by method (ratio, roofline) and by kind of model.
+Leave one out: every (model, device, precision class) that has a measured or published training figure is held
+out and estimated from all the others (engine.compare.estimate_check.leave_one_out). Leave the device out
+(`--leave-device-out`): every figure of one device is removed at once and each is estimated from the other
+devices' figures, the step model refitted without it (estimate_check.leave_device_out) — a device nobody here
+has. The tables compare each estimate and its range with the held-out figure; the summaries give the median
+absolute error, how often the range held the true value and the median range width — overall, by method, by
+kind of model and (leave-device-out) by device.
 
 Figures: the curated reference table — published figures and AccelBench's own reference pack (its
 `accelbench` rows, from data/reference/measured/); `--published-only` leaves the pack out.
 
-    python bench/bench_estimates.py [--markdown] [--published-only]
+    python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from datetime import date
@@ -22,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.compare import estimate as est
+from engine.compare import estimate as est  # noqa: E402
 from engine.compare import estimate_check as chk  # noqa: E402
 from engine.compare.workload import model_kind  # noqa: E402
 from engine.reference.data import load_reference  # noqa: E402
@@ -46,7 +50,10 @@ def table_rows(pairs: Sequence[tuple[est.Point, est.Estimate]]) -> list[list[str
         err = (e.examples_per_sec - p.examples_per_sec) / p.examples_per_sec * 100
         dev = HARDWARE[p.hardware_key].short if p.hardware_key in HARDWARE else p.hardware_key
         method = f"{e.method}{' (rough)' if e.rough and e.method == 'ratio' else ''}"
-        via = f"{e.anchor.hardware_key} × {'/'.join(e.ratio_models)}" if e.anchor else "FLOPs × peak × MFU"
+        if e.method == "ratio" and e.anchor:
+            via = f"{e.anchor.hardware_key} × {'/'.join(e.ratio_models)}"
+        else:
+            via = f"{e.anchor.hardware_key} × step-time ratio" if e.anchor else "FLOPs, bytes × fitted efficiencies"
         rows.append([
             p.model, dev, p.precision_class, f"{_n(p.examples_per_sec)} ({p.basis})", _n(e.examples_per_sec),
             f"{_n(e.low)}–{_n(e.high)}", f"{err:+.0f}", "yes" if e.low <= p.examples_per_sec <= e.high else "**no**",
@@ -58,10 +65,21 @@ def table_rows(pairs: Sequence[tuple[est.Point, est.Estimate]]) -> list[list[str
 HEAD = ["model", "device", "precision", "true ex/s (basis)", "estimate", "range", "error %", "covered", "method", "from"]  # fmt: skip
 
 
-def summary_rows(pairs: Sequence[tuple[est.Point, est.Estimate]]) -> list[list[str]]:
-    rows = []
-    groups = [("all", pairs), *((m, [x for x in pairs if x[1].method == m]) for m in ("ratio", "roofline"))]
+def _groups(pairs: Sequence[tuple[est.Point, est.Estimate]]) -> list[tuple[str, list]]:
+    methods = sorted({e.method for _, e in pairs})
+    anchored = [("memory-aware, own figure elsewhere", [x for x in pairs if x[1].method == "memory-aware" and x[1].anchor]),
+                ("memory-aware, no figure of the model", [x for x in pairs if x[1].method == "memory-aware" and not x[1].anchor])]  # fmt: skip
+    groups = [("all", list(pairs)), *((m, [x for x in pairs if x[1].method == m]) for m in methods), *anchored]
     groups += [(f"kind: {k}", [x for x in pairs if model_kind(x[0].model) == k]) for k in ("conv", "transformer", "recurrent")]  # fmt: skip
+    return groups
+
+
+def summary_rows(pairs: Sequence[tuple[est.Point, est.Estimate]], by_device: bool = False) -> list[list[str]]:
+    rows = []
+    groups = _groups(pairs)
+    if by_device:
+        devices = sorted({p.hardware_key for p, _ in pairs})
+        groups += [(f"device: {HARDWARE[d].short if d in HARDWARE else d}", [x for x in pairs if x[0].hardware_key == d]) for d in devices]  # fmt: skip
     for name, got in groups:
         c = chk.summarise(got)
         if c is not None:
@@ -81,23 +99,48 @@ def plain(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True)) for r in [head, *rows])
 
 
+def as_json(loo: Sequence, ldo: dict[str, list]) -> dict:
+    """The two checks' summaries as one object (`--json`)."""
+    flat = [x for pairs in ldo.values() for x in pairs]
+    out = {}
+    for name, pairs in (("leave_device_out", flat), ("leave_one_out", loo)):
+        entry: dict = chk.summary_json(pairs)
+        entry["by_method"] = {n: chk.summary_json(g) for n, g in _groups(pairs)[1:] if g and not n.startswith("kind")}
+        entry["by_kind"] = {n[6:]: chk.summary_json(g) for n, g in _groups(pairs) if g and n.startswith("kind")}
+        out[name] = entry
+    out["leave_device_out"]["by_device"] = {d: chk.summary_json(pairs) for d, pairs in ldo.items() if pairs}
+    return out
+
+
+SUMMARY_HEAD = ["held out", "points", "median abs. error %", "range held true %", "median range width (high ÷ low)"]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for BENCHMARKS.md)")
     parser.add_argument("--published-only", action="store_true", help="leave out AccelBench's own pack rows")
+    parser.add_argument("--leave-device-out", action="store_true", help="also hold out every figure of one device")
+    parser.add_argument("--json", action="store_true", help="print both checks' summaries as one JSON object")
     args = parser.parse_args(argv)
     points = all_points(args.published_only)
     pairs = chk.leave_one_out(points)
+    if args.json:
+        print(json.dumps(as_json(pairs, chk.leave_device_out(points)), indent=1))
+        return 0
     groups = {(p.model, p.hardware_key, p.precision_class) for p in points}
     show = markdown if args.markdown else plain
+    if args.leave_device_out:
+        ldo = chk.leave_device_out(points)
+        flat = [x for got in ldo.values() for x in got]
+        print(f"Leave the device out, {date.today().isoformat()}: {len(ldo)} devices with figures for two or more "
+              f"models; {len(flat)} figures estimated from the other devices' figures.\n")  # fmt: skip
+        print(show(SUMMARY_HEAD, summary_rows(flat, by_device=True)))
+        print()
+        print(show(HEAD, table_rows(flat)))
+        print()
     print(f"Leave-one-out, {date.today().isoformat()}: {len(points)} figures in {len(groups)} (model, device, "
           f"precision class) points; {len(pairs)} could be estimated from the others.\n")  # fmt: skip
-    print(
-        show(
-            ["held out", "points", "median abs. error %", "range held true %", "median range width (high ÷ low)"],
-            summary_rows(pairs),
-        )
-    )
+    print(show(SUMMARY_HEAD, summary_rows(pairs)))
     print()
     print(show(HEAD, table_rows(pairs)))
     return 0

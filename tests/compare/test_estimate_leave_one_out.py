@@ -1,5 +1,5 @@
-"""Estimates where nothing was measured: ratio and roofline on the real reference table, and the
-leave-one-out check on a hand-made set whose every number can be worked out on paper."""
+"""Estimates where nothing was measured: ratio and the memory-aware step model on the real reference table, and
+the leave-one-out check on a hand-made set whose every number can be worked out on paper."""
 
 from __future__ import annotations
 
@@ -42,12 +42,18 @@ def test_accelbench_rows_count_as_measured():
 
 def test_ratio_estimate_for_a_pair_that_has_data(points):
     # InceptionV3 was published on a K80 and a P100; ResNet-50 on those and a V100
+    groups = est.group_points(points)
+    r = est._by_ratio("inceptionv3", "v100", "float32", groups)
+    assert r is not None and r.method == "ratio" and r.low <= r.examples_per_sec <= r.high
+    assert r.anchor is not None and r.anchor.model == "inceptionv3" and r.anchor.hardware_key in ("k80", "p100")
+    assert r.ratio_models == ("resnet50",) and r.rough  # one model behind the ratio
+    assert r.how.startswith("Estimate: inceptionv3 on a ") and "V100/" in r.how
+    # a ratio seen on a single other model gives way to the step model, which scales the same anchor figure
     e = est.estimate("inceptionv3", "v100", "float32", points)
-    assert e is not None and e.method == "ratio"
-    assert e.low <= e.examples_per_sec <= e.high
-    assert e.anchor is not None and e.anchor.model == "inceptionv3" and e.anchor.hardware_key in ("k80", "p100")
-    assert e.ratio_models == ("resnet50",) and e.rough  # one model behind the ratio
-    assert e.how.startswith("Estimate: inceptionv3 on a ") and "V100/" in e.how
+    assert e is not None and e.method == "memory-aware" and e.anchor is not None and e.anchor.model == "inceptionv3"
+    # seen on two or more other models, the ratio answers (BERT-large at 384 tokens on a V100: A100 × BERT ratios)
+    b = est.estimate("bert_large@384", "v100", "mixed", points)
+    assert b is not None and b.method == "ratio" and not b.rough and len(b.ratio_models) >= 2
 
 
 def test_a_raw_precision_is_read_as_its_class(points):
@@ -56,17 +62,15 @@ def test_a_raw_precision_is_read_as_its_class(points):
     assert a == b and a is not None and a.precision_class == "mixed"
 
 
-def test_no_anchor_gives_a_rough_roofline(points):
+def test_no_figure_of_the_model_gives_a_rough_memory_aware_estimate(points):
     e = est.estimate("tiny_cnn", "a100", "float32", points)  # no figure of it anywhere
-    assert e is not None and e.method == "roofline" and e.rough and e.anchor is None
+    assert e is not None and e.method == "memory-aware" and e.rough and e.anchor is None
     assert e.low <= e.examples_per_sec <= e.high
-    assert (
-        e.how.startswith("Rough estimate: ")
-        and "GFLOP per training example on an A100 (156 TFLOP/s TF32 peak)" in e.how
-    )
-    # a user's own model is counted by the worker; its FLOPs come in explicitly
+    assert e.how.startswith("Rough estimate (memory-aware): ") and "GFLOP per training example and " in e.how
+    assert "on its 156 TFLOP/s peak and 1,555 GB/s" in e.how and "of conv models" in e.how
+    # a user's own model is counted by the worker; its FLOPs come in explicitly (its kind's op mix stands in)
     mine = est.estimate("my_model", "h100", "mixed", points, flops_per_example=3e9)
-    assert mine is not None and mine.method == "roofline" and mine.rough
+    assert mine is not None and mine.method == "memory-aware" and mine.rough and "op mix of resnet50" in mine.how
     assert est.estimate("my_model", "h100", "mixed", points) is None  # nothing to count with
 
 
@@ -112,20 +116,29 @@ def test_leave_one_out_on_a_hand_made_set():
     assert c.median_error_pct == pytest.approx((100 * 62.5 / 300 + 100 * 29.5454545 / 100) / 2)
     # xception is the odd one out (ratio 2, outside 2.75–3 even widened by 25 %): the two others' ranges hold
     assert c.coverage_pct == pytest.approx(100 * 4 / 6)
-    assert chk.summarise(pairs, "roofline") is None
+    assert chk.summarise(pairs, "memory-aware") is None
 
 
 def test_a_source_that_measured_both_devices_gives_the_ratio():
     # vgg19's two sources disagree by 10× in level, but each saw the same 3× between the devices
-    points = [*HAND[:2], _p("vgg19", "a100", 3000, "T"), _p("vgg19", "v100", 1000, "T"), *HAND[2:4]]
-    e = est.estimate("resnet50", "a100", "float32", points)
+    points = [*HAND[1:2], _p("vgg19", "a100", 3000, "T"), _p("vgg19", "v100", 1000, "T"), *HAND[2:4]]
+    e = est._by_ratio("resnet50", "a100", "float32", est.group_points(points))
     assert e is not None and e.examples_per_sec == pytest.approx(400 * 3)
 
 
 def test_check_note_reads_the_measured_check():
-    assert set(chk.CHECK) == {"ratio", "roofline", "all"}
+    assert set(chk.CHECK) == {"ratio", "memory-aware", "all", chk.LEFT_OUT}
     note = chk.check_note("ratio")
     assert note.startswith(f"Checked leave-one-out on {chk.CHECK['ratio'].n_points} ") and "median error" in note
+    assert "device left out" not in note
+    # the method that answers for a device with no figures also says its device-left-out error, against its targets
+    left = chk.CHECK[chk.LEFT_OUT]
+    memory = chk.check_note("memory-aware")
+    assert f"with the whole device left out ({left.n_points} figures): median error " in memory
+    assert ("meets its targets" in memory) == (
+        left.median_error_pct <= 15 and left.coverage_pct >= 80 and left.median_width <= 2
+    )
+    assert chk.check_note(chk.LEFT_OUT).startswith("Checked with the whole device left out")
     assert chk.check_note("guess") == "Not yet checked against held-out figures."
 
 
@@ -135,3 +148,4 @@ def test_the_bench_runs():
         timeout=120, check=True,
     ).stdout  # fmt: skip
     assert "| held out | points |" in out and "| model | device | precision |" in out and "| ratio |" in out
+    assert "| memory-aware |" in out
