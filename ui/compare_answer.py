@@ -64,7 +64,8 @@ def estimates(
         key="cmp_estimates",
         disabled=base is None or base.task != "training",
         help="Scaled from this model's measured or published rate on another device by the ratio seen on other "
-        "models of the same kind; without one, a rough roofline bound. Always drawn hatched and named 'estimate'.",
+        "models of the same kind; without one, a step-time model of its FLOPs and bytes moved on that device's peak and "
+        "bandwidth, fitted on measured and published figures. Always drawn hatched and named 'estimate'.",
     )
     if base is None:
         return []
@@ -132,8 +133,8 @@ def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None
         elif len(answer.rows) < 2:
             st.caption("Add a reference row (or another run) of the same workload to see how many times faster it is.")
         grade_table(answer)
-        if any(c.rate.basis == "estimate" for c in answer.rows):
-            st.caption(estimate_note())
+        if methods := [str(c.rate.settings.get("method") or "") for c in answer.rows if c.rate.basis == "estimate"]:
+            st.caption(estimate_note(methods))
     if answer.other_workloads:
         with st.expander(f"Other workloads — not comparable ({len(answer.other_workloads)})"):
             st.caption("A ratio is only taken between rows of the same model (or operation and shape) and input shape.")
@@ -144,12 +145,13 @@ def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None
     return answer
 
 
-def estimate_note() -> str:
-    """How good the estimates are, as measured leave-one-out (bench/bench_estimates.py)."""
+def estimate_note(methods: list[str]) -> str:
+    """How good the shown estimates' methods are, as measured leave-one-out and with the device left out
+    (bench/bench_estimates.py), each method once."""
     from engine.compare.estimate_check import check_note
 
-    checked = check_note("ratio")
-    return "Estimates are not measurements: hatched bars, with their range. " + checked
+    notes = [f"{m.capitalize()}: {check_note(m)}" for m in dict.fromkeys(m for m in methods if m)]
+    return "Estimates are not measurements: hatched bars, with their range. " + " ".join(notes)
 
 
 def grade_table(answer: ans.Answer) -> None:

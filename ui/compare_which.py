@@ -201,7 +201,7 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
     if any(r.is_estimate for r in w.rows):
         from ui.compare_answer import estimate_note
 
-        st.caption(estimate_note())
+        st.caption(estimate_note([r.method for r in w.rows if r.is_estimate]))
     if no_price := [r.device for r in w.rows if not r.price_whose]:
         st.caption(f"No price in the price table for {', '.join(no_price)}: give yours under *Your prices*.")
     for why in w.left_out:

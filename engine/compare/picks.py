@@ -209,7 +209,7 @@ def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
     settings = {
         "hardware_key": e.hardware_key, "hardware": name, "device_type": device_type,
         "hardware_count": 1, "count_unit": unit, "task": "training", "model": base.workload,
-        "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "source_kind": "estimate",
+        "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "method": e.method, "source_kind": "estimate",
     }  # fmt: skip
     words = "estimate, rough" if e.rough else "estimate"
     return lfl.Rate(

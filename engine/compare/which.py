@@ -70,6 +70,7 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         usd_per_million_examples=c.usd_per_million_examples, usd_per_hour=usd_h,
         price=c.price_how if c.usd_per_million_examples is not None else "no price: give yours",
         price_whose=_price_whose(c), how=one.how, device_type=one.device_type, setting=setting_text(one),
+        method=str(c.rate.settings.get("method") or ""),
     )  # fmt: skip
 
 

@@ -71,6 +71,7 @@ class DeviceRow:
     how: str
     device_type: str = "gpu"
     setting: str = ""
+    method: str = ""  # an estimate's method (engine.compare.estimate), for the screen's note on how good it is
 
     @property
     def price_short(self) -> str:
