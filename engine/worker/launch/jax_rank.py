@@ -8,77 +8,47 @@ feeding its shard of the global batch. Rank 0's result file holds the row and se
 
 from __future__ import annotations
 
-import json
 import os
-import sys
-import time
-import traceback
+from collections.abc import Callable
 from pathlib import Path
 
-from engine.worker.launch.ranks import HOLD_RANK, Rank, die_with_agent, join_timeout_s, write_rank
+from engine.worker.launch.rank_main import join, load_train_spec, run, train_and_write
+from engine.worker.launch.ranks import Rank, die_with_agent
 
 
-def _join(rank: Rank, path: Path, device: str) -> bool:
-    import jax
+def _connect(rank: Rank, device: str) -> Callable[[float], None]:
+    """jax.distributed's rendezvous at rank 0's coordinator (CPU collectives over gloo, set before it)."""
 
-    if device == "cpu":
-        jax.config.update("jax_cpu_collectives_implementation", "gloo")
-    timeout = join_timeout_s()
-    if os.environ.get(HOLD_RANK) == str(rank.rank):  # the fault test's rank that never joins
-        time.sleep(10 * timeout)
-    # written before the join: a rank that dies in it (JAX aborts the process at its timeout) is known to have waited
-    write_rank(path, rank.rank, {"rank": rank.rank, "state": "joining", "join_timeout_s": timeout})
-    try:
+    def connect(timeout_s: float) -> None:
+        import jax
+
+        if device == "cpu":
+            jax.config.update("jax_cpu_collectives_implementation", "gloo")
         jax.distributed.initialize(
             coordinator_address=os.environ["ACCELBENCH_JAX_COORDINATOR"],
             num_processes=rank.world,
             process_id=rank.rank,
-            initialization_timeout=int(timeout),
+            initialization_timeout=int(timeout_s),
         )
-    except Exception as exc:  # noqa: BLE001 — a rendezvous that never completes: one line, then exit
-        why = f"not all {rank.world} ranks joined within the {timeout:g} s join timeout ({type(exc).__name__})"
-        write_rank(path, rank.rank, {"rank": rank.rank, "error": why, "join_timeout_s": timeout})
-        print(f"rank {rank.rank}: {why}: {exc}", file=sys.stderr)
-        return False
-    write_rank(path, rank.rank, {"rank": rank.rank, "state": "joined"})
-    return True
+
+    return connect
 
 
 def main(run_dir: str) -> int:
     die_with_agent()
     path = Path(run_dir)
     rank = Rank.from_env()
-    from engine.spec.replicas import UNKNOWN_GPU_COUNT
-    from engine.spec.specs import TrainSpec, spec_from_dict
     from engine.worker import backends
 
-    spec = spec_from_dict(json.loads((path / "spec.json").read_text()), gpu_count=UNKNOWN_GPU_COUNT)
-    assert isinstance(spec, TrainSpec)
+    spec = load_train_spec(path)
     backends.prepare_process(spec.backend, spec.device, 1)  # a GPU rank's one GPU: set by the launcher
-    if not _join(rank, path, spec.device):
+    if not join(path, rank, _connect(rank, spec.device)):
         return 3
-    from engine.runs.progress import Reporter
     from engine.worker.train_backend import run_training_backend
 
-    report = Reporter(path if rank.rank == 0 else None)
-    try:
-        row = run_training_backend(spec, report, backends.load(spec.backend), rank)
-    except Exception as exc:  # noqa: BLE001 — the launcher names this rank; its file says why
-        from engine.worker.main import explain
-
-        write_rank(path, rank.rank, {"rank": rank.rank, "error": explain(exc)})
-        raise
-    payload = {"rank": rank.rank, "host": rank.host, "step_ms_median": row.get("step_time_ms_median")}
-    payload["device"] = row.get("devices_used", "")
-    if rank.rank == 0:
-        payload |= {"row": row, "series": report.series}
-    write_rank(path, rank.rank, payload)
+    train_and_write(path, rank, lambda report: run_training_backend(spec, report, backends.load(spec.backend), rank))
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1]))
-    except Exception:  # noqa: BLE001
-        traceback.print_exc()
-        sys.exit(1)
+    run(main)
