@@ -23,8 +23,9 @@ from ui.sweep_results import results
 
 st.title("Sweep")
 st.caption(
-    "A matrix of runs — models × datasets × batch sizes × precisions × backends × devices — started with "
-    "`python -m engine sweep … --on local` or `--on ray://HOST:PORT`; every cell is an ordinary run."
+    "A matrix of runs — models × datasets × batch sizes × precisions × backends × devices (× `--processes 1,2,4` "
+    "for a scaling curve) — started with `python -m engine sweep … --on local` or `--on ray://HOST:PORT`; every "
+    "cell is an ordinary run."
 )
 db = store()
 sweeps = status.sweep_ids(db)

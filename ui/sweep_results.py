@@ -1,5 +1,6 @@
 """The Sweep page's results: throughput heatmap, the best cell per machine (by examples/s and by USD per
-million examples) and the batch-size curve, from engine.sweep.summary and engine.charts.sweep."""
+million examples), the batch-size curve and — for a `--processes 1,2,4` sweep — the scaling against ideal,
+from engine.sweep.summary and engine.charts.sweep."""
 
 from __future__ import annotations
 
@@ -36,3 +37,26 @@ def results(sweep_id: str, rows: list[ResultRow]) -> None:
         )
     st.subheader("Batch-size curve")
     show_chart(batch_curve_figure(summary.batch_curve(rows)), "sweep_curve", f"{sweep_id}_batch_curve")
+    scaling = summary.scaling(rows)
+    if not scaling.empty:  # a sweep with --processes 1,2,…: each N against N × the rate at 1
+        st.subheader("Scaling over processes")
+        show_table(
+            scaling,
+            hide_index=True,
+            key="sweep_scaling",
+            column_config={
+                "cell": st.column_config.TextColumn("Cell", width="large"),
+                "batch_size": st.column_config.NumberColumn("Global batch"),
+                "processes": st.column_config.NumberColumn("Processes"),
+                "examples_per_sec": st.column_config.NumberColumn("examples/s", format="%.1f"),
+                "ideal": st.column_config.NumberColumn("Ideal (N × rate at 1)", format="%.1f"),
+                "efficiency": st.column_config.NumberColumn("Efficiency", format="percent"),
+                "low": st.column_config.NumberColumn("Lowest", format="percent"),
+                "high": st.column_config.NumberColumn("Highest", format="percent"),
+                "runs": st.column_config.NumberColumn("Runs"),
+            },
+        )
+        st.caption(
+            "Efficiency = rate at N ÷ (N × rate at 1), at the same global batch; lowest/highest over repeated cells. "
+            "On a CPU, N processes share the host's cores: expect well under 100 % when N exceeds the cores."
+        )

@@ -20,7 +20,7 @@ from engine.sweep.dispatch import Dispatcher, PlannedCell
 from engine.sweep.matrix import AXES, SHARED_SETTINGS, SweepError, matrix_from_values, read_matrix_file
 from engine.sweep.maxbatch import MAX_BATCH_LIMIT, MaxBatch, max_batch
 from engine.sweep.plan import new_sweep_id
-from engine.sweep.sweep_run import run_sweep
+from engine.sweep.sweep_run import SweepCancelled, run_sweep
 
 
 def _whole(text: str) -> int:
@@ -79,8 +79,10 @@ def make_dispatcher(on: str, cpus_per_cell: float | None) -> Dispatcher:
 
         return LocalDispatcher()
     if on == "ray" or on.startswith("ray://"):
-        from engine.sweep.ray_dispatch import RayDispatcher
+        from engine.sweep.ray_dispatch import RayDispatcher, address_problem
 
+        if problem := address_problem(on):  # at once: Ray Client would wait 30 s for a head that is not named
+            raise SweepError(problem)
         return RayDispatcher(None if on == "ray" else on, cpus_per_cell)
     raise SweepError(f"--on: must be local, ray or ray://HOST:PORT; got {on!r}")
 
@@ -114,6 +116,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         )
     except SweepError as exc:
         fail(str(exc))
+    except SweepCancelled as exc:  # Ctrl-C before the cells were handed over (connecting, checking, storing)
+        print(f"accelbench: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:  # Ctrl-C before the sweep began (importing Ray): nothing was stored
+        print("accelbench: sweep cancelled (Ctrl-C) before it started; nothing was stored", file=sys.stderr)
+        return EXIT_FAILED
     for cell, reason in outcome.skipped:
         print(f"skipped cell {cell.index} ({cell.label}): {reason}", file=sys.stderr)
     if args.json:

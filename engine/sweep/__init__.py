@@ -1,7 +1,8 @@
 """Sweeps (issue 21): a matrix of ordinary runs — models × datasets × batch sizes × precisions × backends
-× devices — validated cell by cell before anything starts, then run one cell at a time on this machine
-(`local`) or as Ray tasks on a cluster (`ray_dispatch`), every cell a stored run tagged with the sweep id;
-and the largest batch that fits (`maxbatch`). Ray is imported only by `ray_dispatch` and `ray_task`.
+× devices (× processes, `--processes 1,2,4`: issue 30) — validated cell by cell before anything starts, then
+run one cell at a time on this machine (`local`) or as Ray tasks on a cluster (`ray_dispatch`), every cell a
+stored run tagged with the sweep id; and the largest batch that fits (`maxbatch`). Ray is imported only by
+`ray_dispatch` and `ray_task`.
 
   matrix.py        the axes, read from flags or a TOML/YAML file, expanded into cells
   validate.py      every cell checked before anything starts (errors, or skipped with reasons)

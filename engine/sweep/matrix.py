@@ -20,6 +20,7 @@ AXES: dict[str, str] = {
     "precisions": "precision",
     "backends": "backend",
     "devices": "device",
+    "processes": "processes",  # `engine run --processes N` (issue 30): a scaling sweep over 1,2,4 processes
 }
 # Settings shared by every cell (a file's [settings] table, or the flags of the same name).
 SHARED_SETTINGS = (
@@ -80,7 +81,10 @@ class Cell:
     @property
     def label(self) -> str:
         r = self.request
-        return f"{r['model']}/{r['dataset']} b{r['batch_size']} {r['precision']} {r['backend']} {self.target.name}"
+        procs = f" p{r['processes']}" if "processes" in r else ""
+        return (
+            f"{r['model']}/{r['dataset']} b{r['batch_size']} {r['precision']} {r['backend']} {self.target.name}{procs}"
+        )
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,7 @@ class SweepMatrix:
     Attributes:
       models, datasets, batch_sizes, precisions, backends: the values of each axis.
       devices: device targets (cpu, gpu, gpu:H100, …).
+      processes: `--processes` values (a scaling sweep), or () when every cell is one process.
       settings: run settings every cell shares (SHARED_SETTINGS), e.g. epochs and steps_per_epoch.
     """
 
@@ -99,14 +104,16 @@ class SweepMatrix:
     precisions: tuple[str, ...] = ("float32",)
     backends: tuple[str, ...] = ("tensorflow",)
     devices: tuple[DeviceTarget, ...] = (DeviceTarget("cpu"),)
+    processes: tuple[int, ...] = ()  # () = not an axis: each cell is one process, as `engine run` by default
     settings: Mapping[str, Any] = field(default_factory=dict)
 
     def cells(self) -> list[Cell]:
         out = []
         combos = itertools.product(
-            self.models, self.datasets, self.batch_sizes, self.precisions, self.backends, self.devices
-        )
-        for i, (model, dataset, batch, precision, backend, target) in enumerate(combos):
+            self.models, self.datasets, self.batch_sizes, self.precisions, self.backends, self.devices,
+            self.processes or (0,),
+        )  # fmt: skip
+        for i, (model, dataset, batch, precision, backend, target, procs) in enumerate(combos):
             request = {
                 "kind": "train",
                 **self.settings,
@@ -116,6 +123,7 @@ class SweepMatrix:
                 "precision": precision,
                 "backend": backend,
                 "device": target.device,
+                **({"processes": procs} if procs else {}),
             }
             out.append(Cell(i, request, target))
         return out
@@ -131,9 +139,12 @@ def matrix_from_values(values: Mapping[str, Any]) -> SweepMatrix:
         if raw in (None, "", []):
             continue
         items = [str(v).strip() for v in (raw.split(",") if isinstance(raw, str) else raw) if str(v).strip()]
-        if axis == "batch_sizes":
+        if axis in ("batch_sizes", "processes"):
             if not all(v.isdigit() and int(v) > 0 for v in items):
-                raise SweepError(f"--batch-sizes: must be whole numbers above 0 like 16,32; got {raw!r}")
+                example = "16,32" if axis == "batch_sizes" else "1,2,4"
+                raise SweepError(
+                    f"--{axis.replace('_', '-')}: must be whole numbers above 0 like {example}; got {raw!r}"
+                )
             axes[axis] = tuple(dict.fromkeys(int(v) for v in items))
         elif axis == "devices":
             axes[axis] = tuple(dict.fromkeys(DeviceTarget.parse(v) for v in items))

@@ -1,14 +1,18 @@
 """`--on ray` / `--on ray://HOST:PORT`: each cell a Ray task that asks for the device it needs
 (`num_gpus=1` for a GPU cell, the custom resource `accelerator_type:KIND` for `gpu:KIND`, CPUs for a
 CPU cell) and runs the engine's worker on its node (engine.sweep.ray_task). Tasks are never retried: a
-cell is timed once, and a lost one is recorded `interrupted` with the node named.
+cell is timed once, and a lost one is recorded `interrupted` with the node named. A head lost mid-sweep ends
+every cell still under way with why (`interrupted` or `cancelled`), and the sweep prints its summary. Each cell
+gets `engine run`'s checks before anything is sent, its memory estimate against the nodes' memory.
 
 Ray is optional: without it, `--on ray` says how to install it (RAY_INSTALL) and nothing starts.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import sys
 import time
 from typing import Any
@@ -17,6 +21,8 @@ from engine import settings
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.store import Store
+from engine.spec.demo import check_demo_caps
+from engine.spec.memory import memory_problem
 from engine.spec.replicas import UNKNOWN_GPU_COUNT, resolve_strategy
 from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
 from engine.spec.tf_config import parse_tf_config
@@ -30,6 +36,21 @@ WAIT_S = 0.5
 CONNECT_TRIES, CONNECT_PAUSE_S = 3, 2.0
 # Ray's convention for "a node of this kind", as `@ray.remote(accelerator_type=...)` asks for it
 ACCELERATOR_SHARE = 0.001
+_CLIENT_ADDRESS = re.compile(r"ray://(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>\d{1,5}))?/?")
+HEAD_LOST_QUEUED = "the Ray head went away before this cell started"
+
+
+def address_problem(on: str) -> str | None:
+    """Why `--on ray://…` is no client address (checked before Ray is imported or anything is stored), or None."""
+    if on == "ray":
+        return None
+    m = _CLIENT_ADDRESS.fullmatch(on)
+    if m is None or not 0 < int(m["port"] or 10001) < 65536:
+        return (
+            f"--on {on}: names no Ray head — use ray://HOST:PORT (the head's --ray-client-server-port, "
+            "e.g. ray://head.example:10001), or --on ray for RAY_ADDRESS / a head started on this machine"
+        )
+    return None
 
 
 def import_ray() -> Any:
@@ -69,9 +90,10 @@ def cell_resources(cell: Cell, cpus_per_cell: float) -> dict[str, Any]:
     """The Ray task options that make a cell land on a node with what it needs."""
     # a CPU cell's device is its node's CPU: it asks for cpus_per_cell (by default a whole node, so no other
     # cell shares its cores); a GPU/TPU cell needs one CPU to feed its device and must not block the node's others
-    options: dict[str, Any] = {"num_cpus": cpus_per_cell if cell.target.device == "cpu" else 1}
+    procs = int(cell.request.get("processes", 1))  # `--processes N` runs its N processes on the one node
+    options: dict[str, Any] = {"num_cpus": max(cpus_per_cell, procs) if cell.target.device == "cpu" else procs}
     if cell.target.device == "gpu":
-        options["num_gpus"] = 1  # one GPU per cell: never two timed runs on one device
+        options["num_gpus"] = procs  # one GPU per process: never two timed runs on one device
     resources: dict[str, float] = {}
     if cell.target.device == "tpu":
         resources["TPU"] = 1
@@ -80,6 +102,18 @@ def cell_resources(cell: Cell, cpus_per_cell: float) -> dict[str, Any]:
     if resources:
         options["resources"] = resources
     return options
+
+
+def node_memory_bytes(node: dict[str, Any]) -> float:
+    """A Ray node's memory as it started: what its tasks may use plus its object store (Ray splits the
+    node's available memory between the two), i.e. about what `engine run` on that node would see."""
+    return float(node["Resources"].get("memory", 0) + node["Resources"].get("object_store_memory", 0))
+
+
+def _link_errors() -> tuple[type[BaseException], ...]:
+    """What Ray Client raises when its head is gone: ConnectionError("Client is shutting down."), or gRPC's error."""
+    grpc = importlib.import_module("grpc")  # installed with Ray (untyped)
+    return (ConnectionError, grpc.RpcError)
 
 
 class RayDispatcher:
@@ -127,15 +161,21 @@ class RayDispatcher:
         return self._node_list
 
     def problem(self, cell: Cell) -> str | None:
+        """The checks of `engine run` (engine.runs.jobs.prepare) for a cell that runs on a Ray node: the fields and
+        their combinations, demo caps, TF_CONFIG, a node with the device it asks for in place of this machine's
+        devices, and the memory estimate (engine.spec.memory.memory_problem) against that node's memory."""
         try:
             spec = spec_from_dict(cell.request, gpu_count=UNKNOWN_GPU_COUNT)  # devices are the nodes' business
+            if settings.demo_mode():
+                check_demo_caps(spec)
             if isinstance(spec, TrainSpec) and resolve_strategy(spec, 1) == "multi_worker":
                 parse_tf_config(os.environ.get("TF_CONFIG"))
         except SpecError as exc:
             return str(exc)
         need = cell_resources(cell, self.cpus_per_cell)
         wanted = {"CPU": need["num_cpus"], "GPU": need.get("num_gpus", 0), **need.get("resources", {})}
-        if not any(all(n["Resources"].get(k, 0) >= v for k, v in wanted.items() if v) for n in self._nodes()):
+        fits = [n for n in self._nodes() if all(n["Resources"].get(k, 0) >= v for k, v in wanted.items() if v)]
+        if not fits:
             have = "; ".join(
                 f"{n['NodeManagerAddress']}: "
                 + ", ".join(
@@ -147,6 +187,12 @@ class RayDispatcher:
             )
             asks = ", ".join(f"{k} {v:g}" for k, v in wanted.items() if v)
             return f"--devices {cell.target.name}: no node of the Ray cluster has {asks} (nodes: {have or 'none'})"
+        biggest = max(fits, key=node_memory_bytes)
+        too_big = memory_problem(spec, node_memory_bytes(biggest)) if node_memory_bytes(biggest) else None
+        if too_big is not None:
+            return (
+                f"{too_big} (the machine: Ray node {biggest['NodeManagerAddress']}, the largest that can hold the cell)"
+            )
         return None
 
     def run(self, planned: list[PlannedCell], store: Store, on_done: OnDone) -> None:
@@ -162,10 +208,38 @@ class RayDispatcher:
             ref = remote.options(**options).remote(p.run_id, p.cell.request, store.worker_setting)
             self._refs[ref] = p
         while self._refs:
-            done, _ = ray.wait(list(self._refs), num_returns=1, timeout=WAIT_S)
-            for ref in done:
-                p = self._refs.pop(ref)
-                on_done(p, self._result(ref, p, store))
+            try:
+                done, _ = ray.wait(list(self._refs), num_returns=1, timeout=WAIT_S)
+                ended = [(ref, self._result(ref, self._refs[ref], store)) for ref in done]
+            except _link_errors() as exc:  # not a cell's error: the client lost the head (after its reconnect grace)
+                self._head_lost(exc, store, on_done)
+                return
+            for ref, row in ended:
+                on_done(self._refs.pop(ref), row)
+
+    def _head_lost(self, exc: BaseException, store: Store, on_done: OnDone) -> None:
+        """The Ray head went away mid-sweep: every cell still under way ends with why — a running one
+        `interrupted` naming its node (its worker dies with the node's Ray), a queued one `cancelled`."""
+        why = f"{type(exc).__name__}: {str(exc).strip()[:160] or 'no message'}"
+        print(
+            f"--on: lost the Ray head mid-sweep ({why}); ending the {len(self._refs)} cell(s) still under way",
+            file=sys.stderr,
+        )
+        for p in list(self._refs.values()):
+            row = store.get_run(p.run_id) or {}
+            if row.get("status") == RunStatus.RUNNING:
+                node = row.get("node") or "a node that never reported"
+                ended = f"the Ray head went away while the cell ran on node {node}; its worker was lost with it ({why})"
+                store.update_run(
+                    p.run_id, {"status": RunStatus.INTERRUPTED, "error": ended}, only_if_status=ACTIVE_STATUSES
+                )
+            else:
+                ended = f"{HEAD_LOST_QUEUED} ({why})"
+                store.update_run(
+                    p.run_id, {"status": RunStatus.CANCELLED, "error": ended}, only_if_status=ACTIVE_STATUSES
+                )
+            on_done(p, store.get_run(p.run_id) or {})
+        self._refs.clear()
 
     def _result(self, ref: Any, p: PlannedCell, store: Store) -> ResultRow:
         ray = self._ray
@@ -194,8 +268,12 @@ class RayDispatcher:
         return store.get_run(p.run_id) or {}
 
     def cancel(self) -> None:
-        """Cancel every Ray task still under way and mark its run `cancelled`."""
-        for ref, p in list(self._refs.items()):
-            self._ray.cancel(ref)  # not forced: a running task gets KeyboardInterrupt and stops its worker
-            if self._store is not None:
-                status.cancel_runs([p.run_id], self._store)
+        """Mark every run still under way `cancelled` (first: a head that is gone must not leave them queued), then
+        cancel its Ray task; the runner on the node also sees the store's `cancelled` and stops its worker."""
+        if self._store is not None:
+            status.cancel_runs([p.run_id for p in self._refs.values()], self._store)
+        for ref in list(self._refs):
+            try:
+                self._ray.cancel(ref)  # not forced: a running task gets KeyboardInterrupt and stops its worker
+            except _link_errors():  # the head is gone: nothing left to cancel there
+                break

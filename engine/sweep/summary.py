@@ -1,6 +1,6 @@
 """A sweep's rows as the Sweep page shows them (pure, pandas only): the cell grid with live status, the
-throughput heatmap, the best cell per machine by examples/s and by USD per million examples, and the
-batch-size curve (every batch tried, max-batch attempts included)."""
+throughput heatmap, the best cell per machine by examples/s and by USD per million examples, the
+batch-size curve (every batch tried, max-batch attempts included), and the scaling over `--processes`."""
 
 from __future__ import annotations
 
@@ -31,11 +31,21 @@ def usd_per_million(row: ResultRow) -> float | None:
     return None
 
 
+def processes_of(row: ResultRow) -> int:
+    return int(row.get("processes") or 1)
+
+
+def group_of(row: ResultRow, with_processes: bool = True) -> str:
+    """A cell's group (model … device), and `×N processes` for a multi-process run."""
+    group = " ".join(str(row.get(c) or "—") for c in GROUP_COLUMNS)
+    return group + (f" ×{processes_of(row)} processes" if with_processes and processes_of(row) > 1 else "")
+
+
 def grid(rows: Sequence[ResultRow]) -> pd.DataFrame:
     """One line per cell, in matrix order."""
     records = []
     for r in rows:
-        group = " ".join(str(r.get(c) or "—") for c in GROUP_COLUMNS)
+        group = group_of(r)
         records.append(
             {
                 "cell": group,
@@ -95,6 +105,35 @@ def batch_curve(rows: Sequence[ResultRow]) -> pd.DataFrame:
     table = grid([r for r in rows if r.get("status") in (RunStatus.OK, RunStatus.FAILED)])
     table["fits"] = table["status"] == RunStatus.OK
     return table[["cell", "batch_size", "examples_per_sec", "fits"]].sort_values(["cell", "batch_size"])
+
+
+def scaling(rows: Sequence[ResultRow]) -> pd.DataFrame:
+    """The ok cells of a `--processes 1,2,4` sweep against ideal, per group and global batch: the rate at N
+    processes, ideal (N × the rate at 1) and efficiency = rate at N ÷ (N × rate at 1), with its spread (lowest
+    and highest over repeated cells at N, against the median at 1). Empty without a group run at 1 and at N > 1."""
+    columns = ["cell", "batch_size", "processes", "examples_per_sec", "ideal", "efficiency", "low", "high", "runs"]
+    ok = [r for r in rows if r.get("status") == RunStatus.OK and r.get("examples_per_sec")]
+    table = pd.DataFrame(
+        [
+            {
+                "cell": group_of(r, with_processes=False),
+                "batch_size": r.get("global_batch_size"),
+                "processes": processes_of(r),
+                "rate": float(r.get("examples_per_sec") or 0.0),
+            }
+            for r in ok
+        ],
+        columns=["cell", "batch_size", "processes", "rate"],
+    )
+    out = []
+    for (cell, batch), part in table.groupby(["cell", "batch_size"], sort=False):
+        base = part[part["processes"] == 1]["rate"].median()
+        if pd.isna(base) or part["processes"].nunique() < 2:
+            continue
+        for n, at_n in part.groupby("processes", sort=True):
+            eff = at_n["rate"] / (n * base)
+            out.append([cell, batch, n, at_n["rate"].median(), n * base, eff.median(), eff.min(), eff.max(), len(eff)])
+    return pd.DataFrame(out, columns=columns)
 
 
 # How a cell reads in the status grid: a mark per status, then the throughput once it ran.

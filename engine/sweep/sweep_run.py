@@ -16,6 +16,10 @@ from engine.sweep.plan import new_sweep_id, plan_cells
 from engine.sweep.validate import check_cells
 
 
+class SweepCancelled(Exception):
+    """Ctrl-C before any cell started; the message says so and how many stored cells were marked cancelled."""
+
+
 @dataclass(frozen=True)
 class SweepOutcome:
     """What a sweep left in the store.
@@ -42,13 +46,21 @@ def run_sweep(
     on_done: Callable[[PlannedCell, ResultRow], Any] | None = None,
     on_planned: Callable[[str, list[PlannedCell]], Any] | None = None,
 ) -> SweepOutcome:
-    """Check, store and run the cells; SweepError (nothing stored) when a cell is impossible."""
-    dispatcher.open(store)
-    checked = check_cells(cells, dispatcher, skip_invalid)
+    """Check, store and run the cells; SweepError (nothing stored) when a cell is impossible; SweepCancelled
+    for Ctrl-C before the cells were handed to the dispatcher (every cell stored by then marked `cancelled`)."""
     sweep_id = sweep_id or new_sweep_id()
-    planned = plan_cells(checked.runnable, store, sweep_id, label)
-    if on_planned is not None:
-        on_planned(sweep_id, planned)
+    try:
+        dispatcher.open(store)
+        checked = check_cells(cells, dispatcher, skip_invalid)
+        planned = plan_cells(checked.runnable, store, sweep_id, label)
+        if on_planned is not None:
+            on_planned(sweep_id, planned)
+    except KeyboardInterrupt:
+        cancelled = status.cancel_sweep(store, sweep_id)
+        raise SweepCancelled(
+            f"sweep {sweep_id} cancelled (Ctrl-C) before any cell started (while connecting or checking cells); "
+            f"{len(cancelled)} queued cell(s) marked cancelled"
+        ) from None
     try:
         dispatcher.run(planned, store, on_done or (lambda p, row: None))
     except KeyboardInterrupt:

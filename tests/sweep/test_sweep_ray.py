@@ -1,6 +1,7 @@
 """Sweeps on a real local Ray cluster (issue 21 item 5): a head started in this process with 2 CPUs, cells
 as Ray tasks running the engine's real worker into SQLite and into the throwaway PostgreSQL server; a
-Ray worker killed mid-cell; a sweep cancelled."""
+Ray worker killed mid-cell; a sweep cancelled; a cell `engine run` refuses for memory refused before
+anything is sent (issue 30 item 5)."""
 
 from __future__ import annotations
 
@@ -130,5 +131,17 @@ def test_a_cell_no_node_can_hold_is_refused_before_anything_starts(ray_head, tmp
     store = Store(tmp_path / "results.db")
     cells = matrix_from_values({"models": "tiny_cnn", "devices": "cpu,gpu:H100", "backends": "jax"}).cells()
     with pytest.raises(SweepError, match=r"cell 1 \(.*gpu:H100\).*GPU 1, accelerator_type:H100 .*\(nodes: .*CPU 2\)"):
+        run_sweep(cells, RayDispatcher(), store)
+    assert store.count_runs() == 0
+
+
+def test_a_cell_engine_run_refuses_for_memory_is_refused_before_anything_is_sent(ray_head, tmp_path):
+    from engine.sweep.matrix import SweepError
+
+    store = Store(tmp_path / "results.db")
+    cells = matrix_from_values({"models": "tiny_cnn", "batch_sizes": "8,1000000", "backends": "jax"}).cells()
+    with pytest.raises(
+        SweepError, match=r"cell 1 \(.* b1000000 .*needs about [\d,.]+ GB of memory .*Ray node .*nothing started"
+    ):
         run_sweep(cells, RayDispatcher(), store)
     assert store.count_runs() == 0

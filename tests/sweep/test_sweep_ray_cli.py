@@ -1,81 +1,78 @@
 """`engine sweep --on ray://127.0.0.1:PORT` against a real Ray head started with `ray start --head` on this
-machine (2 CPUs, no dashboard): the 2×2 matrix of issue 21's "done when" lands as 4 ok runs with one
-sweep id. The head is `ray start --block` in its own process group, stopped by killing that group
-(never `ray stop`, which would stop every Ray on the machine)."""
+machine (tests/sweep/ray_head.py): the 2×2 matrix of issue 21's "done when" lands as 4 ok runs with one
+sweep id, and with --skip-invalid the cells `engine run` refuses for memory are listed with the estimate, never
+sent; `--on ray://` without a host is refused at once, and Ctrl-C while connecting cancels cleanly (issue 30
+item 5)."""
 
 from __future__ import annotations
 
-import os
-import secrets
-import shutil
 import signal
-import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
-from conftest import last_json, run_cli
+from conftest import ROOT, last_json, run_cli
+from ray_head import client_server_logs, free_port, start_head
 
 from engine.results.status import RunStatus
 from engine.runs.store import Store
 
 pytest.importorskip("ray", reason="Ray is installed by scripts/test.sh (requirements-test.txt)")
-RAY = Path(sys.executable).parent / "ray"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex(("127.0.0.1", port)) == 0
+# a head with token authentication (Ray 2.60's default where ~/.ray/auth_token exists) asks clients for it
+TOKEN = {"RAY_AUTH_MODE": "token"} if (Path.home() / ".ray" / "auth_token").exists() else {}
 
 
 @pytest.fixture(scope="module")
 def ray_address(tmp_path_factory):
-    client_port = _free_port()
-    log = tmp_path_factory.mktemp("ray") / "head.log"
-    temp_dir = f"/tmp/ray-ab-{secrets.token_hex(3)}"  # short: Ray's socket paths must fit 107 characters
-    args = [str(RAY), "start", "--head", "--block", f"--port={_free_port()}", f"--ray-client-server-port={client_port}",
-            "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats", "--object-store-memory=80000000",
-            f"--temp-dir={temp_dir}"]  # fmt: skip
-    with log.open("wb") as out:
-        head = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    deadline = time.monotonic() + 90
-    while not _listening(client_port) and head.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.5)
-    if not _listening(client_port):
-        head.kill()
-        pytest.fail(f"ray start --head did not come up: {log.read_text()[-2000:]}")
-    yield f"ray://127.0.0.1:{client_port}", temp_dir
-    # Every process of this head (GCS, raylet, agents, Ray workers) is in the head's process group: killing the
-    # group ends them at once (its own SIGTERM shutdown takes ~30 s here) and touches no other Ray.
-    os.killpg(head.pid, signal.SIGKILL)
-    head.wait(30)
-    shutil.rmtree(temp_dir, ignore_errors=True)
+    head = start_head(tmp_path_factory.mktemp("ray") / "head.log")
+    yield head.address, head.temp_dir
+    head.close()
 
 
-def _client_server_logs(temp_dir: str) -> str:
-    """The tail of the head's Ray Client server logs: why a client was refused, if it was."""
-    logs = sorted(Path(temp_dir).glob("session_*/logs/ray_client_server*"))
-    return "\n".join(f"--- {p.name}\n{p.read_text(errors='replace')[-1500:]}" for p in logs)
-
-
-def test_sweep_on_a_ray_head_by_address_stores_4_ok_runs_with_one_sweep_id(db, ray_address):
+def test_sweep_on_a_ray_head_by_address_stores_4_ok_runs_and_skips_a_cell_too_big_for_memory(db, ray_address):
     address, temp_dir = ray_address
     proc = run_cli(
-        "sweep", "--models", "tiny_cnn,fashion_cnn", "--batch-sizes", "16,32", "--backends", "jax", "--epochs", "1",
-        "--steps-per-epoch", "2", "--on", address, "--json",
-        env={"RAY_AUTH_MODE": "token"},  # Ray 2.60's head asks clients for its token (~/.ray/auth_token)
+        "sweep", "--models", "tiny_cnn,fashion_cnn", "--batch-sizes", "16,32,1000000", "--backends", "jax",
+        "--epochs", "1", "--steps-per-epoch", "2", "--on", address, "--skip-invalid", "--json", env=TOKEN,
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:] + _client_server_logs(temp_dir)
+    assert proc.returncode == 0, proc.stderr[-3000:] + client_server_logs(temp_dir)
     out = last_json(proc.stdout)
     assert [r["status"] for r in out["runs"]] == [RunStatus.OK] * 4
     rows = Store(db).list_runs()
     assert len(rows) == 4 and {r["sweep_id"] for r in rows} == {out["sweep_id"]} and all(r["node"] for r in rows)
+    # the two b1000000 cells: skipped with `engine run`'s own memory estimate, never sent to Ray
+    assert len(out["skipped"]) == 2 and all(" b1000000 " in s["cell"] for s in out["skipped"]), out["skipped"]
+    assert all("needs about" in s["reason"] and "Ray node " in s["reason"] for s in out["skipped"])
+    assert proc.stderr.count("skipped cell") == 2 and "b1000000" in proc.stderr
+
+
+@pytest.mark.parametrize("on", ["ray://", "ray://:10001", "ray://127.0.0.1:99999"])
+def test_ray_without_a_host_is_refused_at_once(db, on):
+    started = time.monotonic()
+    proc = run_cli("sweep", "--models", "tiny_cnn", "--on", on, timeout=60)
+    assert proc.returncode == 2 and "names no Ray head" in proc.stderr and "Traceback" not in proc.stderr
+    assert time.monotonic() - started < 20  # not Ray Client's 30 s timeout (an import of the CLI on a busy machine)
+    assert not db.exists() or Store(db).count_runs() == 0
+
+
+def test_ctrl_c_while_connecting_cancels_cleanly_without_a_traceback(db):
+    # nothing listens on this loopback port: Ray Client would try for 30 s; Ctrl-C comes once it is trying
+    args = [sys.executable, "-m", "engine", "sweep", "--models", "tiny_cnn", "--backends", "jax",
+            "--on", f"ray://127.0.0.1:{free_port()}"]  # fmt: skip
+    sweep = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    guard = threading.Timer(90, sweep.kill)
+    guard.start()
+    seen = ""
+    while "ray.init" not in seen and sweep.poll() is None:  # Ray's "Passing the following kwargs to ray.init()"
+        seen += sweep.stderr.readline() if sweep.stderr else ""
+    sweep.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    out, err = sweep.communicate(timeout=60)
+    guard.cancel()
+    assert time.monotonic() - started < 15
+    assert sweep.returncode == 1, seen + err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "cancelled (Ctrl-C)" in err, err
+    assert not db.exists() or Store(db).count_runs() == 0
