@@ -21,6 +21,7 @@ ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py
 from engine.imports.companion import companions
 from engine.imports.default_view import add_views
 from engine.imports.imported_rates import headline
+from engine.imports.known_formats import system_description
 from engine.imports.own_exports import KINDS as OWN_KINDS
 from engine.results import history_files
 from engine.results.csvio import CsvError
@@ -92,7 +93,11 @@ joins = companions({n: i.raw for n, i in foreign.items() if i.raw is not None}) 
 used_sidecars = {s for s, _ in paired.values()} | set(series_files(items).values())
 for item in items:
     if item.kind == "sidecar":
-        if item.name not in used_sidecars:
+        if item.name in used_sidecars:
+            continue
+        if described := system_description(item.settings, Path(item.name).stem):
+            st.info(f"**{plain(item.name)}** is {plain(described)}", icon=":material/info:")
+        else:
             st.warning(f"**{plain(item.name)}** looks like settings for a table, but no table named like it is loaded.")
         continue
     if item.kind == "series":

@@ -15,6 +15,7 @@ from engine.compare.answer import Answer, times
 from engine.compare.likeforlike import Rate
 from engine.imports.imported_rates import Band, rates_of_rows, within_noise
 from ui.common import plain
+from ui.compare_select import chosen_caption
 
 SESSION_KEY = "hist_for_compare"
 
@@ -33,14 +34,20 @@ def pick_imported() -> list[tuple[Rate, Band]]:
     options = {r.id: (r, b) for name, rows in files.items() for r, b in rates_of_rows(rows, name)}
     st.session_state["cmp_imported"] = [i for i in st.session_state.get("cmp_imported", []) if i in options]
 
-    def label(i: str) -> str:
+    one = len(files) == 1
+
+    def label(i: str, full: bool = False) -> str:
+        """Short in the picker (cut at 1366 px otherwise): no file name when one file is loaded (the picker's
+        title names it), no spread; `full` (the caption under it) has both."""
         r, b = options[i]
-        spread = f" · {b.rows} rows, CV {b.cv_pct:.1f}%" if b.rows > 1 else ""
+        spread = f" · {b.rows} rows, CV {b.cv_pct:.1f}%" if b.rows > 1 and full else ""
         value = f"{r.value:,.0f}" if abs(r.value) >= 100 else f"{r.value:.3g}"
-        return f"{r.label} · {value} {r.unit}{spread}"
+        name = r.source_id.removeprefix("file:")
+        shown = r.label.removesuffix(f" ({name})") if one and not full else r.label
+        return f"{shown} · {value} {r.unit}{spread}"
 
     chosen = st.multiselect(
-        "Imported on History (this session)",
+        f"Imported on History ({next(iter(files)) if one else 'this session'})",
         list(options),
         key="cmp_imported",
         format_func=label,
@@ -48,6 +55,7 @@ def pick_imported() -> list[tuple[Rate, Band]]:
         help="One entry per configuration and metric: the median of its rows. Lower-is-better metrics (minutes to "
         "train, latency) are compared as 1 ÷ value, so a speedup is always how many times faster.",
     )
+    chosen_caption([label(i, full=True) for i in chosen])
     return [options[i] for i in chosen]
 
 

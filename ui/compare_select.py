@@ -13,6 +13,7 @@ from engine.compare.likeforlike import rate_of_run
 from engine.compare.picks import default_rows
 from engine.compare.tables import reference_label, run_label
 from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference
+from ui.common import plain
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -31,10 +32,30 @@ def reference() -> pd.DataFrame | None:
     return None
 
 
-def _run_option(run: dict) -> str:
+def _run_option(run: dict, full: bool = False) -> str:
+    """A run's picker label, short enough for a half-width picker at 1366 px (month-day time, "imported"); `full`
+    adds the year and the file it was imported from (the caption under the picker)."""
     source = str(run.get("source") or "local")
-    where = f" · imported ({source.removeprefix('import:')})" if source.startswith("import") else ""
-    return f"{run_label(run)}{where} · {str(run.get('created_at', ''))[:16].replace('T', ' ')}"
+    origin = source.removeprefix("import:")
+    where = (f" · imported ({origin})" if full else " · imported") if source.startswith("import") else ""
+    when = str(run.get("created_at", ""))[:16].replace("T", " ")
+    return f"{run_label(run)}{where} · {when if full else when[5:]}"
+
+
+def chosen_caption(labels: list[str]) -> None:
+    """The chosen rows' full labels under a picker: its chips and options are cut at a narrow width, this wraps."""
+    if labels:
+        st.caption("  \n".join(f"• {plain(x)}" for x in labels))
+
+
+def reference_option(row: dict, full: bool = False) -> str:
+    """'V100 · resnet50 · bs 128 · 1,234 examples/s' in the picker (the unit says what the number is); `full` adds
+    the metric's own name and the source (the caption under the picker)."""
+    value = f"{row['value']:,.4g}" if abs(row["value"]) < 1e4 else f"{row['value']:,.0f}"
+    label = reference_label(row)
+    if not full:
+        return f"{label.rsplit(' · ', 1)[0] if ' · ' in label else label} · {value} {row['unit']}"
+    return f"{label} · {row['metric']} {value} {row['unit']}"
 
 
 def pick_runs(runs: list[dict]) -> list[dict]:
@@ -62,6 +83,7 @@ def pick_runs(runs: list[dict]) -> list[dict]:
         placeholder="choose runs" if by_id else "no finished runs yet",
         help="Finished runs from the results store; runs imported on the History page show where they came from.",
     )
+    chosen_caption([_run_option(by_id[r], full=True) for r in chosen])
     return [by_id[r] for r in chosen]
 
 
@@ -113,10 +135,8 @@ def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
         best = [r.id for r in default_rows(base, ref, estimates=False)] if base else []
         st.session_state["cmp_refs"] = [i for i in best if i in ids]
     st.session_state["cmp_refs"] = [i for i in st.session_state["cmp_refs"] if i in ids]
-    labels = {
-        r["ref_id"]: f"{reference_label(r)} · {r['metric']} {r['value']:g} {r['unit']}"
-        for r in candidates.to_dict("records")
-    }
+    records = {r["ref_id"]: r for r in candidates.to_dict("records")}
+    labels = {i: reference_option(r) for i, r in records.items()}
     chosen = st.multiselect(
         "Reference rows (published, or measured by AccelBench)",
         ids,
@@ -126,4 +146,5 @@ def pick_references(ref: pd.DataFrame | None, runs: list[dict]) -> pd.DataFrame:
         help="Preselected: one row per device kind for the first chosen run's model (measured by AccelBench where it "
         "exists, else published), nearest precision first. Rows of another model or input shape are listed apart.",
     )
+    chosen_caption([reference_option(records[i], full=True) for i in chosen if i in records])
     return ref[ref["ref_id"].isin(chosen)]

@@ -90,6 +90,7 @@ def controls(df: pd.DataFrame) -> tuple[str, str, list[str]] | None:
         st.session_state["hist_group"] = first
     if st.session_state.get("hist_metric") not in metrics:
         st.session_state["hist_metric"] = default_view.default_metric(df, metrics)
+        st.session_state["hist_how"] = default_view.default_how(df, st.session_state["hist_metric"])
     c = st.columns([3, 1, 4])
     metric = c[0].selectbox("Metric", metrics, key="hist_metric", format_func=history.metric_title)
     how = c[1].selectbox("Aggregate", HOW, key="hist_how")

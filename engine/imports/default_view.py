@@ -111,6 +111,13 @@ def default_metric(df: pd.DataFrame, metrics: Sequence[str]) -> str:
     return first
 
 
+def default_how(df: pd.DataFrame, metric: str) -> str:
+    """The bar chart's default aggregate: the best an accuracy curve reached ("max") when the rows are a training
+    log (a step or elapsed-time axis) — a median over a curve's epochs is no result — else the median."""
+    curve = any(_present(df, c) for c in ("step", "elapsed_s"))
+    return "max" if curve and "accuracy" in metric.lower() else "median"
+
+
 def default_group(df: pd.DataFrame, groupable: Sequence[str]) -> list[str]:
     """Configuration × workload when rows differ in more than their device, else device × workload."""
     first = CONFIGURATION if CONFIGURATION in groupable else "device_label"

@@ -76,7 +76,13 @@ def _device(config: dict[str, Any], env: dict[str, Any]) -> dict[str, Any]:
         return {"device": str(env["cpu"]).strip(), "device_count": 1, **flag}
     ids = str(_dig(config, "backend", "device_ids") or "")
     count = len([i for i in ids.split(",") if i.strip()]) if ids and on != "cpu" else env.get("gpu_count")
-    return {"device": _first(env.get("gpu")) or env.get("cpu"), "device_count": count}
+    said, gpu_run = None, on in ("cuda", "gpu", "rocm", "xpu", "mps")
+    if gpu_run and env and not _first(env.get("gpu")):  # never the host's CPU for a GPU run
+        said = f"the report ran on {on} (config.backend.device) but its environment lists no GPU: type the device"
+    elif ids and on != "cpu" and isinstance(env.get("gpu_count"), int) and count > env["gpu_count"]:
+        said = f"config.backend.device_ids names {count} devices but the environment has {env['gpu_count']}"
+    device = _first(env.get("gpu")) or (None if gpu_run else env.get("cpu"))
+    return {"device": device, "device_count": count, **({"_flag": said} if said else {})}
 
 
 def _section_stats(section: str, part: dict[str, Any]) -> dict[str, Any]:

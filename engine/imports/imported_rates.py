@@ -68,7 +68,8 @@ def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: B
     n = int(float(_text(count))) if _text(count) else None
     model = _text(cfg.get("model"))
     memory = f"{float(cfg['memory_gb']):g}GB" if _text(cfg.get("memory_gb")) else ""
-    build = " ".join(x for x in (memory if memory not in device else "", _text(cfg.get("form_factor"))) if x)
+    form = " ".join(w for w in _text(cfg.get("form_factor")).split() if w not in device.split())  # H100 PCIe: Gen5
+    build = " ".join(x for x in (memory if memory not in device else "", form) if x)
     detail = ", ".join(
         x for x in (" ".join(x for x in (build, _text(cfg.get("variant"))) if x), _text(cfg.get("precision"))) if x
     )

@@ -105,6 +105,24 @@ def _mlperf_system(m: ImportMapping) -> None:
     _mlperf_summary(m)
 
 
+def system_description(settings: dict[str, str], stem: str = "<system>") -> str | None:
+    """What to say of an MLPerf system description loaded on its own (`systems/<name>.json`): which system it
+    is and where its results are — it holds none; None for other settings files."""
+    name = (settings.get("accelerator_model_name") or "").strip()
+    if not name or "number_of_nodes" not in settings:
+        return None
+    try:
+        count = f"{int(float(settings['number_of_nodes']) * float(settings.get('accelerators_per_node') or 1))} × "
+    except ValueError:
+        count = ""
+    system = settings.get("system_name") or "this system"
+    return (
+        f"an MLPerf system description ({system}: {count}{name}) — it holds no results. Load a "
+        f"results/{stem}/<benchmark>/result_N.txt log instead: each carries this description in its "
+        ":::SYSJSON line, so the device is read from it."
+    )
+
+
 def _report(m: ImportMapping) -> None:
     """A nested report already flattened by engine.imports.foreign_json.report_records: its guess stands, but
     its bookkeeping is never the system (a report with no environment names no device: the page asks)."""

@@ -137,20 +137,32 @@ def ambiguity(name: str) -> str:
     """Why a name could be read another way, with the reading chosen; "" when it reads one way only.
 
     `LambdaOD_8x_Texas_1xH100_…` has two counts: the one joined to the device (1) is how many ran, the other (8)
-    the instance size; a name with several device models is read as its first."""
+    the instance size; a name with several device models is read as its first; a bare number before the device
+    (`DGX-1 with 8 V100`) is read as the count; a suffix (`RTX 6000 Ada`) makes a GPU of its own."""
     text, _ = _host(" ".join(str(name).split()))
-    words = _spaced(text).split()
+    spaced = _spaced(text)
+    words = spaced.split()
     counts = [w for w in words if _COUNT.match(w.lower())]
     read = parse_system(name)
-    if read.hardware_key is None and read.device_model == text:
+    found = _device(spaced)
+    if found is None:
         return ""
+    as_read = f"read as {f'{read.device_count} × ' if read.device_count else ''}{read.device_model}"
     if len({c.lower() for c in counts}) > 1:  # 1x … 1xGH200 reads the same either way
         chosen = f"{read.device_count}x" if read.device_count is not None else ""
         others = ", ".join(c for c in counts if c.lower() != chosen.lower()) or counts[0]
         return (
-            f"two counts ({', '.join(counts)}): read as {read.device_count or '?'} × {read.device_model} — the count "
-            f"joined to the device; {others} taken as the instance size (kept in the provider)"
+            f"two counts ({', '.join(counts)}): {as_read} — the count joined to the device; {others} taken as the "
+            "instance size (kept in the provider)"
         )
+    second = _device(spaced[: found[2]]) or _device(spaced[found[3] :])
+    if second and second[0].lower() != found[0].lower() and second[0].lower() not in read.device_model.lower():
+        return f"two devices ({found[0]}, {second[0]}): {as_read}"
+    if not counts and read.device_count is not None:
+        return f"the bare number {read.device_count} before the device taken as the count: {as_read}"
+    suffix = read.device_model.removeprefix(found[0]).strip()
+    if suffix and read.hardware_key is None:
+        return f"{as_read} — {suffix} makes a GPU of its own, not the {found[0]}"
     return ""
 
 

@@ -160,15 +160,20 @@ def preview(
 
 
 def ambiguous(names: pd.Series, rules: list[str] | tuple[str, ...] = ()) -> list[tuple[str, str]]:
-    """(name, the reading chosen and why) for each distinct name that could be read another way (two counts:
-    an instance size and the devices used); names a user's rule matches are theirs, not listed."""
+    """(name, the reading chosen and why) for each distinct name that could be read another way (two counts, two
+    devices, a bare number as the count, a suffix that makes another GPU, a cloud instance type whose GPUs come
+    from a table); names a user's rule matches are theirs, not listed."""
     compiled = compile_rules(rules)
     out = []
     for name in pd.unique(names.astype(str)):
         text = " ".join(name.split())
         if any(pat.match(text) for pat in compiled):
             continue
+        instance = _instance(text) if parse_system(name).hardware_key is None else None
         why = ambiguity(name)
+        if instance:  # DAWNBench's "16 p3.16xlarge (AWS)": a cloud instance type, its GPUs from a table
+            n = instance["device_count"]
+            why = f"a cloud instance type ({instance['note']}): read as {n} × {instance['device_model']}"
         if why:
             out.append((name, why))
     return out

@@ -10,10 +10,12 @@ import json
 
 import pytest
 
+from engine.imports import default_view as dv
 from engine.imports.foreign_json import is_sidecar, read_sidecar
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.known_formats import system_description
 from engine.imports.sidecar import sidecar_roles
-from engine.results import history
+from engine.results import history, history_files
 from engine.results.errors import CsvError
 
 LAT = {"unit": "s", "count": 3, "values": [1.0, 1.2, 1.1], "p50": 1.1, "p90": 1.18, "stdev": 0.08, "mean": 1.1}
@@ -110,3 +112,44 @@ def test_algoperf_meta_data_gives_the_gpu_not_the_cpu_or_the_os_and_split_sizes_
     rows, _ = apply_import(raw.frame, raw.guess, "eval_measurements.csv", read_sidecar(json.dumps(META).encode()))
     assert set(rows["hardware_key"]) == {"v100"} and set(rows["device_count"]) == {8}
     assert not [c for c in history.metric_columns(rows) if "num_examples" in c or c == "score"]
+
+
+def test_an_mlperf_throughput_logged_per_gpu_becomes_the_systems_rate_by_the_logs_own_epoch_timing():
+    # NVIDIA's real SSD log (64 H100, global batch 256): tracked_stats 211.6 while an epoch of 4,572 iterations ×
+    # 256 images takes 86.4 s — 13,545 images/s for the system, so 211.6 is per GPU.
+    timed = MLLOG.replace(
+        _ev(60_000, "run_start", None),
+        _ev(60_000, "run_start", None) + _ev(60_001, "train_samples", 4572)
+        + _ev(60_000, "epoch_start", 0) + _ev(146_400, "epoch_stop", 0)
+        + _ev(146_500, "epoch_start", 1) + _ev(232_900, "epoch_stop", 1),
+    )  # fmt: skip
+    raw = read_raw(timed.encode(), "result_0.txt")
+    rows, _ = apply_import(raw.frame, raw.guess, "result_0.txt")
+    assert rows["examples_per_sec"].max() == pytest.approx(212.1 * 64)
+    per_gpu = dv.add_views(history_files.combine([rows]))
+    assert per_gpu[dv.per_device_name("examples_per_sec")].max() == pytest.approx(212.1)
+    # without epoch timing to tell, the figure is taken as logged
+    assert read_raw(MLLOG.encode(), "result_0.txt").frame["throughput (samples/s)"].iloc[-1] == "212.1"
+
+
+def test_a_system_description_alone_names_its_system_and_where_its_results_are():
+    said = system_description({k: str(v) for k, v in SYS.items()}, "eos_n8_ngc24.04_pytorch")
+    assert said and "64 × NVIDIA H100-SXM5-80GB" in said and "results/eos_n8_ngc24.04_pytorch/" in said
+    assert system_description({"workload.eval_batch_size": "1024"}) is None  # any other sidecar: as before
+
+
+def test_a_training_logs_bar_is_the_best_accuracy_reached_not_a_median_over_its_epochs():
+    raw = read_raw(ALGO.encode(), "eval_measurements.csv")
+    rows, _ = apply_import(raw.frame, raw.guess, "eval_measurements.csv", read_sidecar(json.dumps(META).encode()))
+    df = dv.add_views(history_files.combine([rows]))
+    assert dv.default_how(df, "Test accuracy (%)") == "max" and dv.default_how(df, "Loss") == "median"
+
+
+def test_a_gpu_run_whose_environment_lists_no_gpu_is_flagged_and_never_named_after_the_hosts_cpu():
+    env = {k: v for k, v in BENCH["config"]["environment"].items() if k not in ("gpu", "gpu_count")}
+    bench = {**BENCH, "config": {**BENCH["config"], "backend": {**BENCH["config"]["backend"], "device": "cuda"},
+                                 "environment": env}}  # fmt: skip
+    raw = read_raw(json.dumps(bench).encode(), "benchmark.json")
+    assert "ran on cuda" in raw.how and "lists no GPU" in raw.how
+    with pytest.raises(CsvError, match="type the device for every row"):  # the page's Device box asks
+        apply_import(raw.frame, raw.guess, "benchmark.json")

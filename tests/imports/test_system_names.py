@@ -12,7 +12,7 @@ from engine.imports.import_mapping import mapping_from_json
 from engine.imports.imported import noise, scaling
 from engine.imports.importer import apply_import, read_raw
 from engine.imports.system_names import parse_system
-from engine.imports.systems import DEFAULT_RULES, preview
+from engine.imports.systems import DEFAULT_RULES, ambiguous, preview
 from engine.results.errors import CsvError
 
 
@@ -118,3 +118,20 @@ def test_suffixes_that_make_another_gpu_are_part_of_its_name():
     assert read["RTX 3080 Laptop GPU"].device_model == "RTX 3080 Laptop"
     four = read["2x RTX 4070 Ti SUPER 16GB"]
     assert (four.device_model, four.device_count, four.memory_gb) == ("RTX 4070 Ti SUPER", 2, 16.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("LambdaOD_8x_Texas_1xH100_80GB_SXM5_1-2-3-4_v2", "two counts (8x, 1x): read as 1 × H100"),
+        ("2x RTX 3090 + A100", "two devices (A100, RTX 3090): read as 2 × A100"),
+        ("DGX-1 with 8 V100", "the bare number 8 before the device taken as the count: read as 8 × V100"),
+        ("2x RTX 6000 Ada", "read as 2 × RTX 6000 Ada — Ada makes a GPU of its own, not the RTX 6000"),
+        ("16 p3.16xlarge (AWS)", "a cloud instance type (16 × p3.16xlarge (AWS)): read as 128 × V100"),
+        ("8x H100 80GB SXM5", None),  # reads one way only: not listed
+        ("LambdaBM_ENG04_HTOff_1xH200_140GB_SXM_h200_v2", None),  # the same device named twice
+    ],
+)
+def test_names_that_read_more_than_one_way_are_listed_with_the_reading_chosen(name, said):
+    found = dict(ambiguous(pd.Series([name])))
+    assert found[name].startswith(said) if said else name not in found, found

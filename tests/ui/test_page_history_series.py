@@ -43,3 +43,23 @@ def test_a_log_without_timestamps_is_shown_over_its_samples_and_a_cpu_run_on_a_g
     at.selectbox(key="hist_metric").set_value("Latency (s)").run()  # the report's iterations: a series too
     (table,) = [d.value for d in at.dataframe if "samples" in d.value.columns]
     assert table["samples"].tolist() == [3] and table["median"].tolist() == [1.1]
+
+
+def test_an_mlperf_system_description_alone_says_where_its_results_are_and_a_logs_bar_is_its_best_accuracy(db):
+    at = AppTest.from_file(str(ROOT / "pages" / "history.py"), default_timeout=60).run()
+    system = {
+        "system_name": "Eos_n8",
+        "number_of_nodes": "8",
+        "accelerators_per_node": "8",
+        "accelerator_model_name": "NVIDIA H100-SXM5-80GB",
+        "host_processor_model_name": "Intel(R) Xeon(R) 8480C",
+    }
+    log = "epoch,hours,top1Accuracy,gpu\n1,0.1,20.0,V100\n2,0.2,60.0,V100\n3,0.3,75.5,V100\n"  # DAWNBench-like
+    files = [("eos_n8_ngc24.04_pytorch.json", json.dumps(system).encode(), "application/json"),
+             ("dawn.tsv", log.replace(",", "\t").encode(), "text/tab-separated-values")]  # fmt: skip
+    at.file_uploader(key="hist_upload").set_value(files).run()
+    assert not at.exception
+    (said,) = [i.value for i in at.info if "eos_n8_ngc24.04_pytorch.json" in i.value]
+    assert "MLPerf system description" in said and "64 × NVIDIA H100" in said and "result_N.txt" in said
+    assert not [w for w in at.warning if "looks like settings" in w.value]
+    assert at.selectbox(key="hist_how").value == "max"  # not a median over the curve's epochs
