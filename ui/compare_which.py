@@ -113,8 +113,8 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
             "Examples/s (one device)": wd.rate_text(r),
             "× faster": wd.speedup_text(r),
             "Time for your epochs": wd.epoch_text(r),
-            "USD per million examples": r.usd_per_million_examples,
-            "Price (USD/h)": r.price_short.replace("price table", "table") if r.price_whose else "none",
+            "USD / M examples": r.usd_per_million_examples,
+            "USD/h": _price_cell(r),
         }
         for r in w.rows
     ]
@@ -126,11 +126,18 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
             "Examples/s (one device)": f"{mine:,.0f}" if mine >= 100 else f"{mine:,.3g}",
             "× faster": "1×",
             "Time for your epochs": wd.duration_text(w.baseline_epoch_time_s),
-            "USD per million examples": None,
-            "Price (USD/h)": "",
+            "USD / M examples": None,
+            "USD/h": "",
         }
     )
     return pd.DataFrame(recs)
+
+
+def _price_cell(r: wd.DeviceRow) -> str:
+    """One device's price per hour as the narrow column shows it: the price table's bare, yours marked."""
+    if not r.price_whose or r.usd_per_hour is None:
+        return "none"
+    return f"${r.usd_per_hour:.3g}" + (" (yours)" if r.price_whose == "yours" else "")
 
 
 def how_lines(w: wd.WhichDevice) -> list[str]:
@@ -188,10 +195,10 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
             ),
             "× faster": st.column_config.TextColumn(help="one device's rate ÷ your run's rate"),
             "Time for your epochs": st.column_config.TextColumn(help=f"{w.work.text or 'unknown'} on one device"),
-            "USD per million examples": st.column_config.NumberColumn(
+            "USD / M examples": st.column_config.NumberColumn(
                 format="$%.3g", help="one device's price per hour ÷ examples per hour × 1,000,000"
             ),
-            "Price (USD/h)": st.column_config.TextColumn(
+            "USD/h": st.column_config.TextColumn(
                 help="per device and hour: yours where you gave one, else the price table's (sources below)"
             ),
         },

@@ -148,7 +148,9 @@ PRECISION_TEXT = {
     "float16": "fp16", "bfloat16": "bf16", "bf16_fp16": "bf16/fp16", "int8": "int8", "fp8": "fp8",
     "float64": "fp64", "unknown": "precision not stated",
 }  # fmt: skip
-FRAMEWORK_TEXT = {"keras-jax": "Keras-JAX", "keras-torch": "Keras-torch", "tensorflow": "TF", "pytorch": "PyTorch"}
+FRAMEWORK_TEXT = {
+    "keras-jax": "Keras-JAX", "keras-torch": "Keras-torch", "tensorflow": "TF", "pytorch": "PyTorch", "mxnet": "MXNet",
+}  # fmt: skip
 
 
 def precision_text(precision: Any) -> str:
