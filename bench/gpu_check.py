@@ -81,15 +81,20 @@ def plan(smoke: bool, backends: list[str], device: str) -> list[tuple[str, list[
     runs: list[tuple[str, list[str]]] = []
     for bench, shape in (("matmul", mm), ("conv2d", conv)):
         for dt in ("bfloat16", "float32"):
-            for b in backends:
+            for b in [b for b in backends if b != "torch-eager"]:  # a micro op has nothing to compile
                 runs.append((f"{bench} {dt} {b}", ["--bench", bench, *shape, "--dtype", dt, *reps, "--backend", b]))
     for model in PACK_MODELS:
         for prec in PRECISIONS:
             # native PyTorch has its own zoo subset (engine.spec.backend_rules.NATIVE_TORCH_MODELS)
-            for b in [b for b in backends if b != "torch" or model in NATIVE_TORCH_MODELS]:
+            for b in [b for b in backends if not b.startswith("torch") or model in NATIVE_TORCH_MODELS]:
                 args = ["--model", model, "--dataset", "synthetic", *_train_args(model, smoke), "--precision", prec]
-                runs.append((f"{model} {prec} {b}", [*args, "--backend", b]))
+                runs.append((f"{model} {prec} {b}", [*args, *_backend_args(b)]))
     return [(label, [*args, "--device", device]) for label, args in runs]
+
+
+def _backend_args(backend: str) -> list[str]:
+    """`torch-eager` is native PyTorch without torch.compile, so the pack shows what compiling buys."""
+    return ["--backend", "torch", "--no-compile"] if backend == "torch-eager" else ["--backend", backend]
 
 
 def part(runs: list, spec: str) -> list:
@@ -158,7 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", required=True)
     p.add_argument("--smoke", action="store_true", help="tiny sizes; runs on a CPU")
     p.add_argument("--budget-s", type=float, default=480.0)
-    p.add_argument("--backends", default="jax,keras-torch,torch", help="torch = native PyTorch (its zoo subset)")
+    p.add_argument(
+        "--backends",
+        default="jax,keras-torch,torch,torch-eager",
+        help="torch = native PyTorch (its zoo subset), compiled; torch-eager = the same without torch.compile",
+    )
     p.add_argument("--device", default=None, help="default: gpu, or cpu with --smoke")
     p.add_argument("--no-peer", action="store_true")
     p.add_argument(

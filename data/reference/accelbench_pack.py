@@ -19,6 +19,7 @@ gets on Compare, so a pack row and the user's own run describe a workload the sa
 from __future__ import annotations
 
 import csv
+import statistics
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -82,6 +83,19 @@ def _notes(r: dict[str, str], command: str) -> str:
     return f"AccelBench run {r['run_id']}: {spread}; {work}; {versions}; command: {command}.{own}"
 
 
+def _mode(r: dict[str, str]) -> str:
+    """How the engine ran what the settings columns cannot say: native PyTorch compiled or eager; a micro op
+    timed per call or in windows of back-to-back calls (the engine's method changed on 2026-11-25)."""
+    notes = str(r.get("notes") or "")
+    if "eager (--no-compile)" in notes:
+        return ", eager: no torch.compile"
+    if "torch.compile (" in notes:
+        return ", torch.compile"
+    if r.get("kind") in ("matmul", "conv2d") and "calls back to back" not in notes:
+        return ", synced after every call"
+    return ""
+
+
 def _row(r: dict[str, str], sid: str, seq: int, title: str, command: str) -> dict[str, str]:
     base: dict[str, Any] = local_settings(r)
     if base["task"] == "micro":
@@ -100,7 +114,7 @@ def _row(r: dict[str, str], sid: str, seq: int, title: str, command: str) -> dic
         "year": str(r.get("created_at") or "")[:4],
         "origin": ORIGIN,
         "hardware": "",
-        "framework_label": f"{base['framework']} ({r.get('framework_version') or 'version not stated'})",
+        "framework_label": f"{base['framework']} ({r.get('framework_version') or 'version not stated'}{_mode(r)})",
         "batch_label": str(base.get("batch_size") or ""),
         "precision_label": str(base["precision"]),
         "metric": metric,
@@ -144,13 +158,53 @@ def rows_from_results(path: Path, first_seq: int = 1) -> list[dict[str, str]]:
 
 
 def pack_rows(folder: Path = MEASURED_DIR) -> list[dict[str, str]]:
-    """Rows from every pack CSV in `folder`, files in name order."""
+    """Rows from every pack CSV in `folder`, files in name order, repeats of one configuration pooled."""
     rows: list[dict[str, str]] = []
     for path in sorted(folder.glob("*.csv")):
         # a pack split over several calls (`--part K/N`) is one source: its numbering carries on
         seq = 1 + sum(1 for r in rows if r["ref_id"].startswith(_source_of_file(path) + "-"))
         rows += rows_from_results(path, seq)
-    return rows
+    return pool_repeats(rows)
+
+
+# What makes two pack rows repeats of one configuration (the device, the workload and how it ran).
+REPEAT_KEY = (
+    "hardware_key", "framework", "framework_version", "framework_label", "task", "model", "dataset",
+    "batch_size", "shape", "precision", "xla", "metric",
+)  # fmt: skip
+
+
+def pool_repeats(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """One row per configuration: the run with the median value (the lower of the middle two), its notes led by
+    the spread of all repeats. A short steady state (8 windowed steps of a big model) moves ±7 % between
+    calls, so one device's answer should not hang on whichever call ran best; published repeats across hosts
+    are pooled the same way (modern_refs.py)."""
+    groups: dict[tuple[str, ...], list[dict[str, str]]] = {}
+    for r in rows:
+        groups.setdefault(tuple(r[k] for k in REPEAT_KEY), []).append(r)
+    out: list[dict[str, str]] = []
+    for r in rows:
+        group = groups[tuple(r[k] for k in REPEAT_KEY)]
+        if len(group) == 1:
+            out.append(r)
+            continue
+        values = sorted(float(g["value"]) for g in group)
+        middle = statistics.median_low(values)
+        if float(r["value"]) != middle or any(o in group for o in out):
+            continue
+        runs = ", ".join(f"{_run_of(g)} {_figure(float(g['value']))}" for g in group)
+        spread = f"{_figure(values[0])}–{_figure(values[-1])}"
+        lead = f"Median of {len(group)} runs of this configuration ({spread} {r['unit']}: {runs}). "
+        out.append({**r, "notes": lead + r["notes"]})
+    return out
+
+
+def _figure(v: float) -> str:
+    return f"{v:,.0f}" if v >= 100 else f"{v:.4g}"
+
+
+def _run_of(row: dict[str, str]) -> str:
+    return row["notes"].split(":", 1)[0].removeprefix("AccelBench run ")
 
 
 def _source_of_file(path: Path) -> str:

@@ -193,9 +193,13 @@ def _training_rate(row: Mapping[str, Any]) -> tuple[float, str, float | None, fl
     if metric in THROUGHPUT_METRICS:
         bound = {"approx": "about", "lower_bound": "at least", "upper_bound": "at most"}.get(kind, "")
         if reference_basis(row) == "measured":
-            run = re.search(r"AccelBench run (\S+?):", str(row.get("notes") or ""))
+            notes = str(row.get("notes") or "")
+            run = re.search(r"AccelBench run (\S+?):", notes)
+            pooled = re.search(r"Median of (\d+) runs of this configuration \((\S+) ", notes)
             how = f"measured by AccelBench: {_n(value)} {row['unit']}, steady state" + (
-                f" (run {run.group(1)})" if run else ""
+                f" (run {run.group(1)}" + (f"; median of {pooled[1]} runs, {pooled[2]})" if pooled else ")")
+                if run
+                else ""
             )
             return value, how, None, None, bound
         return value, f"published: {_n(value)} {row['unit']}", None, None, bound

@@ -141,7 +141,8 @@ def test_default_rows_prefer_accelbench_measurements(ref):
 
 
 def test_the_pack_row_on_the_runs_backend_comes_first_else_the_fastest_backend(ref):
-    """The H100 pack ran resnet50 on Keras-JAX (3,034 img/s fp32) and Keras-torch (736): a Keras-torch run is
+    """The H100 pack ran resnet50 fp32 on Keras-JAX (twice: 3,034 and 2,818 img/s, pooled to the lower middle,
+    2,818) and Keras-torch (736): a Keras-torch run is
     answered with the Keras-torch row (like for like); a TensorFlow run, which the pack could not run (no
     TensorFlow on the GPU machine), with the fastest backend — named in the label."""
     torch_run = lfl.rate_of_run(train_run("resnet50", 5.0, 32, backend="keras-torch"))
@@ -149,7 +150,8 @@ def test_the_pack_row_on_the_runs_backend_comes_first_else_the_fastest_backend(r
     assert "Keras-torch" in row.label and round(row.value) == 736
     tf_run = lfl.rate_of_run(train_run("resnet50", 5.0, 32))
     (row,) = [r for r in default_rows(tf_run, ref, device="h100") if r.basis == "measured"]
-    assert "Keras-JAX" in row.label and round(row.value) == 3034
+    assert "Keras-JAX" in row.label and round(row.value) == 2818
+    assert "median of 2 runs, 2,818–3,034" in row.how
     assert row.label == "H100 80GB (measured by AccelBench, Keras-JAX, fp32)"
 
 

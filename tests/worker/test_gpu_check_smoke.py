@@ -92,3 +92,44 @@ def test_the_committed_reference_file_holds_the_committed_pack():
     assert committed and committed == accelbench_pack.pack_rows()
     ids = [r["ref_id"] for r in committed]
     assert len(set(ids)) == len(ids) and ids[0] == "ACCELBENCH-H100-2026-11-23-01"
+
+
+def test_repeats_of_one_configuration_pool_to_their_median_and_compile_modes_stay_apart():
+    """The H100 ran ResNet-50 mixed bf16 on Keras-JAX three times (2026-11-23, twice on 11-25): one row, the
+    middle run, its notes led by the spread; native PyTorch compiled and eager are two configurations, and so
+    are a micro op synced after every call (the engine before 11-25) and one timed in windows."""
+    rows = accelbench_pack.pack_rows()
+    jax_r50 = [
+        r
+        for r in rows
+        if (r["hardware_key"], r["model"], r["framework"], r["precision"])
+        == ("h100", "resnet50", "keras-jax", "mixed_bfloat16")
+    ]
+    assert len(jax_r50) == 1 and round(float(jax_r50[0]["value"])) == 4640
+    assert jax_r50[0]["notes"].startswith("Median of 3 runs of this configuration (4,521–5,262 examples/s: ")
+    torch_r50 = {
+        r["framework_label"]: float(r["value"])
+        for r in rows
+        if (r["hardware_key"], r["model"], r["framework"]) == ("h200", "resnet50", "pytorch")
+    }
+    assert sorted(torch_r50) == [
+        "pytorch (torch 2.11.0+cu130, eager: no torch.compile)",
+        "pytorch (torch 2.11.0+cu130, torch.compile)",
+    ]
+    labels = {r["framework_label"] for r in rows if r["model"] == "matmul" and r["hardware_key"] == "h100"}
+    assert any(label.endswith("synced after every call)") for label in labels)
+    assert any(not label.endswith("call)") for label in labels)
+
+
+def test_pool_repeats_keeps_a_lone_row_untouched():
+    row = {k: "" for k in accelbench_pack.REPEAT_KEY} | {"value": "5.0", "notes": "AccelBench run x: y", "unit": "u"}
+    assert accelbench_pack.pool_repeats([row]) == [row]
+    two = [
+        row | {"value": "4.0", "notes": "AccelBench run a: n"},
+        row | {"value": "6.0", "notes": "AccelBench run b: n"},
+    ]
+    (pooled,) = accelbench_pack.pool_repeats(two)
+    assert (
+        pooled["value"] == "4.0"
+        and pooled["notes"] == "Median of 2 runs of this configuration (4–6 u: a 4, b 6). AccelBench run a: n"
+    )

@@ -1,0 +1,1 @@
+bench/gpu_check.sh OUT --db-dir /tmp/gcdb2 --budget-s 170 --no-peer --backends jax,torch --only "resnet50 mixed_bfloat16 jax,bert_base mixed_bfloat16 jax,bert_base mixed_bfloat16 torch"  (on nvidia-h100-x1, same warm machine right after h100_gpu_check_2026-11-25: a repeat of ResNet-50 and the BERT runs the first call ran out of budget for)
