@@ -58,6 +58,12 @@ def add_parser(sub: Any) -> None:
         type=_number,
         help="--on ray: CPUs each CPU cell asks for (default: all of the smallest node's, so no cell shares its cores)",
     )
+    s.add_argument(
+        "--nodes",
+        type=_whole,
+        default=1,
+        help="--on ray: spread each multi-process cell over M nodes (N ÷ M processes on each; torch or jax)",
+    )
     s.add_argument("--max-batch", action="store_true", help="search the largest batch that fits per cell group")
     s.add_argument(
         "--start-batch", type=_whole, help="--max-batch: first size tried (default: smallest --batch-sizes, else 16)"
@@ -73,7 +79,9 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--json", action="store_true", help="print the outcome as one JSON object on the last line")
 
 
-def make_dispatcher(on: str, cpus_per_cell: float | None) -> Dispatcher:
+def make_dispatcher(on: str, cpus_per_cell: float | None, nodes: int = 1) -> Dispatcher:
+    if nodes > 1 and not on.startswith("ray"):
+        raise SweepError(f"--nodes {nodes}: cells across hosts run on a Ray cluster; add --on ray://HOST:PORT")
     if on == "local":
         from engine.sweep.local import LocalDispatcher
 
@@ -83,7 +91,7 @@ def make_dispatcher(on: str, cpus_per_cell: float | None) -> Dispatcher:
 
         if problem := address_problem(on):  # at once: Ray Client would wait 30 s for a head that is not named
             raise SweepError(problem)
-        return RayDispatcher(None if on == "ray" else on, cpus_per_cell)
+        return RayDispatcher(None if on == "ray" else on, cpus_per_cell, nodes)
     raise SweepError(f"--on: must be local, ray or ray://HOST:PORT; got {on!r}")
 
 
@@ -100,7 +108,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             values[key] = getattr(args, key)
     try:
         cells = matrix_from_values(values).cells()
-        dispatcher = make_dispatcher(args.on, args.cpus_per_cell)
+        dispatcher = make_dispatcher(args.on, args.cpus_per_cell, args.nodes)
         store = Store()
         if args.max_batch:
             return _max_batch(args, cells, dispatcher, store)

@@ -23,10 +23,11 @@ from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.store import Store
 from engine.spec.demo import check_demo_caps
 from engine.spec.memory import memory_problem
+from engine.spec.nodes import nodes_problem
 from engine.spec.replicas import UNKNOWN_GPU_COUNT, resolve_strategy
 from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
 from engine.spec.tf_config import parse_tf_config
-from engine.sweep import status
+from engine.sweep import ray_nodes, status
 from engine.sweep.dispatch import OnDone, PlannedCell
 from engine.sweep.matrix import Cell, SweepError
 
@@ -123,8 +124,10 @@ class RayDispatcher:
 
     name = "ray"
 
-    def __init__(self, address: str | None = None, cpus_per_cell: float | None = None) -> None:
+    def __init__(self, address: str | None = None, cpus_per_cell: float | None = None, nodes: int = 1) -> None:
         self.address = address
+        self.nodes = nodes  # `--nodes M`: a multi-process cell spreads over M nodes (engine.sweep.ray_nodes)
+        self._pgs: dict[Any, Any] = {}
         self.cpus_per_cell = cpus_per_cell or 1.0  # None: set by `open` to the smallest node's CPU count
         self._whole_node = cpus_per_cell is None
         self._ray = import_ray()
@@ -172,9 +175,14 @@ class RayDispatcher:
                 parse_tf_config(os.environ.get("TF_CONFIG"))
         except SpecError as exc:
             return str(exc)
-        need = cell_resources(cell, self.cpus_per_cell)
+        procs, nodes = int(cell.request.get("processes", 1)), ray_nodes.nodes_of(cell, self.nodes)
+        if why := nodes_problem(procs, self.nodes, str(cell.request.get("backend", ""))):
+            return why
+        need = cell_resources(ray_nodes.per_node_cell(cell, nodes), self.cpus_per_cell)
         wanted = {"CPU": need["num_cpus"], "GPU": need.get("num_gpus", 0), **need.get("resources", {})}
         fits = [n for n in self._nodes() if all(n["Resources"].get(k, 0) >= v for k, v in wanted.items() if v)]
+        if fits and len(fits) < nodes:
+            return f"--nodes {nodes}: {procs} processes over {nodes} nodes need {nodes} nodes that each hold {procs // nodes}; the Ray cluster has {len(fits)}"
         if not fits:
             have = "; ".join(
                 f"{n['NodeManagerAddress']}: "
@@ -204,8 +212,14 @@ class RayDispatcher:
         # the nodes import engine from the same checkout path as this machine (see DEPLOY.md)
         runtime_env = {"env_vars": {"PYTHONPATH": os.environ.get("ACCELBENCH_RAY_PYTHONPATH") or str(settings.ROOT)}}
         for p in planned:
-            options = {**cell_resources(p.cell, self.cpus_per_cell), "runtime_env": runtime_env}
-            ref = remote.options(**options).remote(p.run_id, p.cell.request, store.worker_setting)
+            if (nodes := ray_nodes.nodes_of(p.cell, self.nodes)) > 1:  # one cell over M nodes: a placement group
+                one = {**cell_resources(ray_nodes.per_node_cell(p.cell, nodes), self.cpus_per_cell)}
+                ref, self._pgs[p.run_id] = ray_nodes.submit(
+                    ray, p, {**one, "runtime_env": runtime_env}, nodes, store.worker_setting
+                )
+            else:
+                options = {**cell_resources(p.cell, self.cpus_per_cell), "runtime_env": runtime_env}
+                ref = remote.options(**options).remote(p.run_id, p.cell.request, store.worker_setting)
             self._refs[ref] = p
         while self._refs:
             try:
@@ -215,7 +229,9 @@ class RayDispatcher:
                 self._head_lost(exc, store, on_done)
                 return
             for ref, row in ended:
-                on_done(self._refs.pop(ref), row)
+                p = self._refs.pop(ref)
+                ray_nodes.release(ray, self._pgs.pop(p.run_id, None))
+                on_done(p, row)
 
     def _head_lost(self, exc: BaseException, store: Store, on_done: OnDone) -> None:
         """The Ray head went away mid-sweep: every cell still under way ends with why — a running one

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from engine.runs.processes import die_with_parent
 from engine.runs.progress import Reporter
+from engine.spec.nodes import NodePlan, plan_from_env
 from engine.spec.processes import LAUNCHERS
 from engine.spec.specs import TrainSpec
 from engine.worker.launch.ranks import (
@@ -65,8 +66,8 @@ def _one_gpu(spec: TrainSpec, rank: int) -> dict[str, str]:
     return {"CUDA_VISIBLE_DEVICES": visible[rank % len(visible)]}
 
 
-def _rank_env(spec: TrainSpec) -> tuple[dict[str, str], Callable[[int], dict[str, str]], str]:
-    """(variables every rank gets, those of rank r, the collective backend) for the spec's framework."""
+def _rank_env(spec: TrainSpec, plan: NodePlan | None) -> tuple[dict[str, str], Callable[[int], dict[str, str]], str]:
+    """(variables every rank gets, those of local rank r, the collective backend) for the spec's framework."""
     n = spec.processes
     if spec.backend == "tensorflow":
         workers = [f"127.0.0.1:{_free_port()}" for _ in range(n)]
@@ -76,28 +77,33 @@ def _rank_env(spec: TrainSpec) -> tuple[dict[str, str], Callable[[int], dict[str
 
         return {}, tf_config, "TF collective ops (ring, gRPC)"
     collective = "gloo" if spec.device == "cpu" else "XLA collectives (NCCL)"
-    return {COORDINATOR: f"127.0.0.1:{_free_port()}"}, lambda r: _one_gpu(spec, r), collective
+    coordinator = plan.coordinator if plan else f"127.0.0.1:{_free_port()}"
+    return {COORDINATOR: coordinator}, lambda r: _one_gpu(spec, r), collective
 
 
 def launch(spec: TrainSpec, report: Reporter, run_dir: Path) -> dict:
+    """Start this host's ranks, wait for them, and return the run's row ({} on a follower node: no row there)."""
     n = spec.processes
-    threads = thread_count(n)
-    common, per_rank, collective = _rank_env(spec)
+    plan = plan_from_env()
+    here = plan.local_ranks(n) if plan else range(n)
+    threads = thread_count(len(here))
+    common, per_rank, collective = _rank_env(spec, plan)
     env = {**os.environ, AGENT_PID: str(os.getpid()), JOIN_TIMEOUT: f"{join_timeout_for(spec.timeout_s):g}"}
     env |= {**common, "WORLD_SIZE": str(n), "OMP_NUM_THREADS": str(threads)}
     module = f"engine.worker.launch.{'tf' if spec.backend == 'tensorflow' else 'jax'}_rank"
     report.phase("launching", processes=n, launcher=LAUNCHERS[spec.backend], threads_per_process=threads)
     procs: dict[int, subprocess.Popen] = {}
     try:
-        for r in range(n):
+        for r in here:
+            local = r - here.start
             procs[r] = subprocess.Popen(
                 [sys.executable, "-m", module, str(run_dir)],
-                env={**env, "RANK": str(r), "LOCAL_RANK": str(r), **per_rank(r)},
+                env={**env, "RANK": str(r), "LOCAL_RANK": str(local), **per_rank(local)},
                 stdin=subprocess.DEVNULL,
                 preexec_fn=die_with_parent,
             )
         ended: dict[int, tuple[int, int, float]] = {}
-        while len(ended) < n:
+        while len(ended) < len(here):
             for r, p in procs.items():
                 if r not in ended and p.poll() is not None:
                     ended[r] = (p.returncode, p.pid, time.time())
@@ -108,7 +114,9 @@ def launch(spec: TrainSpec, report: Reporter, run_dir: Path) -> dict:
             time.sleep(MONITOR_S)
     finally:
         _stop(procs)
-    row = collect(run_dir, n, report, LAUNCHERS[spec.backend], collective)
+    if plan and plan.node_rank:
+        return {}
+    row = collect(run_dir, n, report, LAUNCHERS[spec.backend], collective, here)
     if spec.backend == "tensorflow" and spec.device == "cpu" and row.get("peak_gflops"):
         # TF counts one CPU per worker (one per machine); here every worker shares this host's one CPU
         row["peak_gflops"] /= n

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.spec.nodes import AGENT_PID
+
 RANKS_DIR = "ranks"
 WEIGHTS_FILE = "final_weights.npz"
 KEEP_WEIGHTS = "ACCELBENCH_KEEP_WEIGHTS"  # "1": a small model's final weights stay in the run folder (tests)
 KEEP_WEIGHTS_MAX_PARAMS = 1_000_000
-AGENT_PID = "ACCELBENCH_AGENT_PID"
 JOIN_TIMEOUT = "ACCELBENCH_JOIN_TIMEOUT_S"
 HOLD_RANK = "ACCELBENCH_FAULT_HOLD_RANK"  # fault injection for tests: this rank never joins
 DEFAULT_JOIN_TIMEOUT_S = 120.0
@@ -103,10 +104,12 @@ def read_ranks(run_dir: Path, world: int) -> dict[int, dict]:
     return out
 
 
-def collect(run_dir: Path, world: int, report, launcher: str, collective: str) -> dict:
-    """The run's row from the ranks' files once every rank has ended well; rank 0's series go to `report`."""
+def collect(run_dir: Path, world: int, report, launcher: str, collective: str, here: range | None = None) -> dict:
+    """The run's row from the ranks' files once every rank of this host (`here`, default all) has ended well;
+    rank 0's series go to `report`. Ranks on other hosts (a run across Ray nodes) are merged in by the driver."""
     ranks = read_ranks(run_dir, world)
-    missing = [r for r in range(world) if r not in ranks or "error" in ranks[r] or (r == 0 and "row" not in ranks[r])]
+    here = range(world) if here is None else here
+    missing = [r for r in here if r not in ranks or "error" in ranks[r] or (r == 0 and "row" not in ranks[r])]
     if missing:
         raise RankFailed(f"rank(s) {missing} of {world} ended without a result (see the run's log)")
     report.series.update(ranks[0].pop("series", {}))
@@ -116,7 +119,7 @@ def collect(run_dir: Path, world: int, report, launcher: str, collective: str) -
 def merged_row(row0: dict, ranks: dict[int, dict], world: int, launcher: str, collective: str) -> dict:
     """Rank 0's row as the run's: processes, devices in all, per-device batch and rate, every rank's median
     step and the slowest rank. `row0` already has the global batch and the global rate (rank 0's clock)."""
-    medians = [ranks[r].get("step_ms_median") for r in range(world)]
+    medians = [ranks.get(r, {}).get("step_ms_median") for r in range(world)]  # another host's: merged later
     known = [(m, r) for r, m in enumerate(medians) if m is not None]
     slowest = max(known)[1] if known else None
     row = dict(row0)
@@ -132,7 +135,9 @@ def merged_row(row0: dict, ranks: dict[int, dict], world: int, launcher: str, co
         "collective_backend": collective,
         "devices_used": ",".join(sorted({ranks[r].get("device", "") for r in ranks} - {""})),
     }
-    if known:
+    if len(known) < world:  # a run across hosts: the driver adds the other hosts' ranks (engine.sweep.ray_nodes)
+        row["notes"] += f"; {world} processes ({launcher}, {collective} all-reduce): global rate on rank 0's clock"
+    elif known:
         spread = max(m for m, _ in known) / statistics.median(m for m, _ in known) - 1
         row["notes"] += (
             f"; {world} processes ({launcher}, {collective} all-reduce): global rate on rank 0's clock, every "

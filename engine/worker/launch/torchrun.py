@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from engine.runs.progress import Reporter
+from engine.spec.nodes import NodePlan, plan_from_env
 from engine.spec.processes import LAUNCHERS
 from engine.spec.specs import TrainSpec
 from engine.worker.launch.ranks import (
@@ -32,36 +33,52 @@ MONITOR_S = 0.5  # how often the agent looks at its ranks
 SHUTDOWN_S = 10  # a stopped rank's grace before SIGKILL
 
 
+def _config(spec: TrainSpec, run_dir: Path, plan: NodePlan | None, per_node: int):  # -> LaunchConfig
+    from torch.distributed.launcher.api import LaunchConfig
+
+    join_s = int(join_timeout_for(spec.timeout_s))
+    if plan is None:  # torchrun --standalone: a c10d rendezvous on a free port, this host only
+        rdzv: dict = {"rdzv_backend": "c10d", "rdzv_endpoint": "127.0.0.1:0", "rdzv_configs": {"timeout": join_s}}
+        rdzv["local_addr"] = "127.0.0.1"
+    else:  # torchrun --nnodes M --node-rank i --master-addr … : the static rendezvous, ranks node by node
+        rdzv = {"rdzv_backend": "static", "rdzv_endpoint": plan.coordinator}
+        rdzv["rdzv_configs"] = {"rank": plan.node_rank, "timeout": join_s}
+    nodes = plan.nodes if plan else 1
+    return LaunchConfig(
+        min_nodes=nodes,
+        max_nodes=nodes,
+        nproc_per_node=per_node,
+        run_id=run_dir.parent.name if plan and plan.node_rank else run_dir.name,
+        max_restarts=0,
+        monitor_interval=MONITOR_S,
+        start_method="spawn",
+        **rdzv,
+    )
+
+
 def launch(spec: TrainSpec, report: Reporter, run_dir: Path) -> dict:
+    """Run this host's ranks under torch's elastic agent; the run's row ({} on a follower node: no row there)."""
     from torch.distributed.elastic.multiprocessing.errors import ChildFailedError
-    from torch.distributed.launcher.api import LaunchConfig, elastic_launch
+    from torch.distributed.launcher.api import elastic_launch
 
     n = spec.processes
-    threads = thread_count(n)
+    plan = plan_from_env()
+    here = plan.local_ranks(n) if plan else range(n)
+    threads = thread_count(len(here))
     os.environ |= {AGENT_PID: str(os.getpid()), JOIN_TIMEOUT: f"{join_timeout_for(spec.timeout_s):g}"}
     os.environ["OMP_NUM_THREADS"] = str(threads)
     os.environ["TORCH_ELASTIC_SHUTDOWN_TIMEOUT"] = str(SHUTDOWN_S)
-    config = LaunchConfig(
-        min_nodes=1,
-        max_nodes=1,
-        nproc_per_node=n,
-        run_id=run_dir.name,
-        rdzv_backend="c10d",
-        rdzv_endpoint="127.0.0.1:0",  # torchrun --standalone: a free port, this host only
-        rdzv_configs={"timeout": int(join_timeout_for(spec.timeout_s))},
-        max_restarts=0,
-        monitor_interval=MONITOR_S,
-        local_addr="127.0.0.1",
-        start_method="spawn",
-    )
+    config = _config(spec, run_dir, plan, len(here))
     report.phase("launching", processes=n, launcher="torchrun", threads_per_process=threads)
     try:
         elastic_launch(config, sys.executable)("-m", "engine.worker.launch.torch_rank", str(run_dir))
     except ChildFailedError as exc:
         ended = {r: (f.exitcode, f.pid, float(f.timestamp)) for r, f in exc.failures.items()}
         raise RankFailed(failure_line(ended, n, read_ranks(run_dir, n))) from None
+    if plan and plan.node_rank:
+        return {}
     collective = "nccl" if spec.device == "gpu" else "gloo"
-    row = collect(run_dir, n, report, LAUNCHERS["torch"], collective)
+    row = collect(run_dir, n, report, LAUNCHERS["torch"], collective, here)
     row["notes"] += f"; {threads} thread(s) per process (OMP_NUM_THREADS)"
     if spec.device == "gpu" and row.get("peak_gflops"):  # one GPU per rank: the peak of all of them
         row["peak_gflops"] *= n
