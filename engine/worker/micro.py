@@ -46,58 +46,15 @@ def _device_string(device: str) -> str:
 
 
 def run_micro(spec: MicroSpec, report: Reporter) -> dict:
+    """The op built in blocks that fit memory, warmed up (the first call's compile reported apart), timed."""
     tfenv.configure(spec.device)
     dev = _device_string(spec.device)
-    dtype = tf.as_dtype(spec.dtype)
     report.phase("preparing", device=dev)
     budget = memory_budget_bytes()
     with tf.device(dev):
-        if spec.bench == "matmul":
-            a = tf.random.uniform((spec.m, spec.k), dtype=tf.float32)
-            b = tf.random.uniform((spec.k, spec.n), dtype=tf.float32)
-            a, b = tf.cast(a, dtype), tf.cast(b, dtype)
-            blocks = plan_blocks(spec.n, spec.m * _BYTES[spec.dtype], budget)
-            operands = [b[:, s:e] for s, e in blocks] if len(blocks) > 1 else [b]
-            op = tf.function(lambda x, y: tf.matmul(x, y), jit_compile=spec.xla)
-            calls = [(a, bb) for bb in operands]
-            unit = "column"
-        else:
-            x = tf.cast(tf.random.uniform((spec.batch_size, spec.height, spec.width, spec.channels)), dtype)
-            w = tf.cast(tf.random.uniform((spec.kernel_size, spec.kernel_size, spec.channels, spec.filters)), dtype)
-            per_image = spec.height * spec.width * spec.filters * _BYTES[spec.dtype]
-            blocks = plan_blocks(spec.batch_size, per_image, budget)
-            op = tf.function(lambda x, w: tf.nn.conv2d(x, w, strides=1, padding="SAME"), jit_compile=spec.xla)
-            calls = [(x[s:e], w) for s, e in blocks] if len(blocks) > 1 else [(x, w)]
-            unit = "image"
+        op, calls, blocks, unit = _operands(spec, budget)
         tfenv.sync()
-
-        used: set[str] = set()
-
-        def once() -> float:
-            t0 = time.perf_counter()
-            out = op(*calls[0])
-            for args in calls[1:]:
-                out = op(*args)
-            # Reading one element back forces the device to finish every queued block.
-            _ = out[(0,) * len(out.shape)].numpy()
-            tfenv.sync()
-            used.add(out.device)
-            return time.perf_counter() - t0
-
-        report.phase("warmup", repeats=spec.warmup)
-        first_s = once()  # trace + compile + first execution, reported apart
-        for _ in range(max(0, spec.warmup - 1)):
-            once()
-        tfenv.check_placement(spec.device, sorted(used))
-        report.phase("timing", repeats=spec.repeats)
-        times = []
-        t_start = time.perf_counter()
-        for i in range(spec.repeats):
-            dt = once()
-            times.append(dt)
-            report.record("repeat", repeat=i + 1, total=spec.repeats, time_ms=dt * 1000, gflops=flops(spec) / dt / 1e9)
-        timed_s = time.perf_counter() - t_start
-
+        first_s, times, timed_s, used = _timed(spec, op, calls, report)
     summary = summarize_ms(times)
     median_s = summary["step_time_ms_median"] / 1000
     notes = ""
@@ -130,3 +87,53 @@ def run_micro(spec: MicroSpec, report: Reporter) -> dict:
         "peak_device_memory_mb": tfenv.peak_device_memory_mb(spec.device),
         "notes": notes or None,
     }
+
+
+def _operands(spec: MicroSpec, budget: int) -> tuple:
+    """(the tf.function, its calls' arguments, the blocks, the block unit): the matmul split by columns of B, the
+    conv by images, so that each block's output stays under `budget`."""
+    dtype = tf.as_dtype(spec.dtype)
+    if spec.bench == "matmul":
+        a = tf.random.uniform((spec.m, spec.k), dtype=tf.float32)
+        b = tf.random.uniform((spec.k, spec.n), dtype=tf.float32)
+        a, b = tf.cast(a, dtype), tf.cast(b, dtype)
+        blocks = plan_blocks(spec.n, spec.m * _BYTES[spec.dtype], budget)
+        operands = [b[:, s:e] for s, e in blocks] if len(blocks) > 1 else [b]
+        op = tf.function(lambda x, y: tf.matmul(x, y), jit_compile=spec.xla)
+        return op, [(a, bb) for bb in operands], blocks, "column"
+    x = tf.cast(tf.random.uniform((spec.batch_size, spec.height, spec.width, spec.channels)), dtype)
+    w = tf.cast(tf.random.uniform((spec.kernel_size, spec.kernel_size, spec.channels, spec.filters)), dtype)
+    per_image = spec.height * spec.width * spec.filters * _BYTES[spec.dtype]
+    blocks = plan_blocks(spec.batch_size, per_image, budget)
+    op = tf.function(lambda x, w: tf.nn.conv2d(x, w, strides=1, padding="SAME"), jit_compile=spec.xla)
+    return op, [(x[s:e], w) for s, e in blocks] if len(blocks) > 1 else [(x, w)], blocks, "image"
+
+
+def _timed(spec: MicroSpec, op, calls: list, report: Reporter) -> tuple[float, list[float], float, set[str]]:
+    """(first call's seconds, each timed repeat's seconds, the timed span, the devices the output lived on)."""
+    used: set[str] = set()
+
+    def once() -> float:
+        t0 = time.perf_counter()
+        out = op(*calls[0])
+        for args in calls[1:]:
+            out = op(*args)
+        # Reading one element back forces the device to finish every queued block.
+        _ = out[(0,) * len(out.shape)].numpy()
+        tfenv.sync()
+        used.add(out.device)
+        return time.perf_counter() - t0
+
+    report.phase("warmup", repeats=spec.warmup)
+    first_s = once()  # trace + compile + first execution, reported apart
+    for _ in range(max(0, spec.warmup - 1)):
+        once()
+    tfenv.check_placement(spec.device, sorted(used))
+    report.phase("timing", repeats=spec.repeats)
+    times = []
+    t_start = time.perf_counter()
+    for i in range(spec.repeats):
+        dt = once()
+        times.append(dt)
+        report.record("repeat", repeat=i + 1, total=spec.repeats, time_ms=dt * 1000, gflops=flops(spec) / dt / 1e9)
+    return first_s, times, time.perf_counter() - t_start, used

@@ -89,14 +89,36 @@ def _user_pipeline(user: user_model.UserModel, spec: TrainSpec) -> DataPipeline:
 
 
 def run_training(spec: TrainSpec, report: Reporter) -> dict:
-    """Run `spec` honestly timed (see the module doc) and return its result columns."""
+    """Run `spec` honestly timed (see the module doc) and return its result columns: configure the strategy,
+    build the data and model, train under the step clock, then measure what ran."""
     t_start = time.perf_counter()
     report.phase("configuring", device=spec.device, strategy=spec.strategy)
     resolved = make_strategy(spec)  # first TF work: device settings apply only before TF initialises
-    replicas = resolved.replicas
-    report.message(text=f"strategy {resolved.name} with {replicas} replica(s) on {', '.join(resolved.devices)}")
+    report.message(
+        text=f"strategy {resolved.name} with {resolved.replicas} replica(s) on {', '.join(resolved.devices)}"
+    )
     keras.utils.set_random_seed(SEED)
+    model, data, user = _build(spec, resolved, report)
+    train_flops: float = flops.train_flops(model)
+    report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
+    clock = StepClock(report, spec.batch_size, spec.steps_per_epoch, spec.epochs, time.perf_counter())
+    _fit(spec, resolved, model, data, clock)
+    tfenv.sync()
+    row = _measured(spec, resolved, model, data, clock, train_flops)
+    flops_source = row.pop("flops_source")
+    keep_weights(report.path.parent if report.path else None, dict(enumerate(model.get_weights())))  # tests only
+    report.phase("measured")
+    facts = user_model.facts(user)
+    return {
+        "model": user.name if user else spec.model,
+        **row,
+        **model_columns(spec.model, spec.dataset, row["examples_per_sec"], flops_source, **facts),
+        "total_s": time.perf_counter() - t_start,
+    }
 
+
+def _build(spec: TrainSpec, resolved, report: Reporter) -> tuple:
+    """(model, data, user model or None): the input pipeline and the compiled model under the strategy's scope."""
     report.phase("loading data", dataset=spec.dataset)
     user = None
     if spec.user_model:  # the user's own model: its own input specs shape the data
@@ -116,19 +138,17 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
             seed=SEED,
         )
     info = data.info
-
     report.phase("building", model=spec.model, input_shape=list(info.input_shape), classes=info.num_classes)
     if user is None:
         with resolved.strategy.scope():
             model = build_model(spec.model, info.input_shape, info.num_classes, precision=spec.precision)
             report.phase("compiling", xla=spec.xla, precision=spec.precision)
             compile_model(model, spec.model, spec.xla, info.num_classes)
-    params = int(model.count_params())
-    train_flops: float = flops.train_flops(model)
+    return model, data, user
 
-    report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
-    t_fit = time.perf_counter()
-    clock = StepClock(report, spec.batch_size, spec.steps_per_epoch, spec.epochs, t_fit)
+
+def _fit(spec: TrainSpec, resolved, model, data, clock: StepClock) -> None:
+    """Train under the step clock: Keras's fit, or TF's own loop under MultiWorkerMirroredStrategy."""
     if resolved.name == "multi_worker":
         # Keras 3's fit cannot cross workers (keras-team/keras#20585): TF's own loop, same clock (engine.worker.loop)
         from engine.worker.loop import fit_distributed
@@ -145,36 +165,66 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
             xla=spec.xla,
             clock=clock,
         )
-    else:
-        model.fit(
-            data.train,
-            epochs=spec.epochs,
-            steps_per_epoch=spec.steps_per_epoch,
-            validation_data=data.validation,
-            validation_steps=spec.validation_steps or None,
-            callbacks=[clock],
-            shuffle=False,  # the pipelines shuffle (or are one synthetic batch); Keras's flag would only warn
-            verbose=0,
-        )
-    tfenv.sync()
+        return
+    model.fit(
+        data.train,
+        epochs=spec.epochs,
+        steps_per_epoch=spec.steps_per_epoch,
+        validation_data=data.validation,
+        validation_steps=spec.validation_steps or None,
+        callbacks=[clock],
+        shuffle=False,  # the pipelines shuffle (or are one synthetic batch); Keras's flag would only warn
+        verbose=0,
+    )
 
+
+def _measured(spec: TrainSpec, resolved, model, data, clock: StepClock, train_flops: float) -> dict:
+    """What ran where and how fast: placement checked, the FLOP count, the steady state, MFU and the run's columns
+    (with `flops_source` for model_columns)."""
     used = sorted(_variable_devices(model) | _op_devices(resolved))
     tfenv.check_placement(spec.device, used)  # asked for GPU/TPU but ran on the CPU → PlacementError
     flops_source = f"{model_facts.COUNTED_BY_LAYER}; TensorFlow profiler: not run across workers"
     if resolved.name != "multi_worker":  # the profiler traces one step on this process's devices
         batch = next(iter(data.train))
         train_flops, flops_source = framework_flops.which_count(model, "tensorflow", batch, train_flops)
-
     steady_times, steady_wall_s, steady_what = clock.steady()
     examples_per_sec = len(steady_times) * spec.batch_size / steady_wall_s if steady_wall_s > 0 else None
     gflops = train_flops * examples_per_sec / 1e9 if examples_per_sec else None
     peak = _peak_gflops(spec, resolved)
     last = clock.epoch_logs[-1] if clock.epoch_logs else {}
-    notes = [
-        f"data: {data.source}",
-        f"steady state: {steady_what} ({len(steady_times)} steps)",
-        f"counted {train_flops / flops.TRAIN_FLOPS_PER_FORWARD / 1e6:,.1f} MFLOP/example forward, ×3 for training",
-    ]
+    notes = [f"data: {data.source}", f"steady state: {steady_what} ({len(steady_times)} steps)"]
+    notes += _notes(spec, model, clock, train_flops, examples_per_sec)
+    return {
+        "dataset": spec.dataset,
+        "strategy": resolved.name,
+        "replicas": resolved.replicas,
+        "global_batch_size": spec.batch_size,
+        "per_replica_batch_size": spec.batch_size // resolved.replicas,
+        "epochs": spec.epochs,
+        "steps_per_epoch": spec.steps_per_epoch,
+        "params": int(model.count_params()),
+        "xla": bool(model.jit_compile),
+        "time_to_first_step_s": clock.time_to_first_step_s,
+        "first_epoch_s": clock.first_epoch_s,
+        **(summarize_ms(steady_times) if steady_times else {}),
+        "examples_per_sec": examples_per_sec,
+        "gflops": gflops,
+        "flops_source": flops_source,
+        "peak_gflops": peak,
+        "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,  # as on the JAX/PyTorch path
+        "final_loss": last.get("loss"),
+        "final_accuracy": last.get("accuracy"),
+        "val_accuracy": last.get("val_accuracy"),
+        "peak_host_memory_mb": tfenv.peak_host_memory_mb(),
+        "peak_device_memory_mb": tfenv.peak_device_memory_mb(spec.device),
+        "devices_used": ",".join(used),
+        "notes": "; ".join(notes),
+    }
+
+
+def _notes(spec: TrainSpec, model, clock: StepClock, train_flops: float, examples_per_sec: float | None) -> list[str]:
+    """The row's notes after data and steady state: the FLOP count, CPU use, what Keras changed, what data means."""
+    notes = [f"counted {train_flops / flops.TRAIN_FLOPS_PER_FORWARD / 1e6:,.1f} MFLOP/example forward, ×3 for training"]
     wall, cpu = (
         (clock.epoch_wall_s[1:], clock.epoch_cpu_s[1:]) if spec.epochs > 1 else (clock.epoch_wall_s, clock.epoch_cpu_s)
     )
@@ -191,33 +241,4 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     host_cpu = hardware.cpu_info()
     if spec.device == "cpu" and host_cpu.peak_is_floor:  # the same words as the JAX/PyTorch path
         notes.append(f"{FLOOR_NOTE} ({host_cpu.clock_basis}, {host_cpu.clock_ghz:g} GHz), so MFU is an upper bound")
-    keep_weights(report.path.parent if report.path else None, dict(enumerate(model.get_weights())))  # tests only
-    report.phase("measured")
-    return {
-        "model": user.name if user else spec.model,
-        "dataset": spec.dataset,
-        "strategy": resolved.name,
-        "replicas": replicas,
-        "global_batch_size": spec.batch_size,
-        "per_replica_batch_size": spec.batch_size // replicas,
-        "epochs": spec.epochs,
-        "steps_per_epoch": spec.steps_per_epoch,
-        "params": params,
-        "xla": bool(model.jit_compile),
-        "time_to_first_step_s": clock.time_to_first_step_s,
-        "first_epoch_s": clock.first_epoch_s,
-        **(summarize_ms(steady_times) if steady_times else {}),
-        "examples_per_sec": examples_per_sec,
-        "gflops": gflops,
-        **model_columns(spec.model, spec.dataset, examples_per_sec, flops_source, **user_model.facts(user)),
-        "peak_gflops": peak,
-        "mfu_pct": 100.0 * gflops / peak if gflops and peak else None,  # as on the JAX/PyTorch path
-        "final_loss": last.get("loss"),
-        "final_accuracy": last.get("accuracy"),
-        "val_accuracy": last.get("val_accuracy"),
-        "peak_host_memory_mb": tfenv.peak_host_memory_mb(),
-        "peak_device_memory_mb": tfenv.peak_device_memory_mb(spec.device),
-        "devices_used": ",".join(used),
-        "total_s": time.perf_counter() - t_start,
-        "notes": "; ".join(notes),
-    }
+    return notes
