@@ -196,6 +196,8 @@ class RayDispatcher:
             asks = ", ".join(f"{k} {v:g}" for k, v in wanted.items() if v)
             return f"--devices {cell.target.name}: no node of the Ray cluster has {asks} (nodes: {have or 'none'})"
         biggest = max(fits, key=node_memory_bytes)
+        if nodes > 1:  # each node holds its N ÷ M ranks and their share of the batch
+            spec = spec_from_dict(ray_nodes.per_node_cell(cell, nodes).request, gpu_count=UNKNOWN_GPU_COUNT)
         too_big = memory_problem(spec, node_memory_bytes(biggest)) if node_memory_bytes(biggest) else None
         if too_big is not None:
             return (

@@ -42,9 +42,11 @@ def nodes_of(cell: Cell, nodes: int) -> int:
 
 
 def per_node_cell(cell: Cell, nodes: int) -> Cell:
-    """The cell as one node sees it: N ÷ M of its processes (what one bundle must hold)."""
-    procs = int(cell.request.get("processes", 1))
-    return replace(cell, request={**cell.request, "processes": procs // nodes})
+    """The cell as one node sees it: N ÷ M of its processes and their share of the global batch (what one bundle
+    must hold, and what the memory estimate of one node is checked on)."""
+    procs, batch = int(cell.request.get("processes", 1)), int(cell.request.get("batch_size", 0) or 0)
+    share = {"processes": procs // nodes, **({"batch_size": batch // nodes} if batch and nodes > 1 else {})}
+    return replace(cell, request={**cell.request, **share})
 
 
 def bundle_of(options: dict[str, Any]) -> dict[str, float]:

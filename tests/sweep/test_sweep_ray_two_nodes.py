@@ -157,3 +157,17 @@ def test_the_followers_ranks_are_merged_into_the_row_and_their_reasons_into_a_fa
     assert update["error"] == "rank 0 of 2 exited with code 1; on B: rank 1 of 2 on b (pid 7) was killed by SIGKILL"
     said = {**failed, "error": "on B: rank 1 of 2 on b (pid 7) was killed by SIGKILL"}
     assert "error" not in merged_update(said, [lost], 2, 0)  # the watcher already said it
+
+
+def test_a_node_holds_its_share_of_the_ranks_and_of_the_global_batch():
+    from engine.sweep.matrix import matrix_from_values
+    from engine.sweep.ray_nodes import bundle_of, nodes_of, per_node_cell
+
+    (cell,) = [c for c in matrix_from_values({"models": "tiny_cnn", "batch_sizes": "64", "processes": "4"}).cells()]
+    assert nodes_of(cell, 2) == 2
+    share = per_node_cell(cell, 2)
+    assert share.request["processes"] == 2 and share.request["batch_size"] == 32  # what one node's memory must hold
+    assert bundle_of({"num_cpus": 2, "num_gpus": 0, "resources": {"accelerator_type:H100": 0.001}}) == {
+        "CPU": 2.0,
+        "accelerator_type:H100": 0.001,
+    }
