@@ -1,6 +1,8 @@
 """`--processes N` for JAX (issue 30): real processes joined by `jax.distributed.initialize` (CPU collectives over
 gloo), Keras data parallel over the global mesh. Correct, not just running: 2 processes at global batch B reach
-the loss and the weights of 1 process at B after the same steps."""
+the loss and the weights of 1 process at B after the same steps. Faults (tests/worker/process_faults.py): a rank
+killed mid-run ends the run within 60 s naming the rank and host with no process left; a rank that never joins ends
+it at the bounded join timeout with a clear reason."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 
 import numpy as np
 import pytest
+from process_faults import kill_rank_mid_run, rank_never_joins
 
 from engine.worker.launch.ranks import KEEP_WEIGHTS, WEIGHTS_FILE
 
@@ -42,3 +45,14 @@ def test_two_jax_processes_match_one_process_at_the_same_global_batch(cli, db):
     assert sorted(w1.files) == sorted(w2.files)
     for name in w1.files:
         np.testing.assert_allclose(w2[name], w1[name], rtol=0, atol=WEIGHT_ATOL, err_msg=name)
+
+
+@pytest.mark.slow
+def test_a_killed_jax_rank_ends_the_run_naming_it_and_leaves_no_process(cli, db):
+    kill_rank_mid_run(cli, db, [*RUN, "--steps-per-epoch", "100000"], "jax_rank")
+
+
+@pytest.mark.slow
+def test_a_jax_rank_that_never_joins_ends_the_run_at_the_join_timeout(cli, db):
+    """jax.distributed.initialize gives up at the join timeout (5 s for a 20 s run), well before the run's own."""
+    rank_never_joins(cli, db, RUN, "jax_rank", timeout_s=20)

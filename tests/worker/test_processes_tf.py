@@ -1,6 +1,8 @@
 """`--processes N` for TensorFlow (issue 30): real worker processes under MultiWorkerMirroredStrategy with a
 TF_CONFIG the engine writes (every worker on 127.0.0.1). Correct, not just running: 2 workers at global batch B
-reach the loss and the weights of 1 process at B after the same steps."""
+reach the loss and the weights of 1 process at B after the same steps. Faults (tests/worker/process_faults.py): a
+worker killed mid-run ends the run within 60 s naming the rank and host with no process left; a worker that never
+joins ends it at the bounded join timeout with a clear reason."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 
 import numpy as np
 import pytest
+from process_faults import kill_rank_mid_run, rank_never_joins
 
 from engine.worker.launch.ranks import KEEP_WEIGHTS, WEIGHTS_FILE
 
@@ -42,3 +45,15 @@ def test_two_tensorflow_workers_match_one_process_at_the_same_global_batch(cli, 
     assert sorted(w1.files) == sorted(w2.files)
     for name in w1.files:
         np.testing.assert_allclose(w2[name], w1[name], rtol=0, atol=WEIGHT_ATOL, err_msg=name)
+
+
+@pytest.mark.slow
+def test_a_killed_tensorflow_worker_ends_the_run_naming_it_and_leaves_no_process(cli, db):
+    kill_rank_mid_run(cli, db, [*RUN, "--epochs", "1", "--steps-per-epoch", "100000"], "tf_rank")
+
+
+@pytest.mark.slow
+def test_a_tensorflow_worker_that_never_joins_ends_the_run_at_the_join_timeout(cli, db):
+    """MultiWorkerMirroredStrategy waits for every worker without a timeout of its own: the launcher ends the run at
+    the join timeout (7.5 s for a 30 s run; TensorFlow's start takes up to ~12 s of the run here)."""
+    rank_never_joins(cli, db, RUN, "tf_rank", timeout_s=30)

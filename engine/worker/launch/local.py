@@ -32,6 +32,7 @@ from engine.worker.launch.ranks import (
     collect,
     failure_line,
     join_timeout_for,
+    rank_path,
     read_ranks,
     thread_count,
 )
@@ -64,6 +65,20 @@ def _one_gpu(spec: TrainSpec, rank: int) -> dict[str, str]:
         return {}
     visible = [d.strip() for d in spec.visible_devices.split(",") if d.strip()] or [str(rank)]
     return {"CUDA_VISIBLE_DEVICES": visible[rank % len(visible)]}
+
+
+def _join_overdue(run_dir: Path, world: int, here: range) -> str | None:
+    """The rendezvous line once a rank has waited in the join past its join timeout while a rank of this host
+    never reached the join; else None. JAX's and torch's own rendezvous end such a wait themselves, TensorFlow's
+    (inside MultiWorkerMirroredStrategy) waits for ever: the launcher bounds it for every framework."""
+    if all(rank_path(run_dir, r).exists() for r in here):  # every rank reached the join: nothing to bound here
+        return None
+    files = read_ranks(run_dir, world)
+    now = time.time()
+    for r, f in files.items():
+        if f.get("state") == "joining" and now - rank_path(run_dir, r).stat().st_mtime > f["join_timeout_s"]:
+            return failure_line({}, world, files)  # waited and absent: the line names the ranks that never came
+    return None
 
 
 def _rank_env(spec: TrainSpec, plan: NodePlan | None) -> tuple[dict[str, str], Callable[[int], dict[str, str]], str]:
@@ -111,6 +126,11 @@ def launch(spec: TrainSpec, report: Reporter, run_dir: Path) -> dict:
                 _stop(procs)
                 failed = {r: e for r, e in ended.items() if e[0]}
                 raise RankFailed(failure_line(failed, n, read_ranks(run_dir, n)))
+            overdue = _join_overdue(run_dir, n, here)
+            if overdue:  # a rank stuck in a rendezvous has nothing to save (TensorFlow's even ignores SIGTERM)
+                for p in procs.values():
+                    p.kill()
+                raise RankFailed(overdue)
             time.sleep(MONITOR_S)
     finally:
         _stop(procs)
