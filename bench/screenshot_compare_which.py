@@ -86,6 +86,12 @@ def _wait(page) -> None:
 
 
 def shoot(url: str, run_id: str, out: Path) -> list[Path]:
+    return shoot_section(f"{url}/compare?run={run_id}", ".st-key-cmp_which", "compare_which", _wait, out)
+
+
+def shoot_section(page_url: str, box: str, prefix: str, wait, out: Path, timeout_ms: int = 60_000) -> list[Path]:
+    """`<prefix>_<width>_<theme>.png` (the window, the section `box` at its top) and `…_section.png` (the whole
+    section at that width) for each viewport and theme; `wait(page)` returns once the page has drawn."""
     from playwright.sync_api import sync_playwright
 
     exe = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -99,22 +105,22 @@ def shoot(url: str, run_id: str, out: Path) -> list[Path]:
             for theme in ("light", "dark"):
                 ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)
                 page = ctx.new_page()
-                page.set_default_timeout(60_000)
-                page.goto(f"{url}/compare?run={run_id}")
-                _wait(page)
-                section = page.locator(".st-key-cmp_which")
+                page.set_default_timeout(timeout_ms)
+                page.goto(page_url)
+                wait(page)
+                section = page.locator(box)
                 # the window as a user sees it: the section's heading at the top of the 1366×768 (1920×1080) view
                 section.evaluate("e => e.scrollIntoView({block: 'start'})")
                 page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollBy(0, -72)")  # the header
                 page.wait_for_timeout(800)
-                path = out / f"compare_which_{width}_{theme}.png"
+                path = out / f"{prefix}_{width}_{theme}.png"
                 page.screenshot(path=str(path))
                 # the whole section at the same width: Streamlit scrolls inside its main area, so the window is
                 # made as tall as the page for this one (the layout depends on the width only)
                 tall = int(page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight"))
                 page.set_viewport_size({"width": width, "height": max(height, tall + 100)})
                 page.wait_for_timeout(1500)
-                full = out / f"compare_which_{width}_{theme}_section.png"
+                full = out / f"{prefix}_{width}_{theme}_section.png"
                 section.screenshot(path=str(full))
                 saved += [path, full]
                 ctx.close()
@@ -132,13 +138,18 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "results.db"
         run_id = args.run or _run(db, args.model)
-        proc, url = _serve(db, Path(tmp) / "streamlit.log")
-        try:
-            for path in shoot(url, run_id, args.out):
-                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(10)
+        return serve_and_shoot(db, Path(tmp), lambda url: shoot(url, run_id, args.out))
+
+
+def serve_and_shoot(db: Path, tmp: Path, shoot_at) -> int:
+    """Serve the app on `db`, take `shoot_at(url)`'s screenshots, print their paths, stop the server."""
+    proc, url = _serve(db, tmp / "streamlit.log")
+    try:
+        for path in shoot_at(url):
+            print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
     return 0
 
 

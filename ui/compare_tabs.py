@@ -1,5 +1,6 @@
-"""Compare page helpers: one function per tab (bars and speedup, batch size, scaling, step times,
-loss/accuracy, cost, the table). Layout and widgets only; the tables come from engine.compare.tables."""
+"""Compare page helpers: one function per tab (bars and speedup, batch size, scaling — with the published
+multi-GPU curves of the first run's model — step times, loss/accuracy, cost, the table). Layout and widgets
+only; the tables come from engine.compare.tables."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from engine.charts import compare as ccharts
 from engine.compare import tables as cmp
 from engine.compare.cost import starting_prices
 from engine.compare.grade import differing
+from engine.compare.scaling_refs import model_of
+from engine.compare.scaling_text import model_name
 from ui.common import download_csv, edit_table, plain, show_chart, show_table, store
+from ui.sweep_scaling import published_section
 
 TABLE_COLUMNS = [
     "label", "origin", "metric", "value", "unit", "hardware", "hardware_count", "count_unit", "model", "dataset",
@@ -76,27 +80,32 @@ def scaling_tab(long: pd.DataFrame) -> None:
     table = cmp.scaling(long)
     if table.empty:
         st.info(
-            "Scaling needs one model at several device counts — e.g. the same run with 1 and 2 logical devices "
-            "(Devices page → logical devices), or references for 1 and 8 GPUs.",
+            "Scaling needs one model at several device counts — e.g. a sweep with `--processes 1,2,4`, the same run "
+            "with 1 and 2 logical devices (Devices page → logical devices), or references for 1 and 8 GPUs.",
             icon=":material/lightbulb:",
         )
-        return
-    st.caption(
-        "Ideal = the smallest count's throughput per replica × replicas. Efficiency = measured ÷ ideal. Logical CPU "
-        "devices share the same cores, so they show the strategy's overhead rather than more hardware."
-    )
-    show_chart(ccharts.scaling_chart(table), "cmp_chart_scaling", "compare_scaling")
-    show_table(
-        table,
-        hide_index=True,
-        key="cmp_scaling_table",
-        column_config={
-            "value_canonical": st.column_config.NumberColumn("Throughput (examples/s)", format="%.4g"),
-            "ideal": st.column_config.NumberColumn("Ideal (examples/s)", format="%.4g"),
-            "efficiency_pct": st.column_config.NumberColumn("Efficiency (%)", format="%.0f%%"),
-        },
-    )
-    download_csv(table, "cmp_scaling_csv", "compare_scaling", "Download (CSV)")
+    else:
+        st.caption(
+            "Ideal = the smallest count's throughput per replica × replicas. Efficiency = measured ÷ ideal. Logical "
+            "CPU devices and processes share the same cores, so they show the strategy's overhead rather than more "
+            "hardware."
+        )
+        show_chart(ccharts.scaling_chart(table), "cmp_chart_scaling", "compare_scaling")
+        show_table(
+            table,
+            hide_index=True,
+            key="cmp_scaling_table",
+            column_config={
+                "value_canonical": st.column_config.NumberColumn("Throughput (examples/s)", format="%.4g"),
+                "ideal": st.column_config.NumberColumn("Ideal (examples/s)", format="%.4g"),
+                "efficiency_pct": st.column_config.NumberColumn("Efficiency (%)", format="%.0f%%"),
+            },
+        )
+        download_csv(table, "cmp_scaling_csv", "compare_scaling", "Download (CSV)")
+    model = model_of(long.to_dict("records"))
+    if model:
+        with st.expander(f"Published multi-GPU scaling of {plain(model_name(model))}", expanded=table.empty):
+            published_section(model, "cmp_published")
 
 
 def steps_tab(runs: list[dict]) -> None:

@@ -1,15 +1,17 @@
 """The Sweep page's results: throughput heatmap, the best cell per machine (by examples/s and by USD per
-million examples), the batch-size curve and — for a `--processes 1,2,4` sweep — the scaling against ideal,
-from engine.sweep.summary and engine.charts.sweep."""
+million examples), the batch-size curve and — for a `--processes 1,2,4` sweep — the scaling against ideal with the
+published multi-GPU curves of the same model (ui.sweep_scaling), from engine.sweep.summary and engine.charts."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from engine.charts.sweep import batch_curve_figure, heatmap_figure
+from engine.compare import scaling_text
 from engine.results.schema import ResultRow
 from engine.sweep import summary
-from ui.common import show_chart, show_table
+from ui.common import plain, show_chart, show_table
+from ui.sweep_scaling import processes_section, published_section
 
 
 def results(sweep_id: str, rows: list[ResultRow]) -> None:
@@ -38,25 +40,11 @@ def results(sweep_id: str, rows: list[ResultRow]) -> None:
     st.subheader("Batch-size curve")
     show_chart(batch_curve_figure(summary.batch_curve(rows)), "sweep_curve", f"{sweep_id}_batch_curve")
     scaling = summary.scaling(rows)
-    if not scaling.empty:  # a sweep with --processes 1,2,…: each N against N × the rate at 1
+    if scaling.empty:
+        return
+    with st.container(key="sweep_scaling_box"):  # a sweep with --processes 1,2,…: each N against N × the rate at 1
         st.subheader("Scaling over processes")
-        show_table(
-            scaling,
-            hide_index=True,
-            key="sweep_scaling",
-            column_config={
-                "cell": st.column_config.TextColumn("Cell", width="large"),
-                "batch_size": st.column_config.NumberColumn("Global batch"),
-                "processes": st.column_config.NumberColumn("Processes"),
-                "examples_per_sec": st.column_config.NumberColumn("examples/s", format="%.1f"),
-                "ideal": st.column_config.NumberColumn("Ideal (N × rate at 1)", format="%.1f"),
-                "efficiency": st.column_config.NumberColumn("Efficiency", format="percent"),
-                "low": st.column_config.NumberColumn("Lowest", format="percent"),
-                "high": st.column_config.NumberColumn("Highest", format="percent"),
-                "runs": st.column_config.NumberColumn("Runs"),
-            },
-        )
-        st.caption(
-            "Efficiency = rate at N ÷ (N × rate at 1), at the same global batch; lowest/highest over repeated cells. "
-            "On a CPU, N processes share the host's cores: expect well under 100 % when N exceeds the cores."
-        )
+        processes_section(scaling, "sweep_scaling", sweep_id)
+        for model, part in scaling.groupby("model", sort=True):
+            st.subheader(f"Published multi-GPU scaling of {plain(scaling_text.model_name(str(model)))}")
+            published_section(str(model), f"sweep_published_{model}", part)

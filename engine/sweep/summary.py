@@ -110,7 +110,8 @@ def batch_curve(rows: Sequence[ResultRow]) -> pd.DataFrame:
 def scaling(rows: Sequence[ResultRow]) -> pd.DataFrame:
     """The ok cells of a `--processes 1,2,4` sweep against ideal, per group and global batch: the rate at N
     processes, ideal (N × the rate at 1) and efficiency = rate at N ÷ (N × rate at 1), with its spread (lowest
-    and highest over repeated cells at N, against the median at 1). Empty without a group run at 1 and at N > 1."""
+    and highest over repeated cells at N, against the median at 1), and the group's model (for the published
+    curves of the same model). Empty without a group run at 1 and at N > 1."""
     columns = ["cell", "batch_size", "processes", "examples_per_sec", "ideal", "efficiency", "low", "high", "runs"]
     ok = [r for r in rows if r.get("status") == RunStatus.OK and r.get("examples_per_sec")]
     table = pd.DataFrame(
@@ -120,20 +121,24 @@ def scaling(rows: Sequence[ResultRow]) -> pd.DataFrame:
                 "batch_size": r.get("global_batch_size"),
                 "processes": processes_of(r),
                 "rate": float(r.get("examples_per_sec") or 0.0),
+                "model": str(r.get("model") or ""),
             }
             for r in ok
         ],
-        columns=["cell", "batch_size", "processes", "rate"],
+        columns=["cell", "batch_size", "processes", "rate", "model"],
     )
     out = []
     for (cell, batch), part in table.groupby(["cell", "batch_size"], sort=False):
         base = part[part["processes"] == 1]["rate"].median()
         if pd.isna(base) or part["processes"].nunique() < 2:
             continue
+        model = part["model"].iloc[0]  # the model is the group's first column: one per group
         for n, at_n in part.groupby("processes", sort=True):
             eff = at_n["rate"] / (n * base)
-            out.append([cell, batch, n, at_n["rate"].median(), n * base, eff.median(), eff.min(), eff.max(), len(eff)])
-    return pd.DataFrame(out, columns=columns)
+            out.append(
+                [cell, batch, n, at_n["rate"].median(), n * base, eff.median(), eff.min(), eff.max(), len(eff), model]
+            )
+    return pd.DataFrame(out, columns=[*columns, "model"])
 
 
 # How a cell reads in the status grid: a mark per status, then the throughput once it ran.
