@@ -106,8 +106,8 @@ def model_name(model: str) -> str:
 
 def measured_sentence(row: Mapping[str, Any]) -> str:
     """A sweep's point (engine.sweep.summary.scaling) as a sentence: '2 processes (measured, resnet50 synthetic
-    float32 torch cpu, global batch 8): 1.6× one process (80 % of ideal)'."""
-    n, runs = float(row["processes"]), int(row.get("runs") or 1)
-    detail = f"{row['cell']}, global batch {row['batch_size']}"
+    float32 torch cpu, global batch 8): 1.6× one process (80 % of ideal)'; a cell across Ray nodes says how many."""
+    n, runs, nodes = float(row["processes"]), int(row.get("runs") or 1), int(row.get("nodes") or 1)
+    detail = f"{row['cell']}, global batch {row['batch_size']}" + (f", over {nodes} Ray nodes" if nodes > 1 else "")
     text = sentence(n, "processes", "process", "measured", detail, row["efficiency"], row["low"], row["high"])
     return text + (f", {runs} runs" if runs > 1 else "")

@@ -110,8 +110,8 @@ def batch_curve(rows: Sequence[ResultRow]) -> pd.DataFrame:
 def scaling(rows: Sequence[ResultRow]) -> pd.DataFrame:
     """The ok cells of a `--processes 1,2,4` sweep against ideal, per group and global batch: the rate at N
     processes, ideal (N × the rate at 1) and efficiency = rate at N ÷ (N × rate at 1), with its spread (lowest
-    and highest over repeated cells at N, against the median at 1), and the group's model (for the published
-    curves of the same model). Empty without a group run at 1 and at N > 1."""
+    and highest over repeated cells at N, against the median at 1), the group's model (for the published
+    curves of the same model) and the Ray nodes the cells at N spread over (`--nodes`). Empty without a group run at 1 and at N > 1."""
     columns = ["cell", "batch_size", "processes", "examples_per_sec", "ideal", "efficiency", "low", "high", "runs"]
     ok = [r for r in rows if r.get("status") == RunStatus.OK and r.get("examples_per_sec")]
     table = pd.DataFrame(
@@ -122,10 +122,11 @@ def scaling(rows: Sequence[ResultRow]) -> pd.DataFrame:
                 "processes": processes_of(r),
                 "rate": float(r.get("examples_per_sec") or 0.0),
                 "model": str(r.get("model") or ""),
+                "nodes": len(str(r.get("node") or "").split("; ")),  # a cell across Ray nodes lists each (--nodes)
             }
             for r in ok
         ],
-        columns=["cell", "batch_size", "processes", "rate", "model"],
+        columns=["cell", "batch_size", "processes", "rate", "model", "nodes"],
     )
     out = []
     for (cell, batch), part in table.groupby(["cell", "batch_size"], sort=False):
@@ -135,10 +136,9 @@ def scaling(rows: Sequence[ResultRow]) -> pd.DataFrame:
         model = part["model"].iloc[0]  # the model is the group's first column: one per group
         for n, at_n in part.groupby("processes", sort=True):
             eff = at_n["rate"] / (n * base)
-            out.append(
-                [cell, batch, n, at_n["rate"].median(), n * base, eff.median(), eff.min(), eff.max(), len(eff), model]
-            )
-    return pd.DataFrame(out, columns=[*columns, "model"])
+            rate, nodes = at_n["rate"].median(), int(at_n["nodes"].max())
+            out.append([cell, batch, n, rate, n * base, eff.median(), eff.min(), eff.max(), len(eff), model, nodes])
+    return pd.DataFrame(out, columns=[*columns, "model", "nodes"])
 
 
 # How a cell reads in the status grid: a mark per status, then the throughput once it ran.

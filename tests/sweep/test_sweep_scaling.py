@@ -72,3 +72,14 @@ def test_the_sweep_page_shows_the_scaling_table(tmp_path, monkeypatch):
     assert "Scaling over processes" in [h.value for h in at.subheader]
     shown = at.dataframe[-1].value.set_index("processes")
     assert shown.loc[2, "efficiency"] == pytest.approx(0.9) and shown.loc[4, "ideal"] == pytest.approx(400.0)
+
+
+def test_a_cell_across_ray_nodes_says_so_in_its_sentence():
+    from engine.compare.scaling_text import measured_sentence
+
+    across = {**_row("eeeee", 4, 360.0), "node": "10.0.0.1 (aa); 10.0.0.2 (bb)"}
+    table = summary.scaling([*ROWS[:2], across]).set_index("processes")
+    assert (table.loc[1, "nodes"], table.loc[4, "nodes"]) == (1, 2)
+    text = measured_sentence(table.reset_index().iloc[-1].to_dict())
+    assert "over 2 Ray nodes" in text and "3.6× one process (90 % of ideal)" in text, text
+    assert "Ray nodes" not in measured_sentence(table.reset_index().iloc[1].to_dict())
