@@ -1,5 +1,5 @@
-"""Fault injection for `--processes N` runs (issue 30), shared by the JAX and TensorFlow tests (the torch tests keep
-their own copy): start a detached run, find its rank processes, kill one mid-run, wait for the run's row.
+"""What the `--processes N` tests (issue 30) share: start a detached run, find its rank processes, kill one mid-run,
+wait for the run's row; and the correctness check, a multi-process run's loss and weights against one process's.
 
 Real processes only: the run is `python -m engine run --detach`, a rank is `python -m engine.worker.launch.<module>`
 and the kill is a real SIGKILL.
@@ -109,3 +109,19 @@ def rank_never_joins(cli, db: Path, run: list[str], module: str, timeout_s: int,
     assert socket.gethostname() in error, error
     _, alive = psutil.wait_procs(everyone, timeout=15)
     assert not alive, f"left running: {alive}"
+
+
+def assert_same_result(db: Path, one: dict, two: dict, loss_rtol: float, weight_atol: float) -> None:
+    """`two` (N processes) reached `one`'s (1 process, same global batch, same steps) loss and final weights: the
+    gradients were really all-reduced and averaged. Both runs kept their weights (ACCELBENCH_KEEP_WEIGHTS=1)."""
+    import numpy as np
+    import pytest
+
+    from engine.worker.launch.ranks import WEIGHTS_FILE
+
+    assert two["final_loss"] == pytest.approx(one["final_loss"], rel=loss_rtol)
+    w1 = np.load(db.parent / "runs" / one["run_id"] / WEIGHTS_FILE)
+    w2 = np.load(db.parent / "runs" / two["run_id"] / WEIGHTS_FILE)
+    assert sorted(w1.files) == sorted(w2.files)
+    for name in w1.files:
+        np.testing.assert_allclose(w2[name], w1[name], rtol=0, atol=weight_atol, err_msg=name)

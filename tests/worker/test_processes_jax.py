@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
-from process_faults import kill_rank_mid_run, rank_never_joins
+from process_faults import assert_same_result, kill_rank_mid_run, rank_never_joins
 
-from engine.worker.launch.ranks import KEEP_WEIGHTS, WEIGHTS_FILE
+from engine.worker.launch.ranks import KEEP_WEIGHTS
 
 pytest.importorskip("jax")
 
@@ -39,12 +38,7 @@ def test_two_jax_processes_match_one_process_at_the_same_global_batch(cli, db):
     assert two["per_replica_batch_size"] == 32 and len(two["rank_step_ms_median"].split()) == 2
     assert two["examples_per_sec_per_device"] == pytest.approx(two["examples_per_sec"] / 2)
 
-    assert two["final_loss"] == pytest.approx(one["final_loss"], rel=LOSS_RTOL)
-    w1 = np.load(db.parent / "runs" / one["run_id"] / WEIGHTS_FILE)
-    w2 = np.load(db.parent / "runs" / two["run_id"] / WEIGHTS_FILE)
-    assert sorted(w1.files) == sorted(w2.files)
-    for name in w1.files:
-        np.testing.assert_allclose(w2[name], w1[name], rtol=0, atol=WEIGHT_ATOL, err_msg=name)
+    assert_same_result(db, one, two, LOSS_RTOL, WEIGHT_ATOL)
 
 
 @pytest.mark.slow

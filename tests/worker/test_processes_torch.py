@@ -12,16 +12,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-import time
-from pathlib import Path
 
 import numpy as np
 import psutil
 import pytest
+from process_faults import assert_same_result, ranks, start, wait_row, wait_training
 
-from engine.runs import jobs
 from engine.runs.store import Store
-from engine.worker.launch.ranks import HOLD_RANK, KEEP_WEIGHTS, WEIGHTS_FILE
+from engine.worker.launch.ranks import HOLD_RANK, KEEP_WEIGHTS
 
 pytest.importorskip("torch")
 
@@ -41,10 +39,6 @@ def _run(cli, *extra: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _weights(db: Path, run_id: str) -> dict[str, np.ndarray]:
-    return dict(np.load(db.parent / "runs" / run_id / WEIGHTS_FILE))
-
-
 @pytest.mark.slow
 def test_two_processes_match_one_process_at_the_same_global_batch(cli, db):
     one = _run(cli)
@@ -58,45 +52,7 @@ def test_two_processes_match_one_process_at_the_same_global_batch(cli, db):
     assert two["step_time_ms_median"] == pytest.approx(medians[0], abs=1e-3)  # rank 0's timing
     assert one.get("processes") in (None, 1)
 
-    assert two["final_loss"] == pytest.approx(one["final_loss"], rel=LOSS_RTOL)
-    w1, w2 = _weights(db, one["run_id"]), _weights(db, two["run_id"])
-    assert w1.keys() == w2.keys()
-    for name in w1:
-        np.testing.assert_allclose(w2[name], w1[name], rtol=0, atol=WEIGHT_ATOL, err_msg=name)
-
-
-def _start(cli, *extra: str, env: dict | None = None) -> str:
-    done = cli("run", *RUN, "--processes", "2", *extra, "--detach", env=env)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.strip().splitlines()[-1]
-
-
-def _ranks(worker_pid: int, world: int, wait_s: float = 60) -> dict[int, psutil.Process]:
-    """The worker's rank processes by RANK, once every one has started."""
-    end = time.time() + wait_s
-    while time.time() < end:
-        found = {}
-        for p in psutil.Process(worker_pid).children(recursive=True):
-            try:
-                if "engine.worker.launch.torch_rank" in " ".join(p.cmdline()):
-                    found[int(p.environ()["RANK"])] = p
-            except (psutil.Error, KeyError):
-                continue
-        if len(found) == world:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"the {world} ranks did not start")
-
-
-def _wait_row(store: Store, run_id: str, within_s: float) -> tuple[dict, float]:
-    t0 = time.time()
-    while time.time() - t0 < within_s:
-        jobs.refresh(store)
-        row = store.get_run(run_id) or {}
-        if row.get("status") not in ("queued", "running"):
-            return row, time.time() - t0
-        time.sleep(0.3)
-    raise AssertionError(f"run {run_id} still {row.get('status')} after {within_s} s")
+    assert_same_result(db, one, two, LOSS_RTOL, WEIGHT_ATOL)
 
 
 @pytest.mark.slow
@@ -105,24 +61,21 @@ def test_rank_faults_end_the_run_naming_the_rank_and_leave_no_process(cli, db):
     its run at the bounded join timeout; a rank killed mid-run ends its run within 60 s naming it."""
     store = Store(db)
     # the join timeout is a quarter of the run's timeout, at least 5 s: 6 s here
-    held = _start(cli, "--timeout-s", "24", env={HOLD_RANK: "1"})
-    killed = _start(cli, "--epochs", "200", "--steps-per-epoch", "20")
+    held = start(cli, [*RUN, "--processes", "2"], "--timeout-s", "24", env={HOLD_RANK: "1"})
+    killed = start(cli, [*RUN, "--processes", "2"], "--epochs", "200", "--steps-per-epoch", "20")
     worker = store.get_job(killed)["pid"]
-    ranks = _ranks(worker, 2)
-    progress = db.parent / "runs" / killed / "progress.jsonl"
-    end = time.time() + 60
-    while '"training"' not in (progress.read_text() if progress.exists() else "") and time.time() < end:
-        time.sleep(0.2)
-    everyone = [psutil.Process(worker), *ranks.values()]
-    os.kill(ranks[1].pid, signal.SIGKILL)
+    found = ranks(worker, "torch_rank", 2)
+    wait_training(db, killed, wait_s=60)
+    everyone = [psutil.Process(worker), *found.values()]
+    os.kill(found[1].pid, signal.SIGKILL)
 
-    row, took = _wait_row(store, killed, within_s=60)
+    row, took = wait_row(store, killed, within_s=60)
     assert row["status"] in ("failed", "interrupted")
     assert "rank 1 of 2" in row["error"] and "SIGKILL" in row["error"], row["error"]
     _, alive = psutil.wait_procs(everyone, timeout=15)
     assert not alive, f"left running: {alive}"
     assert took < 60
 
-    row, _ = _wait_row(store, held, within_s=30)
+    row, _ = wait_row(store, held, within_s=30)
     assert row["status"] == "failed"  # by the join timeout: the run's own 24 s timeout would record `timeout`
     assert "rendezvous timed out" in row["error"] and "rank(s) 1 of 2 never joined within 6 s" in row["error"]
