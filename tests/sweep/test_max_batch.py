@@ -19,7 +19,8 @@ def test_max_batch_finds_the_out_of_memory_boundary_under_a_memory_cap(db):
     assert proc.returncode == 0, proc.stderr[-2000:]
     answer = last_json(proc.stdout)["max_batch"][0]
     ok, failed = answer["largest_ok"], answer["first_failed"]
-    assert ok and failed and 0 < failed - ok <= 128  # within one bisection step
+    # within one bisection step; on failure, show every attempt (seen once on a loaded host: 512 ended otherwise)
+    assert ok and failed and 0 < failed - ok <= 128, answer
     assert "RESOURCE_EXHAUSTED" in answer["failure"] and "out of memory" in answer["failure"]
     tried = {a["batch_size"]: a for a in answer["attempts"]}
     assert tried[ok]["status"] == RunStatus.OK and tried[ok]["examples_per_sec"] > 0
