@@ -74,7 +74,7 @@ def test_the_gpu_check_is_per_process():
 def test_python_m_engine_refuses_a_multi_process_run_that_cannot_fit_at_once(db):
     proc = run_cli(
         "run", "--model", "tiny_cnn", "--dataset", "synthetic", "--processes", "2", "--batch-size", "1000000",
-        "--device", "cpu", timeout=60,
+        "--device", "cpu", timeout=300,
     )  # fmt: skip
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()

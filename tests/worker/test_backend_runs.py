@@ -100,8 +100,8 @@ def test_jax_progress_counts_synced_steps_whose_pace_matches_the_stored_median(d
     assert steps and all(e.get("window_steps") for e in steps) and steps[-1]["global_step"] == 12
     median_ms = row["step_time_ms_median"]
     steady = [e["step_time_ms"] for e in steps if e["global_step"] > 2]  # past time to first step
-    # a dispatch time would be ~100× below the median; a shared 2-core machine stays within 3×
-    assert all(median_ms / 3 < ms < 3 * median_ms for ms in steady), (median_ms, steady)
+    # a dispatch time would be ~100× below the median; a step slowed by a busy machine is no fault (no upper bound)
+    assert all(median_ms / 10 < ms for ms in steady), (median_ms, steady)
     assert Store(db).get_series(row["run_id"], "step") == [
         {k: v for k, v in e.items() if k not in ("t", "event")} for e in steps
     ]
@@ -110,7 +110,7 @@ def test_jax_progress_counts_synced_steps_whose_pace_matches_the_stored_median(d
     assert view.synced_windows and view.done == steps[3]["global_step"] and view.total == 12
     assert view.eta_s is not None
     expected_s = (12 - view.done) * median_ms / 1000
-    assert expected_s / 3 < view.eta_s < 3 * expected_s, (view.eta_s, expected_s)
+    assert expected_s / 10 < view.eta_s < 10 * expected_s, (view.eta_s, expected_s)  # its order, not a speed
 
 
 def test_a_cpu_runs_share_of_peak_is_at_most_100_percent_or_marked_a_floor(db):
