@@ -67,6 +67,17 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("examples_per_sec_per_device", float),  # examples_per_sec ÷ devices in all (replicas)
     ("rank_step_ms_median", str),  # a multi-process run: every rank's median step in ms, "12.1 12.9" by rank
     ("slowest_rank", int),  # the rank whose median step was the longest
+    # input pipeline beside the step (issue 38; rule in engine.spec.input_bound): the pipeline alone, the
+    # model alone on one batch already on the device, the share of a step spent waiting for a batch, and
+    # the verdict; then the pipeline settings used and the host cores it could use
+    ("input_examples_per_sec", float),
+    ("step_examples_per_sec", float),
+    ("input_wait_pct", float),
+    ("bound", str),  # "input", "compute" or "balanced"
+    ("input_workers", int),  # empty = AUTOTUNE / the framework's default
+    ("prefetch", int),  # empty = AUTOTUNE
+    ("cache", bool),
+    ("input_cores", int),
     ("total_s", float),
     ("gflops", float),
     ("peak_gflops", float),
@@ -140,6 +151,14 @@ ADDED_COLUMNS: tuple[str, ...] = (
     "examples_per_sec_per_device",
     "rank_step_ms_median",
     "slowest_rank",
+    "input_examples_per_sec",
+    "step_examples_per_sec",
+    "input_wait_pct",
+    "bound",
+    "input_workers",
+    "prefetch",
+    "cache",
+    "input_cores",
 )
 
 COLUMN_NAMES: tuple[str, ...] = tuple(name for name, _ in RESULT_COLUMNS)
@@ -207,6 +226,14 @@ class ResultRow(TypedDict, total=False):
     examples_per_sec_per_device: float | None
     rank_step_ms_median: str | None
     slowest_rank: int | None
+    input_examples_per_sec: float | None
+    step_examples_per_sec: float | None
+    input_wait_pct: float | None
+    bound: str | None
+    input_workers: int | None
+    prefetch: int | None
+    cache: bool | None
+    input_cores: int | None
     total_s: float | None
     gflops: float | None
     peak_gflops: float | None

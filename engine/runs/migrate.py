@@ -13,8 +13,8 @@ from sqlalchemy import Connection, Engine, inspect, text
 
 # The newest revision this code knows, and every one it knows (oldest first). A test checks these
 # against the migration scripts, so a new migration must be added here too.
-HEAD_REVISION = "0008"
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008")
+HEAD_REVISION = "0009"
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009")
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 # Concurrent upgraders of one PostgreSQL database queue on this advisory lock (SQLite: BEGIN IMMEDIATE).
 _UPGRADE_LOCK_KEY = 0x0ACCE1BE

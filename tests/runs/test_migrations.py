@@ -68,6 +68,8 @@ def test_a_database_from_before_migrations_upgrades_in_place_with_every_row(tmp_
     added = ("label", "sweep_id", "node", "model_source", "model_hash", "flops_source", "tokens_per_sec")
     added += ("matches_eager_fp32", "model_kind", "processes", "launcher", "collective_backend")
     added += ("examples_per_sec_per_device", "rank_step_ms_median", "slowest_rank")
+    added += ("input_examples_per_sec", "step_examples_per_sec", "input_wait_pct", "bound")
+    added += ("input_workers", "prefetch", "cache", "input_cores")
     assert [{k: v for k, v in r.items() if k not in added} for r in runs_after] == runs_before
     assert all(r[name] is None for r in runs_after for name in added)
     store = Store(copy)
