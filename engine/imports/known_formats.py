@@ -1,5 +1,6 @@
 """Well-known results formats, recognised by their header, with their mapping pre-filled (tf_cnn_benchmarks
-tables, MLPerf Training results, result logs and MLPerf-style system summaries, AlgoPerf and DAWNBench logs), and the rule that an
+tables, MLPerf Training results, result logs and MLPerf-style system summaries, AlgoPerf and DAWNBench logs, the
+ML.ENERGY leaderboard), and the rule that an
 accelerator column is the device wherever a summary also names its host. Used by engine.imports.shapes.
 
 Pure Python; no pandas, no streamlit.
@@ -7,6 +8,7 @@ Pure Python; no pandas, no streamlit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from engine.imports.import_mapping import ImportMapping, ValueSpec
@@ -131,7 +133,55 @@ def _report(m: ImportMapping) -> None:
         m.roles["iteration"] = "step"
 
 
+# ML.ENERGY leaderboard (github.com/ml-energy/leaderboard, public/data/models/*.json): one file per model × task,
+# `configurations[]` of GPU × count × batch (vLLM's max_num_seqs for LLMs, batch_size for diffusion), the model
+# and precision at the top level.
+_MLENERGY_FIXED = {
+    "avg_power_watts": ValueSpec("Power draw", "W", "", "lower"),
+    "batch_latency_s": ValueSpec("Batch latency", "s", "", "lower"),
+    "avg_batch_size": ValueSpec("Average batch size (measured)", "", "", ""),
+    "avg_output_len": ValueSpec("Average output length", "tokens", "", ""),
+}
+_MLENERGY_ROLES = {"gpu_model": "device", "num_gpus": "count", "max_num_seqs": "batch", "batch_size": "batch",
+                   "weight_precision": "precision", "workload": "model"}  # fmt: skip
+
+
+def _mlenergy_spec(column: str) -> ValueSpec | None:
+    """What an ML.ENERGY configuration's number measures, from its name; None for a setting (image_height …)."""
+    if column in _MLENERGY_FIXED:
+        return _MLENERGY_FIXED[column]
+    if m := re.fullmatch(r"(?:output_)?throughput_([a-z]+)_per_sec", column):
+        return ValueSpec("Throughput", f"{m.group(1)}/s", "", "higher")  # tokens/s, images/s, videos/s
+    if m := re.fullmatch(r"energy_per_([a-z]+)_joules", column):
+        return ValueSpec(f"Energy per {m.group(1)}", "J", "", "lower")
+    if m := re.fullmatch(r"(median|p\d+)_itl_ms", column):
+        return ValueSpec(f"Inter-token latency {m.group(1)}", "ms", "", "lower")
+    return None
+
+
+def with_workload(facts: dict) -> dict:
+    """ML.ENERGY names the model and the task it served (`model_id`, `task`) at the top of each file: together
+    they are the workload, so one model's chat and GPQA runs are never pooled when both files are loaded."""
+    if facts.get("model_id") and facts.get("task"):
+        return {**facts, "workload": f"{facts['model_id']} · {facts['task']}"}
+    return facts
+
+
+def _mlenergy(m: ImportMapping) -> None:
+    """Per GPU × count × batch rows; measured averages (avg_batch_size 7.998) are results, not the batch."""
+    specs = {c: spec for c in m.roles if (spec := _mlenergy_spec(c))}
+    for c in m.roles:
+        m.roles[c] = _MLENERGY_ROLES.get(c, "value" if c in specs else "label")
+    if "max_num_seqs" in m.roles and "batch_size" in m.roles:
+        m.roles["batch_size"] = "label"
+    if "workload" not in m.roles and "model_id" in m.roles:
+        m.roles["model_id"] = "model"
+    m.values, m.shape = specs, "json"
+
+
 KNOWN: tuple[tuple[str, Callable[[set[str]], bool], Callable[[ImportMapping], None]], ...] = (
+    ("ML.ENERGY leaderboard", lambda h: _has(h, "gpu_model", "num_gpus") and any("throughput_" in x for x in h),
+     _mlenergy),
     ("nested benchmark report (optimum-benchmark style)",
      lambda h: "iterations" in h and any("latency median" in x for x in h), _report),
     ("MLPerf-style system summary", lambda h: any(x.split(".")[-1] == "accelerator_model_name" for x in h)

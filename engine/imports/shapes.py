@@ -96,12 +96,19 @@ _SPLITS = {"train": "Train", "training": "Train", "val": "Validation", "valid": 
            "validation": "Validation", "eval": "Eval", "test": "Test"}  # fmt: skip
 
 
+# A measured average (ML.ENERGY's avg_batch_size 7.998) is a result, never a setting that must be whole.
+_MEASURED = re.compile(r"(?:^|[^a-z])(?:avg|mean|average|median)(?:[^a-z]|$)")
+
+
 def role_by_name(name: str, kind: str) -> str:
     low = name.lower()
     if low in _LONG_CONTEXT:
         return "label"
+    measured = bool(_MEASURED.search(low))
     for role, words in _HINTS:
         if any(w in low for w in words):
+            if measured and role in ("batch", "count", "nodes"):
+                continue
             if (kind == "number" and role in _TEXT_ROLES - {"date"}) or (kind != "number" and role in _NUMBER_ROLES):
                 continue
             if role == "count" and any(w in low for w in _NOT_DEVICES):
