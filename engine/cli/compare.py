@@ -180,4 +180,7 @@ def _which(args: argparse.Namespace, run: dict[str, Any]) -> int:
         print(json.dumps(to_json(table), indent=2, default=str))
         return EXIT_OK
     print("\n".join(lines(table)))
+    for r in table.rows:  # each device against this run's pipeline on its host (engine.compare.input_cap)
+        if r.input_cap is not None and r.input_cap.waits_for_input:
+            print(f"{r.device}: {r.input_cap.text(r.device)}")
     return EXIT_OK

@@ -136,15 +136,19 @@ def answer_for_run(
     user = dict(prices or {})
     if run.get("price_per_hour_usd") and base.hardware_key not in user:
         user[base.hardware_key] = run["price_per_hour_usd"]
-    return compare(base, others, user)
+    from engine.compare.input_cap import with_input_caps  # each device against its host's input pipeline (38/4)
+
+    return with_input_caps(compare(base, others, user), run)
 
 
 def to_json(a: Answer) -> dict[str, Any]:
     """One object: the baseline, every row (rate, how it was found, speedup, grade, cost) and the headline."""
 
+    from engine.compare.input_cap import cap_json, cap_of, headline_cap
+
     def row(c: Compared) -> dict[str, Any]:
         r = c.rate
-        return {
+        return cap_json(cap_of(c)) | {
             "id": r.id, "label": r.label, "origin": r.origin, "basis": r.basis, "hardware_key": r.hardware_key,
             "precision": r.precision, "rate": r.value, "unit": r.unit, "devices": r.devices,
             "rate_one_device": c.one.value if c.one else None, "derivation": r.derivation, "how": r.how,
@@ -173,6 +177,7 @@ def to_json(a: Answer) -> dict[str, Any]:
         "rows": [row(c) for c in a.rows],
         "other_workloads": [{"label": label, "reason": why} for label, why in a.other_workloads],
         "left_out": list(a.left_out),
+        **cap_json(headline_cap(a.rows[1:], a.baseline)),  # the headline device's host (issue 38)
     }
 
 

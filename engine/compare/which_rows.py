@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class DeviceRow:
     device_type: str = "gpu"
     setting: str = ""
     method: str = ""  # an estimate's method (engine.compare.estimate), for the screen's note on how good it is
+    input_cap: Any = None  # engine.compare.input_cap.HostCap: this run's pipeline on the device's host (issue 38)
 
     @property
     def price_short(self) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from engine.compare.input_cap import cap_json
 from engine.compare.which_rows import DeviceRow, WhichDevice
 
 BOUND_SIGN = {"at most": "≤", "at least": "≥", "about": "≈"}
@@ -93,6 +94,7 @@ def to_json(w: WhichDevice) -> dict[str, Any]:
                 "price": r.price,
                 "price_whose": r.price_whose or None,
                 "how": r.how,
+                **cap_json(r.input_cap),
             }
             for r in w.rows
         ],  # fmt: skip

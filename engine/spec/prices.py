@@ -32,6 +32,8 @@ class Price:
       provider, offering: who sells it and which product ("AWS", "p5.48xlarge (8x H100 80GB) / 8").
       date: when the price was published or read ("2026-08", "undated").
       source: where the figure comes from, in words; source_url: its address ('' when none).
+      host_vcpus: the offer's host vCPUs per `per_unit` (instance vCPUs ÷ its devices; None: not known), with
+        host_vcpus_source saying where that count is from (engine.compare.input_cap: the host's input pipeline).
     """
 
     hardware_key: str
@@ -43,6 +45,8 @@ class Price:
     date: str
     source: str
     source_url: str = ""
+    host_vcpus: float | None = None
+    host_vcpus_source: str = ""
 
     def label(self) -> str:
         return f"${self.usd_per_hour:g}/h per {self.per_unit}: {self.provider} {self.offering}, {self.date} ({self.source})"
@@ -90,6 +94,8 @@ def load_prices(path: Path | None = None) -> list[Price]:
                 r.get("date") or "undated",
                 r.get("source") or "",
                 r.get("source_url") or "",
+                _positive(r.get("host_vcpus")),
+                r.get("host_vcpus_source") or "",
             )
         )
     return out
