@@ -1,8 +1,9 @@
 """`results import FILE --mapping MAP` / `--auto`: another tool's results file read headless, through a mapping
 saved on the History page or through the mapping the page proposes (a known format's, with the batch-size
-companion and the sidecar found beside FILE). All or nothing: the first bad cell exits 2 naming its row and
-column, and nothing is written. The mapped rows go out as a long CSV (one row per value, with its `unit`) that
-History loads as it is; with --auto, what was guessed goes to stderr."""
+companion of FILE's own family and the sidecar found beside FILE; `--no-join` leaves the companion out). All or
+nothing: the first bad cell exits 2 naming its row and column, and nothing is written. The mapped rows go out as a
+long CSV (one row per value, with its `unit`) that History loads as it is; with --auto, what was guessed goes to
+stderr."""
 
 from __future__ import annotations
 
@@ -86,7 +87,8 @@ def _guessed(raw: Raw, m: ImportMapping) -> list[str]:
 
 
 def _companions(path: Path, raw: Raw) -> list[tuple[str, Raw]]:
-    """Batch-size tables beside FILE that complete it (lambdal's …-bs-….csv beside …-throughput-….csv)."""
+    """Batch-size tables beside FILE that complete it (lambdal's …-bs-….csv beside …-throughput-….csv), of its
+    own family only (engine.imports.companion.family: same framework, precision and mode)."""
     from engine.imports.companion import companions, is_batch_table
 
     if is_batch_table(path.name) or not path.parent.is_dir():
@@ -100,6 +102,15 @@ def _companions(path: Path, raw: Raw) -> list[tuple[str, Raw]]:
                 continue
     pairs = companions({path.name: raw, **others})
     return [(n, others[n]) for n, main in pairs.items() if main == path.name]
+
+
+def _mixed(frame) -> list[str]:
+    """⚠ when the mapped rows come from several frameworks: a bar or median over them would pool unlike runs."""
+    names = sorted(frame["framework"].dropna().astype(str).unique()) if "framework" in frame.columns else []
+    names = [n for n in names if n]
+    if len(names) < 2:
+        return []
+    return [f"⚠ rows of {len(names)} frameworks ({', '.join(names)}): compare each framework's rows on their own"]
 
 
 def import_auto(path: Path, data: bytes, args: argparse.Namespace) -> int:
@@ -122,9 +133,10 @@ def import_auto(path: Path, data: bytes, args: argparse.Namespace) -> int:
         )
         fail(f"{path.name}: {exc}{hint} — nothing was imported")
     said = _guessed(raw, m) + ([f"settings from the sidecar beside it ({len(sidecar)})"] if sidecar else [])
-    for name, companion in _companions(path, raw):
+    for name, companion in [] if getattr(args, "no_join", False) else _companions(path, raw):
         frame, matched = join_batch(frame, path.name, raw, companion)
-        said.append(join_note(name, matched, len(frame))[0].replace("**", ""))
+        said.append(join_note(name, matched, len(frame))[0].replace("**", "") + " (--no-join: leave it out)")
+    said += _mixed(frame)
     column = m.column("system") or m.column("device")
     if column:
         said += [f"ambiguous name {n!r}: {why}" for n, why in ambiguous(raw.frame[column], m.system_rules)]

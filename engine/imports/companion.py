@@ -1,6 +1,8 @@
 """Companion tables: two files of one benchmark that share a key column — a throughput table and, beside it, a
 table of the batch size each cell ran at (lambdal's `pytorch-train-throughput-fp32.csv` and
-`pytorch-train-bs-fp32.csv`). The batch table is joined as each row's batch size, never imported as values.
+`pytorch-train-bs-fp32.csv`). The batch table is joined as each row's batch size, never imported as values, and
+only into a table of its own family (same framework, precision and mode): many files dropped at once never lend
+one family's batch sizes to another.
 
 Pure pandas; no streamlit.
 """
@@ -28,24 +30,37 @@ def key_column(raw: Raw) -> str:
     return raw.guess.column("system") or raw.guess.column("device")
 
 
+_MODES = {"train": "train", "training": "train", "inference": "inference", "infer": "inference"}
+
+
+def family(name: str, raw: Raw) -> tuple[str, str, str]:
+    """The family a file belongs to: its framework and precision (the file name's, as the mapping read them:
+    `pytorch-train-bs-fp32.csv` → PyTorch, fp32) and whether it trained or inferred. A batch table completes
+    only a table of its own family: PyTorch fp32 batch sizes say nothing of a TensorFlow fp16 run."""
+    words = set(re.split(r"[^a-z0-9]+", name.lower()))
+    mode = next((_MODES[w] for w in sorted(words) if w in _MODES), "")
+    constants = raw.guess.constants
+    return constants.get("framework", ""), constants.get("precision", ""), mode
+
+
 def companions(raws: dict[str, Raw]) -> dict[str, str]:
-    """Batch-size table name → the loaded table it completes: same key column and at least one value column of
-    the same name (a model)."""
+    """Batch-size table name → the loaded table it completes: same family (`family`), same key column, and the
+    most value columns of the same name (models) in common; none when no table of its family is loaded."""
     out = {}
     for name, raw in raws.items():
         key = key_column(raw)
         if not is_batch_table(name) or not key:
             continue
         cols = set(raw.guess.columns("value"))
-        for other, o in raws.items():
-            if (
-                other != name
-                and not is_batch_table(other)
-                and key_column(o) == key
-                and cols & set(o.guess.columns("value"))
-            ):
-                out[name] = other
-                break
+        shared = {
+            other: len(cols & set(o.guess.columns("value")))
+            for other, o in raws.items()
+            if other != name and not is_batch_table(other) and key_column(o) == key
+            and family(other, o) == family(name, raw)
+        }  # fmt: skip
+        best = max((o for o in shared if shared[o]), key=lambda o: shared[o], default="")
+        if best:
+            out[name] = best
     return out
 
 
@@ -70,8 +85,10 @@ def join_batch(rows: pd.DataFrame, file_name: str, main: Raw, companion: Raw) ->
     same key (the system column, and the device count column when both have it) and the same value column;
     returns the rows and how many got a batch size. A cell that is not a whole number above 0 (blank, OOM)
     leaves the row's batch as it was."""
-    shared = [c for c in main.guess.roles if main.guess.roles[c] in ("system", "device", "count")]
-    shared = [c for c in shared if companion.guess.roles.get(c) == main.guess.roles[c]]
+    # a name column read as a system in one file and a device in the other (their cells differ) is still the key
+    kind = {"system": "name", "device": "name", "count": "count"}
+    shared = [c for c, r in main.guess.roles.items() if r in kind]
+    shared = [c for c in shared if kind.get(companion.guess.roles.get(c, "")) == kind[main.guess.roles[c]]]
     theirs = _keys(companion, shared)
     lookup: dict[tuple[str, str], int] = {}
     for column in companion.guess.columns("value"):

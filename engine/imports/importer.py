@@ -247,7 +247,9 @@ def apply_import(
       CsvError: the first bad cell (row and column named), or a mapping that does not fit the file.
     """
     _check(raw, m)
-    constants = {**sidecar_roles(sidecar or {}), **m.constants}
+    side = sidecar_roles(sidecar or {})
+    # the framework a file name suggests ("…_pytorch.tsv") yields to its sidecar's own ("PyTorch 0.4.1")
+    constants = {**side, **{k: v for k, v in m.constants.items() if k != "framework" or k not in side}}
     dims = _dimensions(raw, m, constants)
     parts, missing = [], {}
     for column in m.columns("value"):

@@ -39,6 +39,8 @@ _SETTING_PREFIXES = {"env", "environment", "config", "meta", "host", "system", "
 _SINGLE = {"device", "system", "count", "nodes", "batch", "model", "step", "date", "metric", "unit", "time"}
 _NUMBER_ROLES = {"count", "nodes", "batch", "price", "power", "time", "step", "cost"}
 _HOURLY = re.compile(r"hour|/\s*h\b|per\s*h|\bhr\b|hourly", re.IGNORECASE)
+_FRAMEWORKS = {"pytorch": "PyTorch", "torch": "PyTorch", "tensorflow": "TensorFlow", "tf": "TensorFlow",
+               "jax": "JAX", "mxnet": "MXNet", "paddle": "PaddlePaddle", "onnx": "ONNX Runtime"}  # fmt: skip
 _PRECISIONS = {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16", "amp": "mixed (AMP)", "tf32": "tf32", "int8": "int8"}
 
 
@@ -256,7 +258,7 @@ THROUGHPUT_DEFAULT_UNIT = "samples/s"  # a file that says "throughput" and no un
 
 
 def _name_hints(m: ImportMapping, name: str) -> None:
-    """What a file name says that its header does not: 'pytorch-train-throughput-fp32.csv' holds
+    """What a file name says that its header does not: 'pytorch-train-throughput-fp32.csv' holds PyTorch
     throughputs measured in fp32 — samples per second (a rate: higher is better, AccelBench's examples/s
     axis, so Compare takes it as it is); the unit is shown and editable in the mapping step."""
     words = set(re.split(r"[^a-z0-9]+", name.lower()))
@@ -270,6 +272,9 @@ def _name_hints(m: ImportMapping, name: str) -> None:
         if read.hardware_key:
             count = f"{read.device_count}x " if read.device_count else ""
             m.constants["device"] = f"{count}{read.device_model} {read.form_factor}".strip()
+    framework = next((_FRAMEWORKS[w] for w in _FRAMEWORKS if w in words), "")
+    if framework and not m.column("framework") and "framework" not in m.constants:
+        m.constants["framework"] = framework  # PyTorch and TensorFlow files dropped together are never one bar
     precision = next((_PRECISIONS[w] for w in _PRECISIONS if w in words), "")
     if precision and not m.column("precision") and "precision" not in m.constants:
         m.constants["precision"] = precision

@@ -1,0 +1,88 @@
+"""Issue 37: many files dropped at once. A batch-size companion is joined only into a table of its own family
+(same framework, precision and mode, read from the file names), whatever order the files come in; `results import
+--auto --no-join` leaves it out; rows of different frameworks are never one bar without ⚠ (History's `pooled`
+list, which the page shows as a warning) nor mapped together without a note on the CLI. Small files the test writes,
+in lambdal's shapes (values invented)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from test_import_real_files import VENDOR
+
+from engine.cli import main
+from engine.imports.companion import companions, family, join_batch
+from engine.imports.default_view import add_views, default_group, pooled
+from engine.imports.importer import apply_import, read_raw
+
+BS = "name_gpu,num_gpu,resnet50,bert_large_squad\nLambdaCloud A10,1,32,8\nH100 80GB SXM5,1,256,32\n"
+TF = VENDOR.replace("1753.0", "1500.0").replace("349.0", "300.0")
+FILES = {
+    "tensorflow-train-throughput-fp16.csv": TF,  # first: the old rule took the first table with the same columns
+    "pytorch-train-throughput-fp32.csv": VENDOR,
+    "pytorch-train-bs-fp32.csv": BS,
+}
+
+
+def _raws(order: list[str]):
+    return {n: read_raw(FILES[n].encode(), n) for n in order}
+
+
+@pytest.mark.parametrize("order", [list(FILES), list(reversed(FILES))])
+def test_a_batch_table_completes_only_its_own_family(order):
+    raws = _raws(order)
+    assert family("pytorch-train-bs-fp32.csv", raws["pytorch-train-bs-fp32.csv"]) == ("PyTorch", "fp32", "train")
+    assert companions(raws) == {"pytorch-train-bs-fp32.csv": "pytorch-train-throughput-fp32.csv"}
+    alone = {n: r for n, r in raws.items() if not n.startswith("pytorch-train-throughput")}
+    assert companions(alone) == {}  # its family's table is not loaded: no join into TensorFlow fp16
+
+
+def _rows(name: str, raws) -> pd.DataFrame:
+    return apply_import(raws[name].frame, raws[name].guess, name, None)[0]
+
+
+def test_pytorch_and_tensorflow_rows_of_one_gpu_and_model_are_never_one_bar_without_a_warning():
+    raws = _raws(list(FILES))
+    tf32 = "tensorflow-train-throughput-fp32.csv"  # the same precision: only the framework tells the rows apart
+    raws[tf32] = read_raw(TF.encode(), tf32)
+    rows = pd.concat([_rows(n, raws) for n in (tf32, "pytorch-train-throughput-fp32.csv")], ignore_index=True)
+    assert set(rows["framework"]) == {"PyTorch", "TensorFlow"}
+    df = add_views(rows)
+    by = default_group(df, ["configuration", "workload"])
+    pools = pooled(df, by, "examples_per_sec")
+    assert len(pools) and pools["differs"].str.contains("framework: PyTorch, TensorFlow").all(), pools
+    joined, matched = join_batch(_rows("pytorch-train-throughput-fp32.csv", raws), "pytorch-train-throughput-fp32.csv",
+                                 raws["pytorch-train-throughput-fp32.csv"], raws["pytorch-train-bs-fp32.csv"])  # fmt: skip
+    assert matched == 4 and set(joined["global_batch_size"].dropna()) == {8, 32, 256}  # A10 and H100, 2 models
+
+
+def _auto(tmp_path, name: str, *extra: str) -> tuple[pd.DataFrame, str]:
+    out = tmp_path / f"{name}.out.csv"
+    assert main(["results", "import", str(tmp_path / name), "--auto", "--out", str(out), *extra]) == 0
+    return pd.read_csv(out), ""
+
+
+@pytest.fixture
+def folder(tmp_path):
+    for name, text in FILES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_auto_joins_the_family_companion_and_no_join_turns_it_off(folder, db, capsys):
+    long, _ = _auto(folder, "pytorch-train-throughput-fp32.csv")
+    assert "Batch size from pytorch-train-bs-fp32.csv" in capsys.readouterr().err
+    assert 256 in set(long["global_batch_size"])
+    long, _ = _auto(folder, "pytorch-train-throughput-fp32.csv", "--no-join")
+    assert "Batch size from" not in capsys.readouterr().err and long["global_batch_size"].isna().all()
+    long, _ = _auto(folder, "tensorflow-train-throughput-fp16.csv")
+    err = capsys.readouterr().err
+    assert "Batch size from" not in err and long["global_batch_size"].isna().all()
+    assert set(long["framework"]) == {"TensorFlow"} and set(long["precision"]) == {"fp16"}
+
+
+def test_auto_warns_when_one_file_holds_rows_of_several_frameworks(tmp_path, db, capsys):
+    (tmp_path / "runs.csv").write_text("gpu,framework,model,throughput_img_s\nV100,PyTorch,resnet50,1200\n"
+                                       "V100,TensorFlow,resnet50,1100\n", encoding="utf-8")  # fmt: skip
+    _auto(tmp_path, "runs.csv")
+    assert "⚠ rows of 2 frameworks (PyTorch, TensorFlow)" in capsys.readouterr().err
