@@ -140,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(known formats, a batch-size table and a sidecar beside FILE); what it guessed goes to stderr",
     )
     ri.add_argument("--device", help="with --auto: the device of a file that names none (an nvidia-smi log)")
+    ri.add_argument("--no-join", action="store_true", help="with --auto: never join a batch-size table beside FILE")
     ri.add_argument("--sidecar", help="with --mapping/--auto: a JSON/YAML file of settings joined to every row")
     ri.add_argument("--out", help="with --mapping/--auto: write the mapped rows here as a long CSV (default: stdout)")
 
