@@ -14,6 +14,7 @@ from engine.results.backend_text import FLOOR_NOTE, backend_lines, peak_text
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from ui.common import MISSING, fmt_num, fmt_seconds, owns_run, page_link, plain, show_chart, store
+from ui.run_input import input_section
 from ui.run_progress import run_title
 from ui.run_telemetry import result_telemetry
 
@@ -33,7 +34,7 @@ def _reference_frame() -> pd.DataFrame | None:
         return None
 
 
-def answer_line(row: dict[str, Any]) -> None:
+def answer_line(row: dict[str, Any]) -> Any:
     """The answer in one sentence and one number: how many times faster the published hardware is."""
     from engine.compare.answer import answer_for_run, times_range
     from engine.compare.store_rows import runs_of
@@ -41,7 +42,7 @@ def answer_line(row: dict[str, Any]) -> None:
     # your store's runs on other devices (a teammate's pushed T4 run) are the first evidence for those devices
     found = answer_for_run(row, _reference_frame(), store_runs=runs_of(store()))
     if found is None or not found.headline:
-        return
+        return found
     with st.container(border=True, key="run_answer"):
         left, right = st.columns([4, 1])
         left.markdown(f"**{plain(found.headline)}**")
@@ -51,6 +52,7 @@ def answer_line(row: dict[str, Any]) -> None:
             right.metric(
                 word or "Times faster", times_range(found.low, found.high), help="one device's rate ÷ this run's rate"
             )
+    return found  # the Run card's input box names each device's host cap from it (ui.run_input)
 
 
 def _log_tail(run_id: str, lines: int = 25) -> str:
@@ -115,8 +117,9 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
         st.caption(
             " · ".join(p for p in (f"`{run_id}`", plain(run_title(row)), plain(row.get("device_name") or "")) if p)
         )
+        found = None
         if status == RunStatus.OK:
-            answer_line(row)
+            found = answer_line(row)
         else:
             _outcome(run_id, row)
         if row.get("step_time_ms_median") is None:
@@ -129,6 +132,7 @@ def result_card(run_id: str, row: dict[str, Any]) -> None:
             return
         _headline_metrics(row)
         _detail_metrics(row)
+        input_section(run_id, row, found)  # issue 38: pipeline alone, step alone, training, and the split bar
         _card_footer(run_id, row)
 
 

@@ -41,12 +41,18 @@ ESTIMATE_WORDS = (
 )
 
 
-def _num(v: Any) -> float | None:
+def finite_number(v: Any) -> float | None:
+    """A stored field as a float; None for a missing, non-numeric, NaN or infinite one."""
     try:
         f = float(v)
     except (TypeError, ValueError):
         return None
-    return f if math.isfinite(f) and f > 0 else None
+    return f if math.isfinite(f) else None
+
+
+def _num(v: Any) -> float | None:
+    f = finite_number(v)
+    return f if f is not None and f > 0 else None
 
 
 @dataclass(frozen=True)
