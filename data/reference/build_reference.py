@@ -49,6 +49,7 @@ from curation_rules import (  # (needs HERE on sys.path first)
     unit_fields,
 )
 from modern_refs import modern_rows
+from tpu_refs import tpu_rows
 from transformer_refs import transformer_rows
 
 from engine.reference.data import COLUMN_NAMES
@@ -178,6 +179,7 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
     rows = [_finish(r) for block in blocks.values() for r in block]
     rows += transformer_rows()  # published BERT/GPT-2 figures, each with its file and commit (transformer_refs.py)
     rows += modern_rows()  # today's accelerators: Lambda v2 (median of hosts) and MLPerf v4.0 (modern_refs.py)
+    rows += tpu_rows()  # per-chip TPU v3–v6e rates from Google's MLPerf logs (tpu_refs.py), origin modern_refs
     rows += pack_rows()  # AccelBench's own measurements, after every published row
     return [{name: r.get(name, "") for name in COLUMN_NAMES} for r in rows]
 

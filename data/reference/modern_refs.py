@@ -35,6 +35,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(HERE)]
 
 from curation_rules import display_name  # (needs HERE on sys.path first)
+from mlperf_logs import mlperf_block_rate
 
 from engine.imports.system_names import parse_system
 from engine.reference.data import COLUMN_NAMES
@@ -317,15 +318,24 @@ def mlperf_bert_rate(log_text: str) -> tuple[float, int, int]:
     return statistics.median(rates[1:]), int(batch), len(rates)
 
 
+def mlperf_rate(log_text: str, benchmark: str) -> tuple[float, int, int]:
+    """One result log's steady-state rate: epoch times (ResNet-50) or the log's own throughput (BERT) where the log
+    states them, as NVIDIA's do; else its timed blocks, as Google's TPU logs have (mlperf_logs.mlperf_block_rate)."""
+    if benchmark == "resnet" and '"epoch_start"' in log_text:
+        return mlperf_epoch_rate(log_text)
+    if benchmark == "bert" and '"tracked_stats"' in log_text:
+        return mlperf_bert_rate(log_text)
+    return mlperf_block_rate(log_text, benchmark)
+
+
 def derive_mlperf(repo_dir: Path, system_dir: str, benchmark: str = "resnet") -> tuple[float, float, float, int]:
     """(median, min, max, runs) of the per-run rate over a system's <benchmark>/result_*.txt in a git mirror (HEAD)."""
 
     def git(*args: str) -> str:
         return subprocess.run(["git", "-C", str(repo_dir), *args], capture_output=True, text=True, check=True).stdout
 
-    rate = mlperf_epoch_rate if benchmark == "resnet" else mlperf_bert_rate
     files = [f for f in git("ls-tree", "--name-only", "HEAD", f"{system_dir}/{benchmark}/").split() if "/result_" in f]
-    rates = [rate(git("show", f"HEAD:{f}"))[0] for f in files]
+    rates = [mlperf_rate(git("show", f"HEAD:{f}"), benchmark)[0] for f in files]
     return statistics.median(rates), min(rates), max(rates), len(rates)
 
 

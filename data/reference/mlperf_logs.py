@@ -1,0 +1,86 @@
+"""Steady-state rates from MLPerf Training result logs that time *blocks* instead of epochs (issue 36 item 5).
+
+Google's TPU submissions never log `epoch_start`/`epoch_stop` or a `tracked_stats` throughput: they time blocks of
+training between evaluations (`block_start` → `block_stop`). What a block counts depends on the benchmark, and each
+unit below is checked against the log's own totals (train_samples = global batch × training steps):
+- ResNet-50: `epoch_count` epochs of `train_samples` (1,281,167) images each;
+- BERT: `epoch_count` training steps of `global_batch_size` sequences (v0.7–v2.0 TPU logs: 1953 × 256,
+  56 × 3072, 33 × 6912; train_samples is batch × opt_learning_rate_training_steps in each);
+- GPT-3: `epoch_count` tokens (50,331,648 = 16 steps × 1536 sequences × 2048 tokens);
+- Stable Diffusion: the `samples_count` the block_stop states, less the one its block_start stated.
+A block's time includes the evaluation run at its end where the submission evaluates inside the block, so the rate
+is a slight underestimate of pure training throughput. The first block carries compilation and warm-up and is
+dropped; the rate is the median over the rest. Version 0.6 logs use the older `:::MLL <seconds> key: {json}` lines.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from typing import Any
+
+Event = dict[str, Any]
+
+
+def mllog_events(log_text: str) -> list[Event]:
+    """Every MLPerf log event of a result file, in order, as {"key", "time_ms", "value", "metadata"}."""
+    events: list[Event] = []
+    for line in log_text.splitlines():
+        if ":::MLLOG" in line:
+            events.append(json.loads(line.split(":::MLLOG", 1)[1]))
+        elif line.startswith(":::MLL "):  # v0.6: ":::MLL 1558420845.822 block_start: {...}"
+            stamp, rest = line[len(":::MLL ") :].split(" ", 1)
+            key, body = rest.split(": ", 1)
+            events.append({"key": key, "time_ms": float(stamp) * 1000.0, **json.loads(body)})
+    return events
+
+
+def _first(events: list[Event], *keys: str) -> Any:
+    return next(e["value"] for e in events if e["key"] in keys)
+
+
+def _block_samples(events: list[Event], benchmark: str) -> float | None:
+    """Examples (images, sequences, tokens) one block of `epoch_count` covers; None where blocks state samples."""
+    if benchmark == "resnet":
+        return float(_first(events, "train_samples", "num_train_examples"))
+    if benchmark == "bert":
+        return float(_first(events, "global_batch_size"))
+    if benchmark == "gpt3":
+        return 1.0
+    if benchmark == "stable_diffusion":
+        return None
+    raise ValueError(f"no block unit known for benchmark {benchmark!r}")
+
+
+def block_rates(log_text: str, benchmark: str) -> list[float]:
+    """Examples/s of each timed block of one result log, in order (a block_stop pairs with its own block_start:
+    the same first_epoch_num, or the latest open one where the log gives none)."""
+    events = mllog_events(log_text)
+    per_epoch = _block_samples(events, benchmark)
+    open_blocks: dict[Any, Event] = {}
+    rates = []
+    for e in events:
+        meta = e.get("metadata") or {}
+        mark = meta.get("first_epoch_num", "open")
+        if e["key"] == "block_start":
+            open_blocks[mark] = e
+        elif e["key"] == "block_stop" and mark in open_blocks:
+            start = open_blocks.pop(mark)
+            seconds = (e["time_ms"] - start["time_ms"]) / 1000.0
+            if per_epoch is None:
+                examples = float(meta["samples_count"]) - float(start["metadata"]["samples_count"])
+            else:
+                examples = float(start["metadata"]["epoch_count"]) * per_epoch
+            if seconds > 0 and examples > 0:
+                rates.append(examples / seconds)
+    return rates
+
+
+def mlperf_block_rate(log_text: str, benchmark: str) -> tuple[float, int, int]:
+    """(examples/s, global batch, blocks timed) of one block-timed result log: median over the blocks after the
+    first (the first carries compilation and warm-up)."""
+    rates = block_rates(log_text, benchmark)
+    if len(rates) < 2:
+        raise ValueError("fewer than two timed blocks: no steady-state rate")
+    batch = _first(mllog_events(log_text), "global_batch_size")
+    return statistics.median(rates[1:]), int(batch), len(rates)
