@@ -1,12 +1,13 @@
-"""A sweep's figures: throughput per cell as a heatmap (cell group × batch size) and the batch-size curve
-(examples/s at each tried batch, a cross where a batch did not fit). Frames come from engine.sweep.summary."""
+"""A sweep's figures: throughput per cell as a heatmap (cell group × batch size), the batch-size curve
+(examples/s at each tried batch, a cross where a batch did not fit) and, for a sweep over --input-workers,
+training against input workers with the step alone as a line (issue 38). Frames come from engine.sweep.summary."""
 
 from __future__ import annotations
 
 import pandas as pd
 import plotly.graph_objects as go
 
-from engine.charts.base import BAD, PALETTE, empty_figure, finish
+from engine.charts.base import BAD, PALETTE, count_axis, empty_figure, finish
 
 THROUGHPUT = "Throughput (examples/s)"
 
@@ -64,3 +65,41 @@ def batch_curve_figure(curve: pd.DataFrame) -> go.Figure:
             )
     fig.update_xaxes(type="log")
     return finish(fig, "Batch size (global, log scale)", THROUGHPUT)
+
+
+WORKERS_X = "Input workers (the pipeline's parallel calls)"
+
+
+def workers_figure(frame: pd.DataFrame) -> go.Figure:
+    """`frame`: engine.sweep.workers.workers_frame. Training examples/s against input workers, one line per cell, with the step alone (the model on a batch
+    already on the device: what training would reach with input free) as a dashed line of the same colour."""
+    if frame["input_workers"].nunique() < 2:
+        return empty_figure(
+            "This sweep did not vary its input workers: sweep --input-workers 1,2,4 to see how far the pipeline goes.",
+            WORKERS_X,
+            THROUGHPUT,
+        )
+    fig = go.Figure()
+    for i, (cell, part) in enumerate(frame.groupby("cell", sort=True)):
+        colour = PALETTE[i % len(PALETTE)]
+        fig.add_trace(
+            go.Scatter(
+                x=part["input_workers"], y=part["examples_per_sec"], mode="lines+markers", name=f"{cell}: training",
+                line={"color": colour},
+                hovertemplate="%{x} input workers: %{y:,.1f} examples/s (training)<extra></extra>",
+            )
+        )  # fmt: skip
+        step = part["step_examples_per_sec"].dropna()
+        if not step.empty:  # the step alone does not depend on the workers: one level, their median
+            level = float(step.median())
+            xs = [int(part["input_workers"].min()), int(part["input_workers"].max())]
+            fig.add_trace(
+                go.Scatter(
+                    x=xs, y=[level, level], mode="lines", name=f"{cell}: step alone ({level:,.0f}/s)",
+                    line={"color": colour, "dash": "dash"},
+                    hovertemplate=f"step alone: {level:,.1f} examples/s<extra></extra>",
+                )
+            )  # fmt: skip
+    fig.update_xaxes(**count_axis(frame["input_workers"]))
+    fig.update_yaxes(rangemode="tozero")
+    return finish(fig, WORKERS_X, THROUGHPUT)
