@@ -22,43 +22,24 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import pandas as pd
-
-from engine.compare import likeforlike as lfl
 from engine.compare import step_fit, step_model
+from engine.compare.points import (  # noqa: F401 (Point's helpers re-exported: picks, estimate_check, tests)
+    Key,
+    Point,
+    group_points,
+    middle,
+    point_of_rate,
+    points_from_reference,
+    usable_device,
+)
 from engine.compare.step_model import byte_text, pct, sig
-from engine.compare.workload import device_count, model_kind, precision_class, shaped_model
-from engine.reference.normalize import is_missing
+from engine.compare.workload import model_kind, precision_class
 from engine.reference.units import HARDWARE
 from engine.spec import catalog
 
 RATIO_MARGIN = 0.25  # a device ratio carried across models of one kind: the error the method aims to stay within
 MIN_RATIO_MODELS = 2
 CLASSES = ("float32", "mixed")
-Key = tuple[str, str, str]  # (model, hardware_key, precision_class)
-
-
-@dataclass(frozen=True)
-class Point:
-    """One measured or published training throughput of ONE device.
-
-    Attributes:
-      model: the model (workload) key; `bert_base@384` at a stated sequence length not the zoo's (shaped_model).
-      hardware_key: the device; precision_class: "float32" or "mixed".
-      examples_per_sec: per single device (workload.device_unit: a GPU, a K80 die, a v2-8 board, a TPU chip).
-      basis: "measured" (AccelBench's own runs) or "published".
-      source_id: where the figure came from; label: how a person reads it.
-      batch: the batch per device it ran at, where stated (the step model's per-step overhead needs it).
-    """
-
-    model: str
-    hardware_key: str
-    precision_class: str
-    examples_per_sec: float
-    basis: str
-    source_id: str
-    label: str
-    batch: float | None = None
 
 
 @dataclass(frozen=True)
@@ -90,67 +71,6 @@ class Estimate:
     capped: bool = False
 
 
-def point_of_rate(rate: lfl.Rate) -> Point | None:
-    """A training rate as one device's Point; None for doubtful rows, one-sided bounds or an unknown count."""
-    n_devices = device_count(rate.hardware_key, rate.settings.get("hardware_count"), rate.settings.get("count_unit"))
-    # a one-sided bound is not a value to scale from, nor one to check an estimate against
-    if rate.task != "training" or rate.doubtful or rate.bound in ("at most", "at least") or not n_devices:
-        return None
-    basis = "measured" if rate.basis == "measured" else "published"
-    per_device_batch = _batch(rate.settings.get("batch_size"), n_devices)
-    return Point(
-        shaped_model(rate.settings), rate.hardware_key, precision_class(rate.precision), rate.value / n_devices, basis,
-        rate.source_id, rate.label, per_device_batch,
-    )  # fmt: skip
-
-
-def _batch(batch: object, n_devices: float) -> float | None:
-    try:
-        b = float(str(batch)) if not is_missing(batch) else 0.0
-    except ValueError:
-        return None
-    return b / n_devices if b > 0 else None
-
-
-def points_from_reference(ref: pd.DataFrame) -> list[Point]:
-    """Every usable training figure of the reference table, per single device.
-
-    AccelBench's own pack measures one workload on several backends on one machine; their spread is each
-    backend's overhead, not the device (Keras-torch's eager dispatch runs ResNet-50 at a quarter of Keras-JAX's
-    rate on an H100), so per (model, device, precision class, source) only the fastest backend's figure is kept.
-    """
-    rows = ref[ref["task"] == "training"].to_dict("records") if not ref.empty else []
-    rates = (lfl.rate_of_reference(r) for r in rows)
-    points = [p for p in (point_of_rate(r) for r in rates if r is not None) if p is not None]
-    best: dict[tuple[str, str, str, str], Point] = {}
-    for p in points:
-        k = (p.model, p.hardware_key, p.precision_class, p.source_id)
-        if p.basis == "measured" and (k not in best or p.examples_per_sec > best[k].examples_per_sec):
-            best[k] = p
-    return [
-        p
-        for p in points
-        if p.basis != "measured" or best[(p.model, p.hardware_key, p.precision_class, p.source_id)] is p
-    ]
-
-
-def usable_device(key: str) -> bool:
-    """A device an estimate can name: a known GPU or TPU (a CPU host has no stable ratio to anything)."""
-    dev = HARDWARE.get(key)
-    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
-
-
-def group_points(points: Sequence[Point]) -> dict[Key, list[Point]]:
-    keys = dict.fromkeys((p.model, p.hardware_key, p.precision_class) for p in points)
-    return {k: [p for p in points if (p.model, p.hardware_key, p.precision_class) == k] for k in keys}
-
-
-def middle(group: Sequence[Point]) -> Point:
-    """The group's middle figure (median_low: a real figure, not an average of two)."""
-    mid = statistics.median_low(p.examples_per_sec for p in group)
-    return next(p for p in group if p.examples_per_sec == mid)
-
-
 def _device_ratio(groups: dict[Key, list[Point]], model: str, target: str, anchor: str, pc: str) -> float:
     """target ÷ anchor on `model`, within each source that measured both where one did (its settings cancel)."""
     on_t, on_a = groups[(model, target, pc)], groups[(model, anchor, pc)]
@@ -168,19 +88,27 @@ def _short(key: str, article: bool = False) -> str:
 
 
 def _by_ratio(
-    model: str, target: str, pc: str, groups: dict[Key, list[Point]], kind: str | None = None
+    model: str,
+    target: str,
+    pc: str,
+    groups: dict[Key, list[Point]],
+    kind: str | None = None,
+    anchors: Sequence[Point] | None = None,
 ) -> Estimate | None:
     kind = kind or model_kind(model)
+    given = {p.hardware_key: p for p in anchors} if anchors is not None else None
     options = []
     for m, anchor, c in groups:
         if m != model or c != pc or anchor == target or not usable_device(anchor):
+            continue
+        if given is not None and anchor not in given:  # one scale: only the answer's measured anchors
             continue
         others = sorted(
             o for o, d, oc in groups
             if d == target and oc == pc and o != model and model_kind(o) == kind and (o, anchor, pc) in groups
         )  # fmt: skip
         if others:
-            a = middle(groups[(model, anchor, pc)])
+            a = given[anchor] if given is not None else middle(groups[(model, anchor, pc)])
             ratios = [_device_ratio(groups, o, target, anchor, pc) for o in others]
             # most ratio models first; then AccelBench's own figure; then the nearest device (the least carried)
             near = abs(math.log(statistics.median(ratios)))
@@ -189,7 +117,7 @@ def _by_ratio(
         return None
     *_, anchor, a, others, ratios = min(options, key=lambda o: o[:4])
     mid, lo, hi = statistics.median(ratios), min(ratios), max(ratios)
-    spread = f"{lo:.2g}–{hi:.2g}×" if hi / lo > 1.005 else f"{mid:.2g}×"
+    spread = f"{lo:.2g}–{hi:.2g}×, median {mid:.3g}×" if hi / lo > 1.005 else f"{mid:.3g}×"
     n_models, v = f"{len(others)} other {kind} model{'s' if len(others) > 1 else ''}", a.examples_per_sec
     unit = "img/s" if model in catalog.MODELS and catalog.MODELS[model].kind == "image" else "examples/s"
     how = (
@@ -211,7 +139,13 @@ def fit_figures(groups: dict[Key, list[Point]]) -> tuple[step_fit.Figure, ...]:
 
 
 def _by_memory(
-    model: str, target: str, pc: str, groups: dict[Key, list[Point]], flops: float | None, kind: str | None = None
+    model: str,
+    target: str,
+    pc: str,
+    groups: dict[Key, list[Point]],
+    flops: float | None,
+    kind: str | None = None,
+    anchors: Sequence[Point] | None = None,
 ) -> Estimate | None:
     """The memory-aware step model (engine.compare.step_model): the model's own figure on another device × the
     modelled step-time ratio of the two devices, or, with no figure of the model anywhere, its modelled rate
@@ -227,6 +161,8 @@ def _by_memory(
         middle(g) for (m, d, c), g in groups.items()
         if m == model and c == pc and usable_device(d) and step_model.bandwidth(d) and step_model.peak_flops(d, c)
     ]  # fmt: skip
+    if anchors is not None:  # one scale (engine.compare.one_scale): the answer's measured anchors, nothing else
+        own = [a for a in anchors if step_model.bandwidth(a.hardware_key) and step_model.peak_flops(a.hardware_key, pc)]
     mem = step_model.bound_share(cost, target, pc, e_c, e_m)
     work = (
         f"{sig(cost.total_flops / 1e9)} GFLOP per training example and {byte_text(cost.total_bytes)} moved (memory "
@@ -278,12 +214,15 @@ def estimate(
     points: Sequence[Point],
     flops_per_example: float | None = None,
     kind: str | None = None,
+    anchors: Sequence[Point] | None = None,
 ) -> Estimate | None:
     """An estimate of `model`'s training examples/s on one `hardware_key` device at `precision` (a precision or
     its class), from the other points; None for an unknown device or when neither method has data. `kind`:
     a user model's, read from its layers (the zoo's is known by name; an unknown one counts as a convnet).
 
     Points of the target itself are left out: an estimate stands in for a figure, it never repeats one.
+    `anchors`: the model's figures an estimate may start from (engine.compare.one_scale: the answer's measured
+    rows), in place of every figure of the model.
     """
     pc = precision if precision in CLASSES else precision_class(precision)
     if not usable_device(hardware_key):
@@ -292,7 +231,7 @@ def estimate(
     groups = group_points([p for p in points if (p.model, p.hardware_key, p.precision_class) != target])
     # a ratio seen on two or more other models first (checked leave-one-out it misses by less than the step
     # model); one seen on a single other model carries that model's quirks: the step model goes before it
-    ratio = _by_ratio(*target, groups, kind)
+    ratio = _by_ratio(*target, groups, kind, anchors)
     if ratio is not None and not ratio.rough:
         return ratio
-    return _by_memory(*target, groups, flops_per_example, kind) or ratio
+    return _by_memory(*target, groups, flops_per_example, kind, anchors) or ratio

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pandas as pd
 
 from engine.compare import likeforlike as lfl
-from engine.compare.estimate import Estimate, estimate, point_of_rate, points_from_reference
-from engine.compare.scaled import scaled_rows, with_stack
+from engine.compare.estimate import Estimate, Point, estimate, point_of_rate, points_from_reference
+from engine.compare.one_scale import TPU_FLOAT32, Scale, flag_saturated, scale_of
+from engine.compare.scaled import publisher, scaled_rows, with_stack
 from engine.compare.single import one_device
 from engine.compare.step_floor import capped, step_floor
 from engine.compare.workload import not_comparable, precision_class
@@ -127,6 +129,8 @@ def default_rows(
         if _accelerator(r.hardware_key):
             groups.setdefault(r.hardware_key, []).append(r)
     picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
+    if all_devices and not device:  # "Which device?": every row on one scale (engine.compare.one_scale)
+        return one_scale_rows(base, ref, groups, picked, store)
     wanted = [k for k in picked if device is None or k == device]
     published = [r for g in groups.values() for r in g if r.basis == "published"]
     unmeasured = [k for k in wanted if picked[k].basis != "measured"]
@@ -141,6 +145,47 @@ def default_rows(
         covered = {f for k in groups for f in same_family(k)} if all_devices and not device else set(groups)
         out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store)
     return out
+
+
+def one_scale_rows(
+    base: lfl.Rate,
+    ref: pd.DataFrame | None,
+    groups: dict[str, list[lfl.Rate]],
+    picked: dict[str, lfl.Rate],
+    store: Sequence[lfl.Rate] = (),
+) -> list[lfl.Rate]:
+    """Every device on one scale: the measured anchors (one stack, the run's precision class), devices one source
+    measured beside an anchor (scaled, never by a pipeline-bound source's ratio), the step model from an anchor
+    for every other GPU and TPU with a peak; each other figure (published, another stack or precision) listed
+    beside with its `scale_role` "beside" and why, never ranked."""
+    scale = scale_of(base, [*picked.values(), *([base] if _accelerator(base.hardware_key) else [])])
+    anchors = [replace(a, settings={**a.settings, "scale_role": "anchor", "scale_note": scale.note})
+               for a in scale.anchors]  # fmt: skip
+    published = flag_saturated([r for g in groups.values() for r in g if r.basis == "published"])
+    targets = [k for k in picked if k not in scale.keys]
+    scaled = scaled_rows(base, anchors, [r for r in published if "saturated" not in r.settings], targets)
+    ranked = {f for r in [*anchors, *scaled] for f in same_family(r.hardware_key)}
+    saturated_by_id, anchor_ids = {r.id: r for r in published}, {a.id for a in scale.anchors}
+    beside = []
+    for pick in picked.values():
+        if pick.id in anchor_ids or (one_device(pick) or pick).id in anchor_ids:
+            continue
+        r = saturated_by_id.get(pick.id, pick)
+        why = "pipeline-bound source" if "saturated" in r.settings else _beside_why(r, scale)
+        beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))
+    keys = [k for k in all_device_keys() if k not in ranked]
+    points = [p for p in (point_of_rate(a) for a in anchors) if p is not None]
+    estimates = estimated_rows(base, ref, keys, store=store, anchors=points or None)
+    return [*[a for a in anchors if a.id != base.id], *scaled, *estimates, *beside]
+
+
+def _beside_why(r: lfl.Rate, scale: Scale) -> str:
+    if precision_class(r.precision) != scale.precision_class:
+        return f"another precision ({lfl.precision_text(r.precision)})"
+    stack = lfl.FRAMEWORK_TEXT.get(str(r.settings.get("framework")), "stack not stated")
+    if r.basis == "measured":
+        return f"measured on another stack ({stack})"
+    return f"{publisher(r)}'s own figure, {stack}: another stack's scale" if r.basis == "published" else r.basis
 
 
 def automatic_rows(
@@ -176,19 +221,25 @@ def automatic_rows(
 
 
 def estimated_rows(
-    base: lfl.Rate, ref: pd.DataFrame | None, keys: Sequence[str], store: Sequence[lfl.Rate] = ()
+    base: lfl.Rate,
+    ref: pd.DataFrame | None,
+    keys: Sequence[str],
+    store: Sequence[lfl.Rate] = (),
+    anchors: Sequence[Point] | None = None,
 ) -> list[lfl.Rate]:
     """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate); the
-    store's measured runs (of any model) join the reference table's figures as points."""
+    store's measured runs (of any model) join the reference table's figures as points. `anchors`: the figures
+    of the model an estimate may start from (one scale), else any."""
     if not keys or ref is None:
         return []
 
     points = points_from_reference(ref) + [p for p in (point_of_rate(r) for r in store) if p is not None]
-    floor = step_floor(ref)
+    # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
+    floor = step_floor(ref) if anchors is None else None
     out = []
     for key in keys:
         kind = base.settings.get("model_kind") or None  # a user model's, from its layers
-        e = estimate(base.workload, key, base.precision, points, flops_per_example=_flops(base), kind=kind)
+        e = estimate(base.workload, key, base.precision, points, _flops(base), kind, anchors)
         if e is not None:
             out.append(_as_rate(base, capped(e, base.settings.get("batch_size"), floor)))
     return out
@@ -210,7 +261,11 @@ def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
         "hardware_key": e.hardware_key, "hardware": name, "device_type": device_type,
         "hardware_count": 1, "count_unit": unit, "task": "training", "model": base.workload,
         "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "method": e.method, "source_kind": "estimate",
+        "anchor_key": e.anchor.hardware_key if e.anchor else None,
+        "ratio_source": "step model" if e.method == "memory-aware" else f"ratio on {len(e.ratio_models)} other models",
     }  # fmt: skip
+    if device_type == "tpu" and precision_class(base.precision) == "float32":
+        settings["precision_note"] = TPU_FLOAT32
     words = "estimate, rough" if e.rough else "estimate"
     return lfl.Rate(
         id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "

@@ -149,10 +149,11 @@ def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[f
     )
     unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
     settings = {
-        **{k: v for k, v in anchor.settings.items() if k != "per_device_of"},
+        **{k: v for k, v in anchor.settings.items() if k not in ("per_device_of", "scale_role", "scale_note")},
         "hardware_key": key, "hardware": name, "device_type": dev.device_type if dev else "gpu",
         "hardware_count": 1, "count_unit": device_unit(key), "source_kind": BASIS, "scaled_words": words,
-        "anchor_id": anchor.id, "ratio_ids": (t.id, a.id), "ratio_source": who,
+        "anchor_id": anchor.id, "anchor_key": anchor.hardware_key, "ratio_ids": (t.id, a.id),
+        "ratio_source": f"{who}, {fw or 'stack not stated'} ({lfl.precision_text(t.precision)})",
     }  # fmt: skip
     lo, hi = min(ratios), max(ratios)
     spread = hi / lo > 1.005

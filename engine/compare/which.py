@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd
@@ -21,9 +22,11 @@ from engine.compare.compared import Compared
 from engine.compare.input_cap import cap_of
 from engine.compare.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
 from engine.compare.which_rows import DeviceRow, WhichDevice, Work
+from engine.compare.workload import device_unit
 from engine.reference.normalize import is_missing
-from engine.reference.units import same_family
+from engine.reference.units import same_family, units_between
 from engine.spec import hardware_table
+from engine.spec.prices import price_for_device
 
 BASIS_ORDER = {"measured": 0, "scaled": 1, "published": 2, "estimate": 3}  # within a family: the best evidence kept
 
@@ -53,14 +56,36 @@ def _price_whose(c: Compared) -> str:
     return "yours" if c.price_how.startswith("user:") else "price table"
 
 
+def per_chip(r: Rate) -> Rate:
+    """A TPU row per chip (a v2-8 board's figure ÷ its 4 chips, the count said); any other row as it is."""
+    chips = units_between(r.hardware_key, device_unit(r.hardware_key), "chip") if r.device_type == "tpu" else None
+    if not chips or chips == 1:
+        return r
+    return replace(
+        r, value=r.value / chips, low=r.low / chips if r.low else None, high=r.high / chips if r.high else None,
+        label=f"{r.label} ÷ {chips:g} chips", how=f"{r.how}; ÷ {chips:g} chips = one chip's share of the board",
+    )  # fmt: skip
+
+
+def devices_per_rental(key: str) -> float:
+    """What one rents, in devices of the row (GPUs, TPU chips): the price table's unit (a v2-8 board = 4)."""
+    tpu = key in hardware_table.BY_KEY and hardware_table.BY_KEY[key].device_type == "tpu"
+    for k in [key, *sorted(same_family(key) - {key})]:
+        choice = price_for_device(k)
+        if choice is not None:
+            return units_between(k, choice.per_unit, "chip" if tpu else device_unit(k)) or 1.0
+    return 1.0
+
+
 def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
-    one = c.one
-    if one is None or not one.value > 0:
+    if c.one is None or not c.one.value > 0:
         return None
+    one = per_chip(c.one)
     dev = hardware_table.BY_KEY.get(one.hardware_key)
     low = one.low if one.low is not None and one.low > 0 else None
     high = one.high if one.high is not None and one.high > 0 else None
     ex = work.examples
+    s = one.settings
     usd_h = c.usd_per_million_examples * one.value * 3600 / 1e6 if c.usd_per_million_examples is not None else None
     return DeviceRow(
         hardware_key=one.hardware_key, device=dev.short if dev else one.hardware_key, label=one.label,
@@ -71,7 +96,11 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         usd_per_million_examples=c.usd_per_million_examples, usd_per_hour=usd_h,
         price=c.price_how if c.usd_per_million_examples is not None else "no price: give yours",
         price_whose=_price_whose(c), how=one.how, device_type=one.device_type, setting=setting_text(one),
-        method=str(c.rate.settings.get("method") or ""), input_cap=cap_of(c),
+        method=str(c.rate.settings.get("method") or ""), input_cap=cap_of(c), anchor=s.get("anchor_key"),
+        ratio_source=str(s.get("ratio_source") or ""), precision=precision_text(one.precision),
+        precision_note=str(s.get("precision_note") or ""), per="chip" if one.device_type == "tpu" else "gpu",
+        devices_per_rental=devices_per_rental(one.hardware_key), flag=str(s.get("saturated") or ""),
+        beside_why=str(s.get("beside_why") or "") if s.get("scale_role") == "beside" else "",
     )  # fmt: skip
 
 
@@ -79,7 +108,8 @@ def setting_text(r: Rate) -> str:
     """'mixed fp16 · PyTorch', 'fp32 · Keras-JAX', 'mixed bf16' (an estimate has no stack of its own)."""
     fw = str(r.settings.get("framework") or "")
     stack = "" if r.basis == "estimate" or fw in ("", "unknown") else FRAMEWORK_TEXT.get(fw, fw)
-    return " · ".join(x for x in (precision_text(r.precision), stack) if x)
+    xla = " (XLA: bf16 passes)" if r.settings.get("precision_note") else ""  # one_scale.TPU_FLOAT32
+    return " · ".join(x for x in (precision_text(r.precision) + xla, stack) if x)
 
 
 def _one_per_family(rows: list[DeviceRow]) -> list[DeviceRow]:
@@ -124,11 +154,32 @@ def which_device(
             left_out.append(f"{c.rate.label}: a system whose source does not say how many devices it used")
             continue
         rows.append(got)
-    rows = sorted(_one_per_family(rows), key=sort_key)
+    beside = [r for r in rows if r.beside_why]
+    ranked = sorted(_one_per_family(on_one_scale([r for r in rows if not r.beside_why])), key=sort_key)
+    note = next((str(c.rate.settings["scale_note"]) for c in answer.rows if c.rate.settings.get("scale_note")), "")
     return WhichDevice(
         str(run.get("run_id") or ""), answer.baseline.workload, answer.baseline.unit, base.rate.label, base_one,
-        work, tuple(rows), tuple(left_out), setting_text(base.rate),
+        work, tuple(ranked), tuple(left_out), setting_text(base.rate), tuple(sorted(beside, key=sort_key)),
+        note or SCALE_NOTE_NONE,
     )  # fmt: skip
+
+
+SCALE_NOTE_NONE = "No device was measured for this model at this precision: each row is on the scale of its own figure."
+
+
+def on_one_scale(rows: list[DeviceRow]) -> list[DeviceRow]:
+    """Each row's ratio to its anchor row of the same table (a measured anchor's own ratio: 1); a row whose
+    anchor is not a measured row of this table has none (it is on its own figure's scale)."""
+    measured = {r.hardware_key: r.rate_one_device for r in rows if r.basis == "measured" and r.anchor is None}
+    out = []
+    for r in rows:
+        if r.basis == "measured" and r.anchor is None:
+            out.append(replace(r, ratio=1.0))
+        elif r.anchor in measured:
+            out.append(replace(r, ratio=r.rate_one_device / measured[r.anchor]))
+        else:
+            out.append(replace(r, anchor=None, ratio=None))
+    return out
 
 
 # the table as text, JSON and a frame (engine.compare.which_text), read through this module by its callers
@@ -139,6 +190,7 @@ from engine.compare.which_text import (  # noqa: E402
     frame,
     lines,
     rate_text,
+    scale_text,
     speedup_text,
     to_json,
     usd_text,
@@ -154,6 +206,7 @@ __all__ = [
     "frame",
     "lines",
     "rate_text",
+    "scale_text",
     "sort_key",
     "speedup_text",
     "to_json",

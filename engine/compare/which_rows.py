@@ -73,6 +73,16 @@ class DeviceRow:
     device_type: str = "gpu"
     setting: str = ""
     method: str = ""  # an estimate's method (engine.compare.estimate), for the screen's note on how good it is
+    # one scale (engine.compare.one_scale): this row = the anchor row's rate × ratio (None for a measured anchor)
+    anchor: str | None = None
+    ratio: float | None = None
+    ratio_source: str = ""
+    precision: str = ""  # the precision the rate is at ('mixed bf16'); precision_note: how it was reached
+    precision_note: str = ""
+    per: str = "gpu"  # "gpu" or "chip": what one device of rate_one_device is
+    devices_per_rental: float = 1.0  # what one rents: 1 GPU, a v2-8 = 4 chips, a v5e-1 = 1 chip
+    flag: str = ""  # a pipeline-bound source's figure says why (engine.compare.one_scale.saturated)
+    beside_why: str = ""  # a figure listed beside the ranking, not in it: why (another stack, precision, …)
     input_cap: Any = None  # engine.compare.input_cap.HostCap: this run's pipeline on the device's host (issue 38)
 
     @property
@@ -104,6 +114,8 @@ class WhichDevice:
     rows: tuple[DeviceRow, ...]
     left_out: tuple[str, ...] = ()
     baseline_setting: str = ""
+    beside: tuple[DeviceRow, ...] = ()  # figures of other stacks or precisions, shown beside, never ranked
+    scale_note: str = ""  # the one line saying which scale every ranked row is on
 
     @property
     def baseline_epoch_time_s(self) -> float | None:

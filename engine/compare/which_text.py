@@ -10,6 +10,7 @@ import pandas as pd
 
 from engine.compare.input_cap import cap_json
 from engine.compare.which_rows import DeviceRow, WhichDevice
+from engine.spec import hardware_table
 
 BOUND_SIGN = {"at most": "≤", "at least": "≥", "about": "≈"}
 
@@ -67,39 +68,52 @@ def basis_text(r: DeviceRow) -> str:
     return r.basis
 
 
+def _scale_json(r: DeviceRow) -> dict[str, Any]:
+    """A row's place on the answer's one scale: rate_one_device = the anchor row's × ratio."""
+    return {
+        "anchor": r.anchor, "ratio": r.ratio, "ratio_source": r.ratio_source or None, "precision": r.precision,
+        "precision_note": r.precision_note or None, "per": r.per, "devices_per_rental": r.devices_per_rental,
+        "flag": r.flag or None, "beside_why": r.beside_why or None,
+    }  # fmt: skip
+
+
 def to_json(w: WhichDevice) -> dict[str, Any]:
-    """One object for `engine compare --device all --json`."""
+    """One object for `engine compare --device all --json`: the ranked devices (each on the one scale) and the
+    figures listed beside them (other stacks or precisions, never ranked)."""
     return {
         "run_id": w.run_id,
         "workload": w.workload,
         "unit": w.unit,
+        "scale": w.scale_note,
         "baseline": {"label": w.baseline_label, "rate": w.baseline_rate, "epoch_time_s": w.baseline_epoch_time_s},
         "work": {"examples_per_epoch": w.work.examples_per_epoch, "epochs": w.work.epochs, "text": w.work.text},
-        "devices": [
-            {
-                "hardware_key": r.hardware_key,
-                "device": r.device,
-                "label": r.label,
-                "rate_one_device": r.rate_one_device,
-                "basis": r.basis,
-                "setting": r.setting,
-                "bound": r.bound,
-                "range": [r.low, r.high] if r.low is not None and r.high is not None else None,
-                "speedup": r.speedup,
-                "speedup_range": [r.speedup_low, r.speedup_high],
-                "epoch_time_s": r.epoch_time_s,
-                "epoch_time_range_s": [r.epoch_time_low_s, r.epoch_time_high_s] if r.epoch_time_low_s else None,
-                "usd_per_million_examples": r.usd_per_million_examples,
-                "usd_per_hour": r.usd_per_hour,
-                "price": r.price,
-                "price_whose": r.price_whose or None,
-                "how": r.how,
-                **cap_json(r.input_cap),
-            }
-            for r in w.rows
-        ],  # fmt: skip
+        "devices": [_device_json(r) for r in w.rows],
+        "beside": [_device_json(r) for r in w.beside],
         "left_out": list(w.left_out),
     }
+
+
+def _device_json(r: DeviceRow) -> dict[str, Any]:
+    return _scale_json(r) | {
+        "hardware_key": r.hardware_key,
+        "device": r.device,
+        "label": r.label,
+        "rate_one_device": r.rate_one_device,
+        "basis": r.basis,
+        "setting": r.setting,
+        "bound": r.bound,
+        "range": [r.low, r.high] if r.low is not None and r.high is not None else None,
+        "speedup": r.speedup,
+        "speedup_range": [r.speedup_low, r.speedup_high],
+        "epoch_time_s": r.epoch_time_s,
+        "epoch_time_range_s": [r.epoch_time_low_s, r.epoch_time_high_s] if r.epoch_time_low_s else None,
+        "usd_per_million_examples": r.usd_per_million_examples,
+        "usd_per_hour": r.usd_per_hour,
+        "price": r.price,
+        "price_whose": r.price_whose or None,
+        "how": r.how,
+        **cap_json(r.input_cap),
+    }  # fmt: skip
 
 
 def frame(w: WhichDevice) -> pd.DataFrame:
@@ -111,6 +125,8 @@ def frame(w: WhichDevice) -> pd.DataFrame:
             "speedup_text": speedup_text(r), "epoch_time_s": r.epoch_time_s, "epoch_text": epoch_text(r),
             "usd_per_million_examples": r.usd_per_million_examples, "price": r.price, "price_whose": r.price_whose,
             "how": r.how, "setting": r.setting, "estimate": r.is_estimate, "bound": r.bound, "device_type": r.device_type,
+            "anchor": r.anchor, "ratio": r.ratio, "ratio_source": r.ratio_source, "precision": r.precision,
+            "precision_note": r.precision_note, "per": r.per, "devices_per_rental": r.devices_per_rental,
         }
         for r in w.rows
     ]  # fmt: skip
@@ -127,14 +143,32 @@ def lines(w: WhichDevice) -> list[str]:
     out = [
         f"Which device? {w.workload}, {w.unit} per one device, fastest first; "
         f"'your epochs' = {epochs} (this run: {_n(w.baseline_rate)} {w.unit}, "
-        f"{duration_text(w.baseline_epoch_time_s)})",
+        f"{duration_text(w.baseline_epoch_time_s)}); one device = one GPU or one TPU chip",
+        w.scale_note,
         head,
     ]
     for r in w.rows:
         price = r.price_short if r.price_whose else "no price in the table: pass --price KEY=USD"
         out.append(
             f"{r.device:<11} {basis_text(r):<18} {r.setting:<22} {rate_text(r):>28} {speedup_text(r):>11} {epoch_text(r):>17} "
-            f"{usd_text(r.usd_per_million_examples):>9}  {price} · {r.how}"
+            f"{usd_text(r.usd_per_million_examples):>9}  {price} · {scale_text(r)} · {r.how}"
         )
+    out += beside_lines(w)
     out += [f"left out ({why})" for why in w.left_out]
     return out
+
+
+def scale_text(r: DeviceRow) -> str:
+    """'measured (the anchor)', '= H100 × 0.584 (Lambda, PyTorch (mixed fp16))', '= H200 × 1.14 (step model)'."""
+    if r.ratio is None:
+        return "on its own figure's scale"
+    if r.anchor is None:
+        return "measured (an anchor of this scale)"
+    dev = hardware_table.BY_KEY.get(r.anchor)
+    return f"= {dev.short if dev else r.anchor} × {r.ratio:.3g} ({r.ratio_source or 'step model'})"
+
+
+def beside_lines(w: WhichDevice) -> list[str]:
+    """Figures of other stacks or precisions, listed beside the ranking with their own words, never in it."""
+    return [f"beside (not ranked): {r.device} {rate_text(r)} {w.unit} per {r.per}, {r.setting} — {r.beside_why}"
+            + (f"; flagged {r.flag}" if r.flag else "") for r in w.beside]  # fmt: skip

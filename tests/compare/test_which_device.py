@@ -118,11 +118,13 @@ def test_resnet50_published_and_measured_rows_beside_estimates(ref):
             assert r.bound in ("exact", "about") or r.basis != "measured"
             assert "estimate" not in wd.basis_text(r)
     assert {"h100", "b200", "tpu_v5e", "mi300x", "l40s", "gh200", "h100_pcie"} <= set(by_key)
+    assert all(r.basis != "published" for r in w.rows) and w.beside  # another stack's figure: beside, not ranked
     rates = [r.rate_one_device for r in w.rows]
     assert rates == sorted(rates, reverse=True)
     lines = wd.lines(w)
     assert lines[0].startswith("Which device? resnet50, examples/s per one device, fastest first")
-    assert len(lines) == 2 + len(w.rows) + len(w.left_out)
+    assert lines[1] == w.scale_note and "One scale" in w.scale_note
+    assert len(lines) == 3 + len(w.rows) + len(w.beside) + len(w.left_out)
     js = wd.to_json(w)
     assert [d["hardware_key"] for d in js["devices"]] == [r.hardware_key for r in w.rows]
     assert set(js["devices"][0]) >= {
