@@ -113,10 +113,44 @@ def _mixed(frame) -> list[str]:
     return [f"⚠ rows of {len(names)} frameworks ({', '.join(names)}): compare each framework's rows on their own"]
 
 
+def own_table(data: bytes, name: str) -> str:
+    """What History calls one of its own tables (its downloaded rows, the long CSV), or "": decided in the page's
+    order — a store export first (`results import` stores those)."""
+    from engine.imports.own_exports import KINDS, as_export, own_kind
+    from engine.results.history_files import is_export
+
+    if is_export(as_export(data, name) or data, name):
+        return ""
+    kind = own_kind(data, name)
+    return KINDS[kind] if kind else ""
+
+
+def import_own(path: Path, data: bytes, args: argparse.Namespace) -> int:
+    """History's own table read as History reads it — as it is, never through a guessed mapping — and written as
+    the long CSV with the same numbers; its per-device views are left out (History computes them again)."""
+    from engine.imports.default_view import per_device_name
+    from engine.imports.own_exports import read_own
+    from engine.results.history import metric_columns
+
+    try:
+        frame = read_own(data, path.name)
+    except CsvError as exc:
+        fail(f"{path.name}: {exc} — nothing was imported")
+    views = {per_device_name(m) for m in metric_columns(frame)}
+    frame = frame.drop(columns=[c for c in frame.columns if c in views])
+    _write_long(frame, args)
+    print(f"read as {own_table(data, path.name)} (History's own table: as it is, no mapping); mapped {len(frame)} "
+          f"rows from {path.name}" + (f" → {args.out}" if args.out else ""), file=sys.stderr)  # fmt: skip
+    return EXIT_OK
+
+
 def import_auto(path: Path, data: bytes, args: argparse.Namespace) -> int:
-    """FILE mapped as the History page proposes, headless; every guess said on stderr."""
+    """FILE mapped as the History page proposes, headless; every guess said on stderr. History's own tables are
+    read as they are (`import_own`), as the page reads them."""
     from engine.imports.companion import join_batch, join_note
 
+    if own_table(data, path.name):
+        return import_own(path, data, args)
     try:
         raw = read_raw(data, path.name)
     except CsvError as exc:
