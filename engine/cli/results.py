@@ -98,6 +98,10 @@ def _import(store: Store, args: argparse.Namespace) -> int:
         from engine.cli.imports import import_auto
 
         return import_auto(path, data, args)
+    from engine.cli.imports import import_own, own_table
+
+    if own_table(data, path.name):  # History's download or long CSV: read as History reads it, not stored
+        return import_own(path, data, args)
     from engine.imports.own_exports import as_export
     from engine.results.jsonio import read_any_export, series_file_name
 
