@@ -205,6 +205,9 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
     )
     with st.expander("How each figure was found, and whose price"):
         st.markdown("\n".join(f"- {line}" for line in how_lines(w)))
+    from ui.compare_input import input_section  # issue 38: each device against its host's input pipeline
+
+    input_section(runs, w)
     if any(r.is_estimate for r in w.rows):
         from ui.compare_answer import estimate_note
 

@@ -31,7 +31,45 @@ def extra_tabs(df: pd.DataFrame, metric: str) -> list[tuple[str, Callable[[], No
     dated = "date" in df.columns and df["date"].notna().any()
     if "step" in df.columns and df["step"].notna().any() and not timed and not dated:  # a log with no clock
         out.append(("Over samples", lambda: samples_tab(df, metric)))
+    if "bound" in df.columns and df["bound"].notna().any():  # runs that measured their pipeline (issue 38)
+        out.append(("Input or compute", lambda: input_tab(df)))
     return out
+
+
+INPUT_COLUMNS = ("date", "device_label", "workload", "bound", "input_examples_per_sec", "step_examples_per_sec",
+                 "examples_per_sec", "input_wait_pct", "input_workers", "run_id")  # fmt: skip
+
+
+def input_tab(df: pd.DataFrame) -> None:
+    """Each run's verdict and its three rates: the pipeline alone, the step alone, training; and the wait."""
+    from engine.spec.input_bound import BOUND_RULE_TEXT
+
+    measured = df[df["bound"].notna()]
+    table = measured[[c for c in INPUT_COLUMNS if c in measured.columns]].reset_index(drop=True)
+    rate = st.column_config.NumberColumn
+    show_table(
+        table,
+        hide_index=True,
+        key="hist_input_table",
+        column_config={
+            "date": st.column_config.DatetimeColumn("Date (UTC)", format="YYYY-MM-DD HH:mm"),
+            "bound": st.column_config.TextColumn("Bound", help=BOUND_RULE_TEXT),
+            "input_examples_per_sec": rate("Pipeline alone (ex/s)", format="%.4g", help="empty: synthetic data"),
+            "step_examples_per_sec": rate("Step alone (ex/s)", format="%.4g"),
+            "examples_per_sec": rate("Training (ex/s)", format="%.4g"),
+            "input_wait_pct": rate("Waiting for input", format="%.0f%%", help="share of each training step"),
+            "input_workers": rate("Input workers", format="%d", help="empty: AUTOTUNE"),
+        },
+    )
+    others = len(df) - len(measured)
+    st.caption(
+        BOUND_RULE_TEXT
+        + (
+            f" {others:,} other row{'s' * (others != 1)} measured no pipeline (older or imported runs)."
+            if others
+            else ""
+        )
+    )
 
 
 def samples_tab(df: pd.DataFrame, metric: str) -> None:
