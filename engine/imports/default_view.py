@@ -10,6 +10,7 @@ Pure pandas; no streamlit.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import pandas as pd
@@ -102,10 +103,22 @@ def add_views(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def default_metric(df: pd.DataFrame, metrics: Sequence[str]) -> str:
-    """The first metric, or its per-device rate when every row with a value states its device count."""
+def _validation_first(metrics: Sequence[str]) -> str:
+    """The first metric; when that is an accuracy of a training log, its validation accuracy (AlgoPerf's targets
+    are validation targets; the test and train splits are not its result)."""
     first = metrics[0]
+    if "accuracy" not in metric_title(first).lower():
+        return first
+    return next((m for m in metrics if re.search(r"validation.*accuracy", metric_title(m).lower())), first)
+
+
+def default_metric(df: pd.DataFrame, metrics: Sequence[str], per_device: bool = True) -> str:
+    """The first metric (a training log's validation accuracy), or its per-device rate when every row with a
+    value states its device count."""
+    first = _validation_first(metrics)
     per = per_device_name(first)
+    if not per_device:
+        return first
     if per in df.columns and df[per].notna().sum() == df[first].notna().sum():
         return per
     return first

@@ -134,9 +134,39 @@ def time_to_target(df: pd.DataFrame, metric: str, target: float) -> pd.DataFrame
 TARGETS = (("top-5 accuracy", 93.0, "DAWNBench's ImageNet target: 93 % top-5"),)
 
 
+def _last(df: pd.DataFrame, tail: str) -> tuple[str, pd.Series]:
+    """The column whose dotted name ends with `tail` (a sidecar's `meta.workload.validation_target_value`) and its
+    filled cells; ("", empty) when none."""
+    col = next((str(c) for c in df.columns if str(c).split(".")[-1] == tail), "")
+    return col, (df[col].dropna().astype(str).replace("", None).dropna() if col else pd.Series(dtype=str))
+
+
+def _logged_target(df: pd.DataFrame, metric: str) -> tuple[float, str] | None:
+    """The log's own target where its sidecar gives one (AlgoPerf's meta data: `validation_target_value` for its
+    `target_metric_name`), for the validation metric it names; a fraction on an accuracy shown in % is scaled."""
+    low = metric.lower()
+    col, cells = _last(df, "validation_target_value")
+    value = pd.to_numeric(cells, errors="coerce").dropna()
+    if "validation" not in low or value.empty:
+        return None
+    _, names = _last(df, "target_metric_name")
+    named = names.iloc[0].split("/")[-1].replace("_", " ").lower() if len(names) else ""
+    if named and named not in low:
+        return None  # the target is for another metric (a loss, an error rate)
+    given = float(value.iloc[0])
+    scaled = given * 100.0 if "accuracy" in low and "%" in metric and given <= 1.0 else given
+    return scaled, f"the log's own target: {col.split('.')[-1]} {given:g}" + (
+        f" = {scaled:g} %" if scaled != given else ""
+    )
+
+
 def default_target(df: pd.DataFrame, metric: str) -> tuple[float, str]:
-    """The target a time-to-accuracy view starts from, and why: a benchmark's published target for this metric
-    (DAWNBench ImageNet: 93 % top-5), else the 90th percentile of the values reached."""
+    """The target a time-to-accuracy view starts from, and why: the log's own (its sidecar's validation target),
+    a benchmark's published target for this metric (DAWNBench ImageNet: 93 % top-5), else the 90th percentile of
+    the values reached."""
+    own = _logged_target(df, metric)
+    if own is not None:
+        return own
     low = metric.lower()
     for words, target, why in TARGETS:
         if words in low and "%" in low:

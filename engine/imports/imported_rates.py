@@ -9,13 +9,14 @@ Pure pandas; no streamlit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
 from engine.compare.likeforlike import Rate
 from engine.compare.workload import device_unit
-from engine.imports.imported import CONFIG
+from engine.imports.default_view import default_metric
+from engine.imports.imported import CONFIG, default_target, time_to_target
 from engine.results.history import higher_is_better, metric_columns, metric_title
 
 
@@ -42,14 +43,45 @@ def _unit(metric: str, higher: bool) -> tuple[str, str]:
     return (title if higher else f"1 ÷ {title} (lower is better, inverted)"), "imported"
 
 
+def is_curve(df: pd.DataFrame, metric: str) -> bool:
+    """An accuracy or loss logged over training time (AlgoPerf, DAWNBench, MLPerf logs): a curve, whose result is
+    the time it took to reach a target — never the median of its points."""
+    title = metric_title(metric).lower()
+    if not ("accuracy" in title or "loss" in title) or "elapsed_s" not in df.columns or metric not in df.columns:
+        return False
+    return bool(df.dropna(subset=[metric])["elapsed_s"].notna().any())
+
+
+def _curve_rates(df: pd.DataFrame, by: list[str], metric: str, name: str) -> list[tuple[Rate, Band]]:
+    """Each configuration's curve as the time it took to reach the default target (a published one where known,
+    the log's own target where its sidecar gives one), as a rate: 1 ÷ hours, so faster reads as more."""
+    target, why = default_target(df, metric)
+    out = []
+    for key, g in df.dropna(subset=[metric, "elapsed_s"]).groupby(by, dropna=False, sort=True):
+        hours = time_to_target(g, metric, target)["hours"].median()
+        if not hours or pd.isna(hours) or hours <= 0:
+            continue  # the target was never reached: no time to compare
+        cfg = dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True))
+        band = Band(1.0 / hours, 1.0 / hours, 1.0 / hours, 0.0, 1)
+        title = f"hours to {target:g} {metric_title(metric)}"
+        rate = _rate(cfg, g, metric, f"1 ÷ {title} (lower is better, inverted)", "imported", band, False, name)
+        how = f"imported from {name}: a training curve reaching {target:g} after {hours:.3g} h ({why}); the rate is 1 ÷ hours"
+        out.append((replace(rate, how=how), band))
+    return out
+
+
 def rates_of_rows(df: pd.DataFrame, name: str) -> list[tuple[Rate, Band]]:
-    """Every configuration × metric of imported rows as a rate (the median) and its band."""
+    """Every configuration × metric of imported rows as a rate (the median; a curve's time to its target) and its
+    band."""
     by = [c for c in CONFIG if c in df.columns and df[c].notna().any()]
     out: list[tuple[Rate, Band]] = []
     for metric in metric_columns(df):
         higher = higher_is_better(metric)
         if higher is None or not by:
             continue  # a metric whose better direction is unknown cannot say "faster"
+        if is_curve(df, metric):
+            out += _curve_rates(df, by, metric, name)
+            continue
         data = df.dropna(subset=[metric])
         data = data[data[metric] > 0]
         for key, g in data.groupby(by, dropna=False, sort=True):
@@ -93,15 +125,30 @@ def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: B
     )  # fmt: skip
 
 
+def headline_model(data: pd.DataFrame) -> str:
+    """The file's headline workload: the model measured on the most devices (device × count), then with the most
+    rows, then by name — lambdal's table → resnet50, not the alphabetically first bert."""
+    if data.empty or "model" not in data.columns:
+        return ""
+    parts = [c for c in ("device_label", "device_count") if c in data.columns]
+    models = data.dropna(subset=["model"]).astype({"model": str})
+    devices = models.groupby("model")[parts].apply(lambda g: len(g.drop_duplicates())) if parts else None
+    rows = models.groupby("model").size()
+    ranked = sorted(rows.index, key=lambda m: (-(devices[m] if devices is not None else 0), -rows[m], m))
+    return str(ranked[0]) if ranked else ""
+
+
 def headline(df: pd.DataFrame, name: str, most: int = 2) -> list[str]:
-    """The ids of the rates Compare opens with when History sends a file: the file's first metric (its rate of work)
-    on its commonest model, single-device figures first, then the configurations with the most rows."""
+    """The ids of the rates Compare opens with when History sends a file: the file's default metric (its rate of
+    work; a curve's validation accuracy) on its headline model, single-device figures first, then the
+    configurations with the most rows."""
     metrics = metric_columns(df)
     if not metrics or "model" not in df.columns:
         return []
-    data = df.dropna(subset=[metrics[0]])
-    model = str(data["model"].mode().iat[0]) if len(data) else ""
-    pairs = [(r, b) for r, b in rates_of_rows(data[data["model"] == model], name) if r.id.split(":")[2] == metrics[0]]
+    metric = default_metric(df, metrics, per_device=False)
+    data = df.dropna(subset=[metric])
+    model = headline_model(data)
+    pairs = [(r, b) for r, b in rates_of_rows(data[data["model"] == model], name) if r.id.split(":")[2] == metric]
     pairs.sort(key=lambda rb: (rb[0].devices != 1, -rb[1].rows, rb[0].label))
     return [r.id for r, _ in pairs[:most]]
 
