@@ -86,3 +86,54 @@ def test_auto_warns_when_one_file_holds_rows_of_several_frameworks(tmp_path, db,
                                        "V100,TensorFlow,resnet50,1100\n", encoding="utf-8")  # fmt: skip
     _auto(tmp_path, "runs.csv")
     assert "⚠ rows of 2 frameworks (PyTorch, TensorFlow)" in capsys.readouterr().err
+
+
+def _dropped_at_once(folder) -> pd.DataFrame:
+    """Every file of public_files mapped as History maps a drop of all of them: sidecars paired by name, batch
+    tables joined into their family's table, every other table with its proposed mapping (one that cannot be
+    mapped — the report that names no device — is an error on the page, never rows)."""
+    from public_files import write_all
+
+    from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
+    from engine.results.errors import CsvError
+
+    data = {p.name: p.read_bytes() for p in write_all(folder)}
+    side = {n: read_sidecar(d, n) for n, d in data.items() if is_sidecar(d, n)}
+    raws = {n: read_raw(d, n) for n, d in data.items() if n not in side}
+    joins = companions(raws)
+    assert joins == {"pytorch-train-bs-fp32.csv": "pytorch-train-throughput-fp32.csv"}
+    frames = []
+    for name, raw in raws.items():
+        if name in joins:
+            continue
+        found = sidecar_for(name, list(side))
+        try:
+            rows = apply_import(raw.frame, raw.guess, name, side[found] if found else None)[0]
+        except CsvError:
+            continue
+        for batch, into in joins.items():
+            if into == name:
+                rows = join_batch(rows, name, raw, raws[batch])[0]
+        frames.append(rows)
+    return add_views(pd.concat(frames, ignore_index=True))
+
+
+def test_the_public_files_dropped_at_once_pool_nothing_silently(tmp_path):
+    from engine.imports.default_view import POOL_PARTS, SPEED_PARTS
+    from engine.results.history import group_label, metric_columns
+
+    df = _dropped_at_once(tmp_path)
+    by = default_group(df, ["configuration", "workload"])
+    assert by == ["configuration", "workload"]
+    warned = 0
+    for metric in metric_columns(df):
+        data = df.dropna(subset=[metric])
+        parts = [c for c in POOL_PARTS if c not in SPEED_PARTS and c not in by and c in data and data[c].notna().any()]
+        listed = set(pooled(df, by, metric)["group"])
+        labels = group_label(data, by)
+        for group, rows in data.groupby(labels):
+            mixed = len(rows[parts].astype("string").fillna("—").drop_duplicates()) > 1 if parts else False
+            assert not mixed or group in listed, (metric, group, rows[parts].drop_duplicates())
+        warned += bool(listed)
+    assert warned  # the PyTorch and TensorFlow rows of one H100 and model are marked, not silently one bar
+    assert set(df["framework"].dropna()) >= {"PyTorch", "TensorFlow"}
