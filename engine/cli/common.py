@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, NoReturn
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
@@ -13,6 +14,12 @@ def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
     """Exit with `code` after one line on stderr: `accelbench: error: MESSAGE`."""
     print(f"accelbench: error: {message}", file=sys.stderr)
     sys.exit(code)
+
+
+def prog() -> str:
+    """The command as the user typed it, for usage lines and hints: `accelbench` (the installed script) or
+    `python -m engine` (a checkout's module, or main() called from Python)."""
+    return "accelbench" if Path(sys.argv[0] or "").name == "accelbench" else "python -m engine"
 
 
 def row_line(row: Mapping[str, Any]) -> str:

@@ -9,6 +9,9 @@ import json
 import sys
 from typing import Any, NoReturn
 
+from engine.cli.compare_table import print_answer, print_which
+from engine.cli.table import FORMATS, output_format
+
 EXIT_OK, EXIT_INVALID = 0, 2
 
 
@@ -49,6 +52,9 @@ def add_parser(sub: Any) -> None:
         "measured device × one source's same-stack ratio | published | estimate | peak), evidence (where the "
         "figure came from), usd_per_million_examples, rows",
     )
+    c.add_argument("--format", dest="output", choices=FORMATS, default=None,
+                   help="table (default: fits 100 columns), json (the same as --json) or csv")  # fmt: skip
+    c.add_argument("--verbose", "-v", action="store_true", help="under each row: how it was measured, what differs")
 
 
 def _die(message: str) -> NoReturn:
@@ -64,37 +70,6 @@ def _run(store: Any, run_id: str) -> dict[str, Any]:
     if len(matches) != 1:
         _die(f"run: no run {run_id!r}" if not matches else f"run: {run_id!r} matches {len(matches)} runs")
     return store.get_run(matches[0])
-
-
-def _fmt(v: Any) -> str:
-    if v is None:
-        return "—"
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:,.3g}"
-
-
-def print_table(answer: Any) -> None:
-    from engine.compare.answer import times, times_range
-    from engine.spec.prices import usd_text
-
-    head = f"{'row':<52} {'rate':>12} {'unit':<10} {'one device':>11} {'× faster':>9} {'$/M ex':>7}  grade"
-    print(head + "      how / differences")
-    for c in answer.rows:
-        r, g = c.rate, c.grade
-        bound = {"at most": "≤", "at least": "≥", "about": "≈"}.get(r.bound, "")
-        one = _fmt(c.one.value) if c.one else "system"
-        x = c.per_device_speedup or c.speedup
-        rng = times_range(c.low, c.high) if c.low is not None and c.high is not None and c.low != c.high else times(x)
-        usd = usd_text(c.usd_per_million_examples)[1:] if c.usd_per_million_examples is not None else "—"
-        print(
-            f"{r.label[:52]:<52} {bound + _fmt(r.value):>12} {r.unit:<10} {one:>11} {rng:>9} {usd:>7}  "
-            f"{(g.grade if g else 'baseline'):<10} {r.how}"
-        )
-        if g and g.top:
-            print(f"{'':>108}differs: {', '.join(g.top)}")
-    for line in answer.left_out:
-        print(f"left out ({line})")
-    for label, why in answer.other_workloads:
-        print(f"other workload, not comparable: {label} — {why}")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -122,10 +97,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
         _die(f"reference: {exc.args[0]}")
     if answer is None:
         _die(f"run: {run['run_id']} has no measured rate (examples/s or GFLOP/s) to compare")
-    if args.json:
+    if output_format(args) == "json":
         print(json.dumps(to_json(answer) | {"run_id": run["run_id"], "device": device}, indent=2, default=str))
         return EXIT_OK
-    print_table(answer)
+    print_answer(answer, output_format(args), args.verbose)
+    if output_format(args) == "csv":
+        return EXIT_OK
     print()
     nothing = f"No measured, published or estimated figure for {device} on this workload." if device else ""
     print(answer.headline or nothing or "No published figure of this model or operation to compare with.")
@@ -162,7 +139,7 @@ def _prices(pairs: list[str]) -> dict[str, float]:
 
 def _which(args: argparse.Namespace, run: dict[str, Any]) -> int:
     """`--device all`: every GPU and TPU for the run's workload, fastest first (engine.compare.which)."""
-    from engine.compare.which import lines, to_json, which_device
+    from engine.compare.which import to_json, which_device
     from engine.reference.data import load_reference
 
     if args.price_usd_h is not None:
@@ -176,10 +153,12 @@ def _which(args: argparse.Namespace, run: dict[str, Any]) -> int:
     table = which_device(run, load_reference(), prices=_prices(args.price), store_runs=store_runs)
     if table is None:
         _die(f"run: {run['run_id']} is not a training run; --device all compares examples/s of training workloads")
-    if args.json:
+    if output_format(args) == "json":
         print(json.dumps(to_json(table), indent=2, default=str))
         return EXIT_OK
-    print("\n".join(lines(table)))
+    print_which(table, output_format(args), args.verbose)
+    if output_format(args) == "csv":
+        return EXIT_OK
     for r in table.rows:  # each device against this run's pipeline on its host (engine.compare.input_cap)
         if r.input_cap is not None and r.input_cap.waits_for_input:
             print(f"{r.device}: {r.input_cap.text(r.device)}")

@@ -18,9 +18,10 @@ from typing import NoReturn
 from engine.cli import compare as cli_compare
 from engine.cli import db as cli_db
 from engine.cli import sweep as cli_sweep
-from engine.cli.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail
+from engine.cli.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, prog
 from engine.cli.results import cmd_cancel, cmd_results
 from engine.cli.run import cmd_devices, cmd_models, cmd_run
+from engine.cli.table import add_format_flags
 from engine.runs.store import StoreError
 from engine.spec.backends import BACKENDS
 from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES
@@ -48,7 +49,7 @@ def _number(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="python -m engine", description="AccelBench: honest deep-learning benchmarks on CPU, GPU and TPU.")
+    p = _Parser(prog=prog(), description="AccelBench: honest deep-learning benchmarks on CPU, GPU and TPU.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     d = sub.add_parser("devices", help="what this machine has (CPU peak, GPUs, TPU)")
@@ -87,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--backend",
         choices=BACKENDS,
-        help="tensorflow (default), jax or keras-torch: Keras 3 on that framework; torch: native PyTorch",
+        help="tensorflow, jax or keras-torch: Keras 3 on that framework; torch: native PyTorch "
+        "(default: the first installed of tensorflow, jax, torch)",
     )
     r.add_argument("--strategy", choices=STRATEGIES)
     r.add_argument("--logical-devices", type=_positive_int)
@@ -115,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     res = sub.add_parser("results", help="list, show, export or import stored results")
     rsub = res.add_subparsers(dest="action", required=True, parser_class=_Parser)
     rl = rsub.add_parser("list")
-    rl.add_argument("--json", action="store_true")
+    add_format_flags(rl, "the runs (table: fits 100 columns; --verbose adds each run's label and error)")
     rl.add_argument("--limit", type=_positive_int, default=50)
     rl.add_argument("--sweep", metavar="SWEEP_ID", help="only the runs of this sweep (engine sweep)")
     rs = rsub.add_parser("show")

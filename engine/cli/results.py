@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-from engine.cli.common import EXIT_OK, fail, row_line
+from engine.cli.common import EXIT_OK, fail, prog
 from engine.cli.db import cmd_transfer
+from engine.cli.table import Column, csv_text, output_format, table_lines
 from engine.results.errors import CsvError
 from engine.results.schema import ResultRow
 from engine.runs import jobs
@@ -30,13 +32,52 @@ def cmd_results(args: argparse.Namespace) -> int:
     return action(store, args)
 
 
+# `results list` as a table: the id and numbers whole, the workload's name the one that gives up width
+_LIST_COLUMNS = [
+    Column("run_id", 24),
+    Column("status", 11),
+    Column("model", 18, flex=True),
+    Column("device", 6),
+    Column("backend", 11),
+    Column("ms/step", 9, right=True),
+    Column("GFLOP/s", 9, right=True),
+    Column("examples/s", 10, right=True),
+]
+_LIST_FIELDS = ["run_id", "status", "model", "device", "backend", "step_time_ms_median", "gflops", "examples_per_sec"]
+
+
 def _list(store: Store, args: argparse.Namespace) -> int:
     rows = store.list_runs(limit=args.limit, sweep_id=getattr(args, "sweep", None))
-    if args.json:
+    fmt = output_format(args)
+    if fmt == "json":
         print(json.dumps(rows))
+    elif fmt == "csv":
+        extra = ["label", "error"] if args.verbose else []
+        sys.stdout.write(csv_text(_LIST_FIELDS + extra, [[r.get(k) for k in _LIST_FIELDS + extra] for r in rows]))
+    elif not rows:
+        print(f"no runs yet — try: {prog()} run --bench matmul")
     else:
-        print("\n".join(row_line(r) for r in rows) or "no runs yet — try: python -m engine run --bench matmul")
+        cells = [_list_cells(r) for r in rows]
+        notes = [[f"label: {r['label']}" if r.get("label") else "", f"error: {r['error']}" if r.get("error") else ""]
+                 for r in rows] if args.verbose else None  # fmt: skip
+        print("\n".join(table_lines(_LIST_COLUMNS, cells, notes)))
     return EXIT_OK
+
+
+def _list_cells(row: ResultRow) -> list[str]:
+    def num(v: Any, fmt: str) -> str:
+        return format(v, fmt) if isinstance(v, (int, float)) else "-"
+
+    return [
+        str(row["run_id"]),
+        str(row["status"]),
+        str(row.get("model") or row.get("kind") or "-"),
+        str(row.get("device") or "-"),
+        str(row.get("backend") or "-"),
+        num(row.get("step_time_ms_median"), ",.2f"),
+        num(row.get("gflops"), ",.1f"),
+        num(row.get("examples_per_sec"), ",.1f"),
+    ]
 
 
 def _show(store: Store, args: argparse.Namespace) -> int:
@@ -126,7 +167,7 @@ def _import(store: Store, args: argparse.Namespace) -> int:
 def find_run(store: Store, run_id: str) -> ResultRow:
     """The run with this id, or the one run whose id starts with it; exits 2 when none or several match."""
     if not run_id.strip():
-        fail("run_id: give a run id (or the start of one); see: python -m engine results list")
+        fail(f"run_id: give a run id (or the start of one); see: {prog()} results list")
     row = store.get_run(run_id)
     if not row:
         matches = store.find_run_ids(run_id)

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from dataclasses import asdict
 from typing import Any
 
-from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, row_line
+from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, prog, row_line
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
 from engine.runs.transfer import label_problem
 from engine.spec import backends, catalog, framework_support
+from engine.spec.processes import cores_warning
 from engine.spec.specs import SpecError
 
 # run flags that belong to one kind of run only, as spec field names
@@ -46,7 +49,7 @@ def spec_request(args: argparse.Namespace) -> dict[str, Any]:
     if (args.model or user) and args.bench:
         fail("--bench and --model: give one (a microbenchmark or a training run), not both")
     if not args.model and not args.bench and not user:
-        fail("run needs --bench matmul|conv2d, --model NAME (see: python -m engine models) or --model-file/--model-fn")
+        fail(f"run needs --bench matmul|conv2d, --model NAME (see: {prog()} models) or --model-file/--model-fn")
     if args.model or user:
         micro_only = sorted(set(raw) & MICRO_ONLY)
         if micro_only:
@@ -61,6 +64,14 @@ def spec_request(args: argparse.Namespace) -> dict[str, Any]:
                 f"--{train_only[0].replace('_', '-')}: is a training setting; microbenchmarks use --dtype/--repeats and their shape flags"
             )
         raw["kind"] = raw["bench"]
+    if "backend" not in raw:
+        raw["backend"] = backends.default_backend()
+        if raw["backend"] != backends.DEFAULT_BACKEND:  # say why it is not TensorFlow
+            label = backends.INFO[raw["backend"]].label
+            print(
+                f"accelbench: TensorFlow is not installed here: running on {label} (--backend picks another)",
+                file=sys.stderr,
+            )
     return raw
 
 
@@ -89,7 +100,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         spec = jobs.prepare(raw)
     except SpecError as exc:
         fail(str(exc))
-    for line in framework_support.backend_warnings(spec.backend):  # never installs or upgrades one
+    warnings = framework_support.backend_warnings(spec.backend)  # never installs or upgrades one
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    warnings.append(cores_warning(getattr(spec, "processes", 1), spec.device, cores) or "")
+    for line in filter(None, warnings):
         print(f"accelbench: warning: {line}", file=sys.stderr)
     if getattr(spec, "user_model", False):  # read it first: a refused file or a bad function stores nothing
         from engine.runs.model_check import ModelCheckError, read_model
@@ -111,12 +125,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.detach:
         print(run_id)
         return EXIT_OK
-    print(f"run {run_id} started (worker log: {jobs.run_dir_of(run_id, store) / 'log.txt'})", file=sys.stderr)
-    try:
-        row = jobs.wait(run_id, store, on_event=_show_event)
-    except KeyboardInterrupt:
-        jobs.cancel(run_id, store)
-        row = store.get_run(run_id) or {}
+    log = jobs.run_dir_of(run_id, store) / "log.txt"
+    print(f"run {run_id} started on {spec.backend} (worker log: {log})", file=sys.stderr)
+    row = _wait_or_cancel(run_id, store)
     if args.json:
         print(json.dumps(row))
     else:
@@ -126,6 +137,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     if row.get("status") != RunStatus.OK:
         print(f"accelbench: run {run_id} ended {row.get('status')}: {row.get('error')}", file=sys.stderr)
     return EXIT_OK if row.get("status") == RunStatus.OK else EXIT_FAILED
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived while the CLI waited for its run."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one (timeout's, a runner's) must not cut the cancel short
+    raise _Terminated
+
+
+def _wait_or_cancel(run_id: str, store: Store) -> dict[str, Any]:
+    """Wait for the run; Ctrl-C or SIGTERM (what `timeout`, CI runners and `kill` send) cancels it — the worker
+    and every rank stopped, the row `cancelled` — rather than leaving it training with no one waiting.
+    (`--detach` never gets here: a detached run goes on until `accelbench cancel`.)"""
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        return dict(jobs.wait(run_id, store, on_event=_show_event))
+    except (KeyboardInterrupt, _Terminated) as exc:
+        why = "SIGTERM" if isinstance(exc, _Terminated) else "Ctrl-C"
+        print(f"accelbench: {why}: cancelling run {run_id} (stopping its worker and ranks)", file=sys.stderr)
+        jobs.cancel(run_id, store, reason=f"cancelled by the user ({why} to the CLI that waited for it)")
+        return dict(store.get_run(run_id) or {})
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _tensorflow_devices() -> dict[str, Any]:

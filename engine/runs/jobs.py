@@ -215,11 +215,12 @@ def refresh(store: Store | None = None) -> list[str]:
     return changed
 
 
-def cancel(run_id: str, store: Store | None = None) -> bool:
-    """Stop a queued/running run and record it `cancelled`. False when it had already ended."""
+def cancel(run_id: str, store: Store | None = None, reason: str = "cancelled by the user") -> bool:
+    """Stop a queued/running run (its worker and every rank) and record it `cancelled` with `reason`.
+    False when it had already ended."""
     store = store or Store()
     created = (store.get_run(run_id) or {}).get("created_at")
-    ended: dict[str, Any] = {"status": RunStatus.CANCELLED, "error": "cancelled by the user"}
+    ended: dict[str, Any] = {"status": RunStatus.CANCELLED, "error": reason}
     ended["total_s"] = endings.age_s(created) if created else None  # how long it really ran (wall time)
     changed = store.update_run(run_id, ended, only_if_status=ACTIVE_STATUSES)
     job = store.get_job(run_id)

@@ -42,6 +42,8 @@ def initial_row(spec: Spec, run_id: str) -> ResultRow:
                 "steps_per_epoch": spec.steps_per_epoch,
             }
         )
+        if spec.processes > 1:  # stored from the start: a failed, cancelled or interrupted row keeps it too
+            row["processes"] = spec.processes
     return row
 
 

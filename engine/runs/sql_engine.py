@@ -8,6 +8,7 @@ and is never printed: every message names the database by `DbTarget.display`.
 
 from __future__ import annotations
 
+import importlib.util
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import NullPool
 
 from engine import settings
+from engine.spec.framework_support import extra_install_command
 
 # SQLite waits this long for another writer's lock before giving up (workers and the dashboard share it).
 BUSY_TIMEOUT_S = 60
@@ -91,6 +93,11 @@ def engine_for(target: DbTarget, read_only: bool) -> Engine:
 def _make_engine(target: DbTarget, read_only: bool) -> Engine:
     if target.path is not None:
         return _sqlite_engine(target.path, read_only)
+    if importlib.util.find_spec("psycopg") is None:  # an optional part: named with its install, not a traceback
+        raise StoreError(
+            f"{target.display} is a PostgreSQL store, whose driver (psycopg) is not installed here; "
+            f"install it with: {extra_install_command('postgres')}"
+        )
     engine = create_engine(
         target.url,
         pool_pre_ping=True,  # a team server restarts; a dead pooled connection is replaced, not raised

@@ -50,10 +50,16 @@ def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None
         return "--strategy", f"{strategy} runs only with --backend tensorflow so far"
     if spec.memory_growth or spec.memory_limit_mb:
         return "--memory-limit-mb", f"GPU memory settings apply to --backend tensorflow only, not {spec.backend}"
-    if spec.backend in ("torch", "keras-torch") and (strategy == "mirrored" or spec.logical_devices > 1):
-        why = "no DDP run yet" if spec.backend == "torch" else "Keras's torch backend has no data-parallel fit"
+    if spec.backend == "torch" and (strategy == "mirrored" or spec.logical_devices > 1):
+        flag = "--logical-devices" if spec.logical_devices > 1 else "--strategy"
+        return flag, (
+            "--backend torch runs data parallel as one process per device (DDP): use --processes N instead of "
+            f"{'logical devices' if spec.logical_devices > 1 else 'a mirrored strategy'}"
+        )
+    if spec.backend == "keras-torch" and (strategy == "mirrored" or spec.logical_devices > 1):
         return "--strategy", (
-            f"--backend {spec.backend} runs on one device ({why}); use --backend jax or tensorflow for several devices"
+            "--backend keras-torch runs on one device (Keras's torch backend has no data-parallel fit); use "
+            "--backend torch --processes N, or jax or tensorflow, for several devices"
         )
     if spec.backend == "jax" and spec.device == "gpu" and spec.logical_devices > 1:
         return "--logical-devices", "JAX cannot split one GPU into logical devices; use the CPU or several GPUs"
@@ -73,11 +79,6 @@ def _native_torch_problem(spec: _TrainFields) -> tuple[str, str] | None:
         return "--model", (
             f"{spec.model} is not in the native PyTorch zoo yet ({', '.join(NATIVE_TORCH_MODELS)}); "
             "run it with --backend keras-torch"
-        )
-    if spec.dataset == "flowers":
-        return "--dataset", (
-            "flowers TFRecords are read through tf.data and native PyTorch never imports TensorFlow; "
-            "use --dataset synthetic or --backend keras-torch"
         )
     if spec.xla:
         return "--xla", "native PyTorch compiles with torch.compile (on by default; --no-compile turns it off)"

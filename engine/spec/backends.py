@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from engine.spec.framework_support import install_command, keras_install_command
 
 BACKENDS = ("tensorflow", "jax", "torch", "keras-torch")
-DEFAULT_BACKEND = "tensorflow"
+DEFAULT_BACKEND = "tensorflow"  # a stored row that names none ran on it; a new run gets `default_backend()`
+# A run that names no backend gets the first installed of these (issue 37: a JAX-only Colab runtime runs on JAX).
+DEFAULT_ORDER = ("tensorflow", "jax", "torch")
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,12 @@ def installed(name: str) -> bool:
     PathFinder looks at the disk only, not at sys.modules, so a process that has blocked or not yet imported
     the module gets the same answer."""
     return _on_disk(INFO[name].module) and (name not in KERAS_BACKEND_OF or _on_disk("keras"))
+
+
+def default_backend() -> str:
+    """The backend of a run that names none: TensorFlow if installed, then JAX, then native PyTorch; with
+    none installed TensorFlow, whose refusal names the one command that installs it."""
+    return next((b for b in DEFAULT_ORDER if installed(b)), DEFAULT_BACKEND)
 
 
 def installed_backends() -> list[str]:

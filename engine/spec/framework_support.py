@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.metadata
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine import paths
 
@@ -62,10 +63,15 @@ FRAMEWORKS_OF = {
     "keras-torch": ("torch", "keras"),
 }
 EXTRA_OF = {"tensorflow": "tensorflow", "jax": "jax", "torch": "torch", "keras-torch": "torch"}
+# PyTorch's CPU-only wheels: PyPI's default torch wheel carries GBs of CUDA libraries a CPU-only VM cannot use.
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 _CHECKOUT_INSTALL = {
     "tensorflow": f"pip install tensorflow=={TESTED['tensorflow']}",
     "jax": f"pip install jax=={TESTED['jax']} jaxlib=={TESTED['jax']}",
-    "torch": f"pip install torch=={TESTED['torch']} --index-url https://download.pytorch.org/whl/cpu",
+    "torch": f"pip install torch=={TESTED['torch']} --index-url {TORCH_CPU_INDEX}",
+    # the optional parts other than a framework, at requirements*.txt's pins
+    "postgres": 'pip install "psycopg[binary]==3.3.9"',
+    "ray": "pip install 'ray[default]==2.60.0'",
 }
 
 
@@ -123,9 +129,24 @@ def versions() -> dict[str, str | None]:
 def install_command(backend: str) -> str:
     """The one command that adds a missing backend: the package's extra for an installed wheel, the
     suite's pin in a checkout (whose requirements.txt pins the rest)."""
-    if paths.installed():
-        return f'pip install "accelbench[{EXTRA_OF[backend]}]"'
-    return _CHECKOUT_INSTALL[EXTRA_OF[backend]]
+    return extra_install_command(EXTRA_OF[backend])
+
+
+def extra_install_command(extra: str) -> str:
+    """The one command that adds an optional part (a framework's extra, "postgres", "ray"): the package's
+    extra for an installed wheel, the suite's pin in a checkout. PyTorch on a machine with no NVIDIA GPU
+    comes from its CPU index first, so pip does not pull the CUDA stack (GBs) for nothing."""
+    if not paths.installed():
+        return _CHECKOUT_INSTALL[extra]
+    command = f'pip install "accelbench[{extra}]"'
+    if extra == "torch" and not has_nvidia_device():
+        return f"pip install torch --index-url {TORCH_CPU_INDEX} && {command}"
+    return command
+
+
+def has_nvidia_device() -> bool:
+    """Whether an NVIDIA driver exposes a device here (/dev/nvidia0…): a file check, no NVML, no framework."""
+    return any(Path("/dev").glob("nvidia[0-9]*"))
 
 
 def keras_install_command(backend: str) -> str:

@@ -35,6 +35,17 @@ class _Fields(Protocol):
     def visible_devices(self) -> str: ...
 
 
+def cores_warning(processes: int, device: str, cores: int) -> str | None:
+    """A warning (not a refusal: the run works, and a test may want it) when CPU ranks outnumber the cores:
+    ranks then share cores, so the rate measures contention, not scaling."""
+    if device != "cpu" or processes <= max(cores, 1):
+        return None
+    return (
+        f"--processes {processes} on {cores} CPU core(s): the ranks share cores, so the rate measures contention, "
+        f"not data-parallel scaling; use at most {cores} for a scaling number"
+    )
+
+
 def processes_problem(spec: _Fields, gpu_count: int) -> tuple[str, str] | None:
     """Why `spec`'s `--processes` cannot run here (None: it can). `gpu_count` ≥ 10**6 means not checked here."""
     n = spec.processes

@@ -22,6 +22,7 @@ from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.store import Store
 from engine.spec.demo import check_demo_caps
+from engine.spec.framework_support import extra_install_command
 from engine.spec.memory import memory_problem
 from engine.spec.nodes import nodes_problem
 from engine.spec.replicas import UNKNOWN_GPU_COUNT, resolve_strategy
@@ -31,8 +32,7 @@ from engine.sweep import ray_nodes, status
 from engine.sweep.dispatch import OnDone, PlannedCell
 from engine.sweep.matrix import Cell, SweepError
 
-RAY_VERSION = "2.60.0"
-RAY_INSTALL = f"pip install 'ray[default]=={RAY_VERSION}'"
+RAY_INSTALL = extra_install_command("ray")  # a wheel's accelbench[ray], a checkout's requirements-test.txt pin
 WAIT_S = 0.5
 CONNECT_TRIES, CONNECT_PAUSE_S = 3, 2.0
 # Ray's convention for "a node of this kind", as `@ray.remote(accelerator_type=...)` asks for it
@@ -59,7 +59,7 @@ def import_ray() -> Any:
         import ray
     except ImportError:
         raise SweepError(
-            f"--on ray needs Ray, which is not installed here — {RAY_INSTALL} (on this machine and every node), "
+            f"--on ray needs Ray, which is not installed here; install it with: {RAY_INSTALL} (here and on every node), "
             "or use --on local"
         ) from None
     return ray

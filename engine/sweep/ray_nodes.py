@@ -101,8 +101,9 @@ def run_cell_on_nodes(
         for i in range(1, nodes)
     ]
     os.environ.update(plan.to_env())  # the worker (and its launcher) started by run_cell inherit it
+    where = {ref: bundle_address(ray, pg, i) for i, ref in enumerate(refs, start=1)}  # named while every node is up
     stop = threading.Event()
-    watch = threading.Thread(target=_watch_followers, args=(ray, refs, run_id, Store(db_setting), stop), daemon=True)
+    watch = threading.Thread(target=_watch_followers, args=(ray, where, run_id, Store(db_setting), stop), daemon=True)
     watch.start()
     try:
         row = ray_task.run_cell(run_id, request, db_setting)
@@ -122,24 +123,41 @@ def run_cell_on_nodes(
         try:
             followers.append(ray.get(ref))
         except ray.exceptions.RayError as exc:
-            followers.append({"node": "a follower node", "ranks": {}, "error": f"its Ray task failed ({exc})"})
+            followers.append(task_failed(where[ref], exc))
     store = Store(db_setting)
     store.update_run(run_id, merged_update(row, followers, nodes, len(waiting)))
     return dict(store.get_run(run_id) or row)
 
 
-def _watch_followers(ray: Any, refs: list, run_id: str, store: Store, stop: threading.Event) -> None:
+def bundle_address(ray: Any, pg: Any, bundle: int) -> str:
+    """The node that holds placement-group bundle `bundle`, named as `ray_task.node_name` names a node (its IP and
+    the start of its id); "follower node i" if Ray cannot say."""
+    try:
+        node_id = ray.util.placement_group_table(pg)["bundles_to_node_id"][bundle]
+        ip = next(str(n["NodeManagerAddress"]) for n in ray.nodes() if n["NodeID"] == node_id)
+        return f"{ip} ({node_id[:8]})"
+    except Exception:  # noqa: BLE001 — a name for a message; the run goes on without it
+        return f"follower node {bundle}"
+
+
+def task_failed(address: str, exc: BaseException) -> dict[str, Any]:
+    """A follower whose Ray task failed (its node lost, its worker killed): its address and the exception's
+    kind once — not Ray's several-hundred-character hint, which would be repeated in each part of the reason."""
+    return {"node": address, "ranks": {}, "error": f"its Ray task failed ({type(exc).__name__})"}
+
+
+def _watch_followers(ray: Any, where: dict, run_id: str, store: Store, stop: threading.Event) -> None:
     """While the first node's worker runs: a follower whose ranks failed fails the run at once, with its reason —
     the first node's ranks would otherwise wait on their lost peer in a collective until a long timeout. The
     runner (engine.sweep.runner) sees the status and stops the worker."""
-    pending = list(refs)
+    pending = list(where)
     while pending and not stop.is_set():
         done, pending = ray.wait(pending, num_returns=1, timeout=1.0)
         for ref in done:
             try:
                 result = ray.get(ref)
             except ray.exceptions.RayError as exc:
-                result = {"node": "a follower node", "error": f"its Ray task failed ({type(exc).__name__})"}
+                result = task_failed(where[ref], exc)
             if result.get("error"):
                 why = f"on {result['node']}: {result['error']}"
                 store.update_run(run_id, {"status": RunStatus.FAILED, "error": why}, only_if_status=ACTIVE_STATUSES)

@@ -3,6 +3,8 @@ run made by the engine (conftest `seeded`): every device in one table, fastest f
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -36,14 +38,26 @@ def test_device_all_json_lists_every_device_sorted_with_basis_range_and_cost(db_
 
 
 def test_device_all_plain_text_table(db_env, capsys):
+    """A table that fits 100 columns (a notebook cell, issue 37); each device's prose under it with --verbose;
+    the same rows whole as CSV."""
     _, runs = db_env
     assert main(["compare", "--run", runs["train"]["run_id"], "--device", "all"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Which device? tiny_cnn, examples/s per one device, fastest first")
-    assert "examples/s (one device)" in lines[1] and "your epochs" in lines[1] and "USD/M ex" in lines[1]
-    body = lines[2:]
+    assert max(len(line) for line in lines) <= 100, max(lines, key=len)
+    head = next(i for i, line in enumerate(lines) if line.startswith("device "))
+    assert "ex/s (1 device)" in lines[head] and "your epochs" in lines[head] and "USD/M ex" in lines[head]
+    body = lines[head + 1 :]
     assert any(line.startswith("H100 ") for line in body) and any(line.startswith("MI300X ") for line in body)
     assert all("estimate" in line for line in body if line.startswith("B200 "))
+    assert main(["compare", "--run", runs["train"]["run_id"], "--device", "all", "--verbose"]) == 0
+    verbose = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in verbose) <= 100 and len(verbose) > len(lines)
+    assert any(line.startswith("    ") and "price table" in line for line in verbose)
+    assert main(["compare", "--run", runs["train"]["run_id"], "--device", "all", "--format", "csv"]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0][:2] == ["device", "precision · stack"] and rows[0][-1] == "how"
+    assert {"H100", "MI300X"} <= {r[0] for r in rows[1:]} and all(len(r) == len(rows[0]) for r in rows)
 
 
 def test_device_all_errors_are_one_line_exit_2(db_env, capsys):

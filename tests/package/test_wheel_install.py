@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from engine.spec.framework_support import SUPPORT, TESTED, outside_range
+from engine.spec.framework_support import SUPPORT, TESTED, TORCH_CPU_INDEX, has_nvidia_device, outside_range
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +39,7 @@ def _source_copy(dest: Path) -> Path:
     copied so that building writes no build/ or *.egg-info into the checkout that other work shares."""
     src = dest / "src"
     src.mkdir(parents=True)
-    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, src / name)
     shutil.copytree(ROOT / "engine", src / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (src / "data" / "reference").mkdir(parents=True)
@@ -92,6 +93,9 @@ def test_installing_the_jax_extra_leaves_the_preinstalled_keras_alone(installed)
         env=env,
     )
     assert "site-packages" in where.stdout and where.stdout.split()[-1] == "True"
+    code = "import importlib.metadata as m; d = m.metadata('accelbench'); print(d['License-Expression'], *d.get_all('Project-URL'), sep='|')"
+    license_, *urls = _sh(bin_dir / "python", "-c", code, cwd=work, env=env).stdout.strip().split("|")
+    assert license_ == "Apache-2.0" and any(u.startswith("Repository, https://") for u in urls), urls
 
 
 def test_accelbench_runs_matmul_and_exports_from_the_installed_package(installed):
@@ -123,9 +127,44 @@ def test_a_missing_backend_is_one_line_naming_the_extra_that_adds_it(installed):
     done = subprocess.run([bin_dir / "accelbench", "run", "--bench", "matmul", "--backend", "torch"], cwd=work, env=env,
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2 and "Traceback" not in done.stderr
+    # a CPU-only machine gets PyTorch's CPU wheels first, not PyPI's CUDA build (GBs)
+    cpu_first = "" if has_nvidia_device() else f"pip install torch --index-url {TORCH_CPU_INDEX} && "
     assert done.stderr.strip().splitlines() == [
-        'accelbench: error: --backend: PyTorch is not installed here; install it with: pip install "accelbench[torch]"'
+        f'accelbench: error: --backend: PyTorch is not installed here; install it with: {cpu_first}pip install "accelbench[torch]"'
     ]
+
+
+def test_with_only_jax_a_run_that_names_no_backend_runs_on_jax(installed):
+    """A JAX-only runtime (Colab's TPU): the default backend is the installed one, said on stderr; the
+    command line, the usage and the empty-store hint all say `accelbench`."""
+    bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
+    empty = {**env, "HOME": str(work / "empty-home")}
+    hint = _sh(bin_dir / "accelbench", "results", "list", cwd=work, env=empty).stdout.strip()
+    assert hint == "no runs yet — try: accelbench run --bench matmul"
+    assert _sh(bin_dir / "accelbench", "--help", cwd=work, env=env).stdout.startswith("usage: accelbench ")
+    run = _sh(bin_dir / "accelbench", "run", "--bench", "matmul", "--m", "64", "--n", "64", "--k", "64",
+              "--repeats", "3", "--warmup", "1", "--json", cwd=work, env=env)  # fmt: skip
+    row = json.loads(run.stdout.strip().splitlines()[-1])
+    assert row["status"] == "ok" and row["backend"] == "jax", row
+    assert "TensorFlow is not installed here: running on JAX" in run.stderr and "started on jax" in run.stderr
+
+
+def test_a_missing_postgres_driver_or_ray_is_one_line_naming_the_extra(installed):
+    """The core install has neither psycopg nor Ray: `results push` to a team database (a closed loopback
+    port; the driver is missing before any connection) and `sweep --on ray://` each say the one install."""
+    bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for argv, extra in (
+        (("results", "push", "--to", f"postgresql://me@127.0.0.1:{port}/team"), "postgres"),
+        (("sweep", "--models", "tiny_cnn", "--backends", "jax", "--on", f"ray://127.0.0.1:{port}"), "ray"),
+    ):
+        done = subprocess.run([bin_dir / "accelbench", *argv], cwd=work, env=env, capture_output=True, text=True,
+                              timeout=300)  # fmt: skip
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        assert lines[0].startswith("accelbench: error:") and f'pip install "accelbench[{extra}]"' in lines[0]
 
 
 def test_a_framework_outside_the_range_is_warned_about_and_kept(installed):

@@ -8,6 +8,7 @@ import pytest
 
 from engine.runs.store import Store
 from engine.spec import backends
+from engine.spec.processes import cores_warning
 from engine.spec.specs import SpecError, spec_from_dict
 
 
@@ -34,8 +35,17 @@ def test_backend_not_installed_is_one_line_with_the_pip_command(monkeypatch):
 def test_torch_refuses_several_devices_with_a_reason():
     if not backends.installed("torch"):
         pytest.skip("torch not installed")
-    with pytest.raises(SpecError, match="one device"):
+    with pytest.raises(SpecError, match=r"one process per device \(DDP\): use --processes N") as err:
         spec_from_dict({"kind": "train", "model": "fashion_cnn", "backend": "torch", "logical_devices": 2})
+    assert err.value.field == "--logical-devices" and "no DDP run yet" not in str(err.value)
+    with pytest.raises(SpecError, match="--backend torch --processes N"):
+        spec_from_dict({"kind": "train", "model": "fashion_cnn", "backend": "keras-torch", "logical_devices": 2})
+
+
+def test_cpu_ranks_beyond_the_cores_are_warned_about_not_refused():
+    assert cores_warning(2, "cpu", 2) is None and cores_warning(4, "gpu", 2) is None
+    warning = cores_warning(4, "cpu", 2) or ""
+    assert "--processes 4 on 2 CPU core(s)" in warning and "contention" in warning and "at most 2" in warning
 
 
 def test_jax_accepts_logical_cpu_devices_under_mirrored():

@@ -15,7 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.worker.launch.ranks import HOLD_RANK, Rank, join_timeout_s, write_rank
+from engine.worker.launch.ranks import HOLD_RANK, Rank, join_timeout_s, rank_path, write_rank
+
+ERROR_CHARS = 300  # a rank's last error, as the run's reason carries it (the whole traceback is in the log)
 
 
 def load_train_spec(path: Path) -> Any:
@@ -73,9 +75,29 @@ def train_and_write(path: Path, rank: Rank, train: Callable[[Any], dict]) -> Non
 
 
 def run(main: Callable[[str], int]) -> None:
-    """A rank's `__main__`: exit with main's code; an unexpected error's traceback goes to the rank's stderr log."""
+    """A rank's `__main__`: exit with main's code; an unexpected error's traceback goes to the rank's stderr log
+    and its last line to the rank's file, so the run's reason says why this rank exited, not only its code."""
     try:
         sys.exit(main(sys.argv[1]))
-    except Exception:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001
         traceback.print_exc()
+        leave_last_error(Path(sys.argv[1]), exc)
         sys.exit(1)
+
+
+def leave_last_error(path: Path, exc: BaseException) -> None:
+    """Add `exc` as this rank's error to its file, keeping what the file already said (an error written by
+    `train_and_write` stays: it is the first cause)."""
+    rank = os.environ.get("RANK", "")
+    if not rank.isdigit():
+        return
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})" if frames else ""
+    text = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    line = f"{type(exc).__name__}: {text}"[:ERROR_CHARS] + where
+    try:
+        before = json.loads(rank_path(path, int(rank)).read_text())
+    except (OSError, ValueError):
+        before = {}
+    if not before.get("error"):
+        write_rank(path, int(rank), {**before, "rank": int(rank), "error": line})

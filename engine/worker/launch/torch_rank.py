@@ -29,6 +29,11 @@ def main(run_dir: str) -> int:
     backend = "nccl" if spec.device == "gpu" else "gloo"
     if not join(path, rank, lambda timeout_s: dist.init_process_group(backend, timeout=timedelta(seconds=timeout_s))):
         return 3
+    # The join timeout bounds the join only. As the group's timeout it also bounded every collective: on a loaded
+    # host one rank still compiling its first step (torch.compile) while the other waited in the all-reduce past
+    # it ended the run "rank 1 … exited with code 1" (issue 37). After the join, the run's own timeout (its
+    # watchdog) bounds a collective, as it bounds the run.
+    dist.distributed_c10d._set_pg_timeout(timedelta(seconds=spec.timeout_s))
     train_and_write(path, rank, lambda report: run_training_native(spec, report, backends.load(spec.backend), rank))
     try:
         dist.barrier()  # no rank leaves (and tears down the group) while another still needs it
