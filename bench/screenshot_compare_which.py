@@ -5,6 +5,7 @@ compare_which_<width>_<theme>_section.png (the whole section at that width).
 
     .venv/bin/python bench/screenshot_compare_which.py                 # a fresh store, one real ResNet-50 run
     .venv/bin/python bench/screenshot_compare_which.py --model tiny_cnn
+    .venv/bin/python bench/screenshot_compare_which.py --precision mixed_bfloat16   # compare_which_bf16_*.png
     .venv/bin/python bench/screenshot_compare_which.py --db results.db --run RUN_ID
 
 Without --db the script makes a store in a temporary folder and trains the model there for a few steps on this
@@ -40,9 +41,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _run(db: Path, model: str) -> str:
-    """One real training run in `db`; its run id."""
+def _run(db: Path, model: str, precision: str = "float32") -> str:
+    """One real training run in `db` at `precision`; its run id."""
     args = ["--model", model, "--dataset", "synthetic", "--batch-size", "8" if model == "resnet50" else "32"]
+    args += ["--precision", precision]
     args += ["--epochs", "2", "--steps-per-epoch", "2" if model == "resnet50" else "3", "--json"]
     env = {**os.environ, "ACCELBENCH_DB": str(db), "TF_CPP_MIN_LOG_LEVEL": "3"}
     proc = subprocess.run(
@@ -85,8 +87,8 @@ def _wait(page) -> None:
     page.wait_for_timeout(1500)  # plotly's transitions and the grid's canvas
 
 
-def shoot(url: str, run_id: str, out: Path) -> list[Path]:
-    return shoot_section(f"{url}/compare?run={run_id}", ".st-key-cmp_which", "compare_which", _wait, out)
+def shoot(url: str, run_id: str, out: Path, prefix: str = "compare_which") -> list[Path]:
+    return shoot_section(f"{url}/compare?run={run_id}", ".st-key-cmp_which", prefix, _wait, out)
 
 
 def shoot_section(page_url: str, box: str, prefix: str, wait, out: Path, timeout_ms: int = 60_000) -> list[Path]:
@@ -133,12 +135,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--db", type=Path, help="a results store holding --run (default: a fresh one with a new run)")
     ap.add_argument("--run", help="the run to show (with --db)")
     ap.add_argument("--model", default="resnet50", help="the model trained for a fresh store (default resnet50)")
+    ap.add_argument("--precision", default="float32", help="the fresh run's precision (mixed_bfloat16: *_bf16_*)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the PNGs go (default docs/screenshots)")
     args = ap.parse_args(argv)
+    prefix = "compare_which" + ("_bf16" if args.precision == "mixed_bfloat16" else "")
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "results.db"
-        run_id = args.run or _run(db, args.model)
-        return serve_and_shoot(db, Path(tmp), lambda url: shoot(url, run_id, args.out))
+        run_id = args.run or _run(db, args.model, args.precision)
+        return serve_and_shoot(db, Path(tmp), lambda url: shoot(url, run_id, args.out, prefix))
 
 
 def serve_and_shoot(db: Path, tmp: Path, shoot_at) -> int:

@@ -111,6 +111,7 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
             "Basis": wd.basis_text(r),
             "Precision · stack": r.setting,
             "Examples/s (one device)": wd.rate_text(r),
+            "On one scale": _scale_cell(r),
             "× faster": wd.speedup_text(r),
             "Time for your epochs": wd.epoch_text(r),
             "USD / M examples": r.usd_per_million_examples,
@@ -124,6 +125,7 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
             "Basis": "measured here",
             "Precision · stack": w.baseline_setting,
             "Examples/s (one device)": f"{mine:,.0f}" if mine >= 100 else f"{mine:,.3g}",
+            "On one scale": "",
             "× faster": "1×",
             "Time for your epochs": wd.duration_text(w.baseline_epoch_time_s),
             "USD / M examples": None,
@@ -131,6 +133,25 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
         }
     )
     return pd.DataFrame(recs)
+
+
+def _scale_cell(r: wd.DeviceRow) -> str:
+    """'anchor' (a measured row the others are scaled from), '= H100 × 0.584', or '' (its own figure's scale)."""
+    if r.ratio is None:
+        return ""
+    return "anchor" if r.anchor is None else wd.scale_text(r).split(" (")[0]
+
+
+def beside_lines(w: wd.WhichDevice) -> list[str]:
+    """Figures listed beside the ranking (another stack's scale or another precision), a flagged source said so."""
+    out = []
+    for r in w.beside:
+        flag = f" **Flagged:** {plain(r.flag)}." if r.flag else ""
+        out.append(
+            f"**{plain(r.device)}** {plain(wd.rate_text(r))} {plain(w.unit)} per {r.per}, {plain(r.setting)} — "
+            f"{plain(r.beside_why)}.{flag}"
+        )
+    return out
 
 
 def _price_cell(r: wd.DeviceRow) -> str:
@@ -143,8 +164,11 @@ def _price_cell(r: wd.DeviceRow) -> str:
 def how_lines(w: wd.WhichDevice) -> list[str]:
     """One line per device: its basis, how the figure was found, and the price used with its source."""
     return [
-        f"**{plain(r.device)}** ({plain(wd.basis_text(r))}): {plain(r.how)}. Price: {plain(r.price)}." for r in w.rows
-    ]
+        f"**{plain(r.device)}** ({plain(wd.basis_text(r))}; {plain(wd.scale_text(r))}): {plain(r.how)}. "
+        f"Price: {plain(r.price)}" + (f", rented as {r.devices_per_rental:g} chips" if r.devices_per_rental > 1 else "")
+        + "."
+        for r in w.rows
+    ]  # fmt: skip
 
 
 def which_section(
@@ -172,10 +196,11 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
         w = _table(run, ref, chosen, work, store_runs) or w
     st.caption(
         f"Every GPU and TPU for **{plain(w.workload)}** as in run `{plain(w.run_id)}`, one device each, fastest "
-        f"first. Time for your epochs: {plain(w.work.text) or 'give examples per epoch above'}. Estimates are "
-        "lighter and hatched, with their range; ≤ marks a ceiling (a step cannot be shorter than the fastest "
-        "step AccelBench measured)."
+        f"first; one device is one GPU or one TPU chip. Time for your epochs: "
+        f"{plain(w.work.text) or 'give examples per epoch above'}. Estimates are lighter and hatched, with their "
+        "range; ≤ marks a ceiling."
     )
+    st.caption(plain(w.scale_note))
     frame = wd.frame(w)
     show_chart(
         which_chart(frame, w.baseline_label, w.baseline_rate, w.unit, w.workload), "cmp_which_chart", "which_device"
@@ -193,25 +218,34 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
                 help="what the figure ran with; a row at another precision or on another stack is not like for "
                 "like with your run (a scaled row carries its anchor's stack)"
             ),
+            "On one scale": st.column_config.TextColumn(
+                help="this row = a measured row of this table × a ratio that one source measured on one stack, "
+                "or the step model's (the source is named below); 'anchor': a measured row the others start from"
+            ),
             "× faster": st.column_config.TextColumn(help="one device's rate ÷ your run's rate"),
             "Time for your epochs": st.column_config.TextColumn(help=f"{w.work.text or 'unknown'} on one device"),
             "USD / M examples": st.column_config.NumberColumn(
                 format="$%.3g", help="one device's price per hour ÷ examples per hour × 1,000,000"
             ),
             "USD/h": st.column_config.TextColumn(
-                help="per device and hour: yours where you gave one, else the price table's (sources below)"
+                help="per GPU-hour or TPU chip-hour: yours where you gave one, else the price table's (sources below)"
             ),
         },
     )
     with st.expander("How each figure was found, and whose price"):
         st.markdown("\n".join(f"- {line}" for line in how_lines(w)))
+    if w.beside:
+        flagged = sum(bool(r.flag) for r in w.beside)
+        title = f"Figures beside the ranking: {len(w.beside)} on another stack's scale or at another precision"
+        with st.expander(title + (f" ({flagged} flagged pipeline-bound)" if flagged else "")):
+            st.markdown("\n".join(f"- {line}" for line in beside_lines(w)))
     from ui.compare_input import input_section  # issue 38: each device against its host's input pipeline
 
     input_section(runs, w)
-    if any(r.is_estimate for r in w.rows):
-        from ui.compare_answer import estimate_note
-
-        st.caption(estimate_note([r.method for r in w.rows if r.is_estimate]))
+    if cases := [f"{plain(r.device)} — {plain(r.error_case)}" for r in w.rows if r.is_estimate and r.error_case]:
+        # each estimate's own case and checked error (engine.compare.error_case), never one figure for all
+        st.caption("Estimates are not measurements: hatched bars, with their range. How far off each may be: "
+                   + "; ".join(cases) + ".")  # fmt: skip
     if no_price := [r.device for r in w.rows if not r.price_whose]:
         st.caption(f"No price in the price table for {', '.join(no_price)}: give yours under *Your prices*.")
     for why in w.left_out:

@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import history as charts
+from engine.compare.one_scale import pipeline_bound_rows
 from engine.imports import default_view, units
 from engine.results import history
 from ui.common import download_csv, plain, show_chart, show_table
@@ -125,6 +126,8 @@ def chart_tab(df: pd.DataFrame, metric: str, how: str, by: list[str]) -> None:
             + ".",
             icon=":material/warning:",
         )  # fmt: skip
+    for line in pipeline_bound_rows(df.to_dict("records")):  # issue 36: a source that measured its input pipeline
+        st.warning(f"Flagged {plain(line)} (AccelBench scales no device by them).", icon=":material/speed:")
     show_table(
         agg,
         hide_index=True,

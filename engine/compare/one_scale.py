@@ -12,8 +12,9 @@ figures carry the flag. Pure Python over engine.compare.likeforlike rates.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.compare import likeforlike as lfl
 from engine.compare.scaled import stack
@@ -57,7 +58,20 @@ def saturated(rates: Sequence[lfl.Rate]) -> dict[str, str]:
             continue
         k = (r.source_id, r.workload, precision_class(r.precision))
         groups.setdefault(k, {}).setdefault(r.hardware_key, []).append(o.value)
-    flagged: dict[tuple[str, str, str], tuple[set[str], str]] = {}
+    flagged = _flagged(groups)
+    out = {}
+    for r in rates:
+        got = flagged.get((r.source_id, r.workload, precision_class(r.precision)))
+        if got is not None and r.hardware_key in got[0] and r.basis == "published":
+            out[r.id] = got[1]
+    return out
+
+
+def _flagged(
+    groups: dict[tuple[str, str, str], dict[str, list[float]]],
+) -> dict[tuple[str, str, str], tuple[set[str], str]]:
+    """Per (source, model, precision class) with a plateau: its devices and why, in words."""
+    flagged = {}
     for k, figures in groups.items():
         mids = {d: statistics.median_low(v) for d, v in figures.items()}
         devices = _plateaus(mids, k[2])
@@ -69,12 +83,28 @@ def saturated(rates: Sequence[lfl.Rate]) -> dict[str, str]:
                 f"devices whose compute and bandwidth differ by ≥ {DISTINCT:g}×, so its ratios are not used"
             )
             flagged[k] = (devices, why)
-    out = {}
-    for r in rates:
-        got = flagged.get((r.source_id, r.workload, precision_class(r.precision)))
-        if got is not None and r.hardware_key in got[0] and r.basis == "published":
-            out[r.id] = got[1]
-    return out
+    return flagged
+
+
+def pipeline_bound_rows(rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The saturation rule over History's rows (imported tables: `source`, `model`, `precision`, `hardware_key`,
+    `examples_per_sec` and `device_count`): one sentence per source and model whose figures are flagged."""
+    groups: dict[tuple[str, str, str], dict[str, list[float]]] = {}
+    for r in rows:
+        key, rate, n = r.get("hardware_key"), _num(r.get("examples_per_sec")), _num(r.get("device_count")) or 1.0
+        if not isinstance(key, str) or key not in HARDWARE or rate is None:
+            continue
+        k = (str(r.get("source") or ""), str(r.get("model") or ""), precision_class(r.get("precision")))
+        groups.setdefault(k, {}).setdefault(key, []).append(rate / n)
+    return [f"{k[0].removeprefix('file:')}: {why}" for k, (_, why) in _flagged(groups).items()]
+
+
+def _num(v: Any) -> float | None:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if f > 0 else None
 
 
 def flag_saturated(rates: Sequence[lfl.Rate]) -> list[lfl.Rate]:

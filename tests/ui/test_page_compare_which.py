@@ -31,8 +31,8 @@ def test_which_device_chart_and_table_for_a_training_run(db_env):
     assert chart["layout"]["xaxis"]["title"]["text"].startswith("Training rate of ONE device (examples/s")
     table = _which_table(at)
     assert list(table.columns) == [
-        "Device", "Basis", "Precision · stack", "Examples/s (one device)", "× faster", "Time for your epochs", "USD / M examples",
-        "USD/h",
+        "Device", "Basis", "Precision · stack", "Examples/s (one device)", "On one scale", "× faster",
+        "Time for your epochs", "USD / M examples", "USD/h",
     ]  # fmt: skip
     devices = list(table["Device"])
     assert {"H100", "B200", "MI300X", "L40S", "GH200", "H100 PCIe", "TPU v5e"} <= set(devices)
@@ -49,6 +49,7 @@ def test_which_device_chart_and_table_for_a_training_run(db_env):
     assert "**B200** (" in how.markdown[0].value and "price table" in how.markdown[0].value
     captions = " ".join(c.value for c in at.caption)
     assert "Time for your epochs: 2 epochs of 96 examples" in captions
+    assert "one device is one GPU or one TPU chip" in captions and ("One scale" in captions or "No device" in captions)
     assert "No price in the price table for" in captions and "give yours under *Your prices*" in captions
     # the user's own dataset: 60,000 examples × 10 epochs
     at.number_input(key="cmp_which_examples").set_value(60_000)

@@ -27,6 +27,9 @@ def test_lambda_v2_with_zero_actions_shows_per_gpu_rates_per_configuration(db):
     title = chart["layout"]["xaxis"]["title"]["text"]
     assert title == "Throughput per device (examples/s: images/s, sequences/s), median"  # what each row counted
     assert any("join rows of several configurations" in w.value and "HTOff v2" in w.value for w in at.warning)
+    # the saturation rule (issue 36): Lambda's ResNet-50 figures sit on one plateau from H100 to B200
+    (flag,) = [w.value for w in at.warning if "resnet50 figures" in w.value]
+    assert flag.startswith("Flagged pytorch-train-throughput-v2-fp16.csv: pipeline-bound") and "B200" in flag
     (info,) = [i.value for i in at.info if "could be read another way" in i.value]
     assert info.startswith("**18 names") and "LambdaOD_2x_Texas_1xH100" in info and "read as 1 × H100" in info
 
