@@ -41,13 +41,14 @@ def results(sweep_id: str, rows: list[ResultRow]) -> None:
     st.subheader("Batch-size curve")
     show_chart(batch_curve_figure(summary.batch_curve(rows)), "sweep_curve", f"{sweep_id}_batch_curve")
     if not (workers := workers_frame(rows)).empty:  # a sweep over --input-workers (issue 38); older ones: nothing
-        st.subheader("Training against input workers")
-        show_chart(workers_figure(workers), "sweep_workers", f"{sweep_id}_input_workers")
-        st.caption(
-            "Solid: training examples/s at each input-worker count. Dashed: the step alone (the model on a batch "
-            "already on the device), the most training could reach with input free; where the solid line meets "
-            "it, more workers no longer help."
-        )
+        with st.container(key="sweep_workers_box"):
+            st.subheader("Training against input workers")
+            show_chart(workers_figure(workers), "sweep_workers", f"{sweep_id}_input_workers")
+            st.caption(
+                "Solid: training examples/s at each input-worker count. Dashed: the step alone (the model on a "
+                "batch already on the device), the most training could reach with input free; where the solid line "
+                "meets it, more workers no longer help."
+            )
     scaling = summary.scaling(rows)
     if scaling.empty:
         return

@@ -20,6 +20,11 @@ NO_SPLIT = (
 )
 
 
+def _ms(ms: float) -> str:
+    """1,281 · 549 · 12.3 · 0.456: whole milliseconds from 100 up, never e-notation."""
+    return f"{ms:,.0f}" if ms >= 100 else f"{ms:.3g}"
+
+
 def step_split_ms(row: Mapping[str, Any]) -> tuple[float, float] | None:
     """(waiting for input, computing) of the median training step, in ms; None when the run has no wait share."""
     wait_pct, step_ms = finite_number(row.get("input_wait_pct")), finite_number(row.get("step_time_ms_median"))
@@ -45,7 +50,7 @@ def input_split_figure(row: Mapping[str, Any]) -> go.Figure:
                 y=["median step"],
                 x=[pct],
                 orientation="h",
-                name=f"{name} ({pct:.0f} %, {ms:,.3g} ms)",
+                name=f"{name} ({pct:.0f} %, {_ms(ms)} ms)",
                 marker={"color": colour},
                 text=[f"{name} {pct:.0f} %" if pct >= 12 else ""],  # no label squeezed into a sliver
                 textposition="inside",
@@ -54,8 +59,8 @@ def input_split_figure(row: Mapping[str, Any]) -> go.Figure:
                 hovertemplate=f"{name}: %{{x:.1f}} % of the step ({ms:,.4g} ms)<extra></extra>",
             )
         )
-    fig.update_layout(barmode="stack", bargap=0.35)
+    fig.update_layout(barmode="stack", bargap=0.35, legend={"traceorder": "normal"})  # waiting first, as drawn
     fig.update_xaxes(range=[0, 100], ticksuffix=" %", fixedrange=True)
     fig.update_yaxes(showticklabels=False, fixedrange=True)
-    title = f"Where the median step's {total:,.4g} ms went"
+    title = f"Where the median step's {_ms(total)} ms went"
     return finish(fig, SPLIT_X_TITLE, "Step", title=title, height=170)

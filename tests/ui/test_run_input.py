@@ -28,7 +28,7 @@ def test_the_split_bar_is_the_whole_step_in_two_parts():
     wait, compute = fig.data
     assert (wait.x[0], compute.x[0]) == pytest.approx((30.0, 70.0))
     assert "waiting for input" in wait.name and "computing" in compute.name
-    assert f"{FLOWERS['step_time_ms_median'] * 0.3:,.3g} ms" in wait.name
+    assert f"{FLOWERS['step_time_ms_median'] * 0.3:,.0f} ms" in wait.name and "1,280 ms" in compute.name
     assert fig.layout.barmode == "stack" and fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
     assert is_empty(input_split_figure(SYNTHETIC)) == NO_SPLIT  # no wait share: a sentence, not a blank bar
 
