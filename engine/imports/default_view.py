@@ -103,19 +103,23 @@ def add_views(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _validation_first(metrics: Sequence[str]) -> str:
-    """The first metric; when that is an accuracy of a training log, its validation accuracy (AlgoPerf's targets
-    are validation targets; the test and train splits are not its result)."""
+def _headline_metric(metrics: Sequence[str]) -> str:
+    """The first metric, except: a latency gives way to a rate of work (ML.ENERGY's tokens/s before its inter-token
+    latency), and a training log's accuracy to its validation accuracy (AlgoPerf's targets are validation targets;
+    the test and train splits are not its result)."""
     first = metrics[0]
-    if "accuracy" not in metric_title(first).lower():
+    title = metric_title(first).lower()
+    if "latency" in title:
+        return next((m for m in metrics if _is_rate(m)), first)
+    if "accuracy" not in title:
         return first
     return next((m for m in metrics if re.search(r"validation.*accuracy", metric_title(m).lower())), first)
 
 
 def default_metric(df: pd.DataFrame, metrics: Sequence[str], per_device: bool = True) -> str:
-    """The first metric (a training log's validation accuracy), or its per-device rate when every row with a
-    value states its device count."""
-    first = _validation_first(metrics)
+    """The headline metric (`_headline_metric`), or its per-device rate when every row with a value states its
+    device count."""
+    first = _headline_metric(metrics)
     per = per_device_name(first)
     if not per_device:
         return first

@@ -85,3 +85,40 @@ def test_wide_table_and_json_array_map_to_a_chart_and_a_malformed_file_names_row
         expect(page.get_by_text("Nothing loaded yet")).to_be_visible()
         expect(page.get_by_text("rows mapped")).to_have_count(0)
         expect(page.get_by_text(re.compile(r"^Explore \d"))).to_have_count(0)
+
+
+def test_mlenergy_json_and_many_files_at_once_chart_per_gpu_rates_and_mark_mixed_frameworks(page, tmp_path):
+    """Issue 37: ML.ENERGY's leaderboard JSON charts per GPU × count × batch in tokens/s with no action; then the
+    public files of docs/importing.md dropped at once join the batch table only into its own family and mark the
+    bars that mix PyTorch and TensorFlow rows with ⚠ (tests/imports/public_files.py writes them)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "imports"))
+    from public_files import NAME, write_all
+
+    files = write_all(tmp_path / "files")
+    (tmp_path / "srv").mkdir()
+    with serving(tmp_path / "srv") as server:
+        open_history(page, server)
+        page.get_by_test_id("stFileUploaderDropzoneInput").first.set_input_files([str(tmp_path / "files" / NAME)])
+        wait_for_app(page)
+        expect(page.get_by_text("recognised: ML.ENERGY leaderboard").first).to_be_visible(timeout=60_000)
+        expect(page.get_by_text(f"{NAME}: 50 rows mapped")).to_be_visible()
+        chart = page.get_by_test_id("stPlotlyChart").first
+        expect(chart).to_contain_text("Throughput per device (tokens/s)", timeout=30_000)
+        for label in ("1× H100 · batch 8", "1× B200 · batch 16", "2× H100 · batch 16"):
+            expect(chart).to_contain_text(label)
+        screenshot(page, "history_mlenergy_light")
+
+        open_history(page, server)
+        page.get_by_test_id("stFileUploaderDropzoneInput").first.set_input_files([str(f) for f in files])
+        wait_for_app(page)
+        expect(page.get_by_text("Join pytorch-train-bs-fp32.csv into pytorch-train-throughput-fp32.csv")).to_be_visible(
+            timeout=90_000
+        )
+        expect(page.get_by_text(re.compile(r"Join pytorch-train-bs-fp32\.csv into tensorflow"))).to_have_count(0)
+        warning = page.get_by_test_id("stAlertContentWarning").filter(has_text="join rows of several configurations")
+        expect(warning).to_contain_text("framework: PyTorch, TensorFlow", timeout=60_000)
+        expect(page.get_by_test_id("stPlotlyChart").first).to_contain_text("⚠")
+        screenshot(page, "history_many_files_light")

@@ -82,3 +82,16 @@ def test_a_record_keeps_its_own_value_over_the_documents_fact():
                                                                 "output_throughput_tokens_per_sec": 5.0}]}  # fmt: skip
     raw = read_raw(json.dumps(doc).encode(), "x.json")
     assert raw.frame["model_id"].tolist() == ["own"] and raw.frame["task"].tolist() == ["t"]
+
+
+def test_history_and_compare_default_to_tokens_per_second_not_the_inter_token_latency():
+    from engine.imports.default_view import default_metric
+    from engine.imports.imported_rates import headline
+    from engine.results.history import metric_columns
+
+    raw = read_raw(json.dumps(DOC).encode(), NAME)
+    rows = add_views(apply_import(raw.frame, raw.guess, NAME, None)[0])
+    metrics = metric_columns(rows)
+    assert metrics[0].startswith("Inter-token latency")  # alphabetical among the rates of work
+    assert default_metric(rows, metrics) == per_device_name(TOKENS)
+    assert all(i.split(":")[2] == TOKENS for i in headline(rows, NAME))

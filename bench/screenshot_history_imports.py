@@ -1,0 +1,91 @@
+"""Screenshots of History with other tools' files (issue 37) at 1366×768 and 1920×1080, light and dark, in headless
+Chromium (as bench/screenshot_compare_which.py): ML.ENERGY's leaderboard JSON alone (per GPU × count × batch
+rates in tokens/s) and the public files of docs/importing.md dropped all at once (the ⚠ on bars that mix
+frameworks), saved as docs/screenshots/history_<scene>_<width>_<theme>.png (the window, the chart at its top) and
+history_<scene>_<width>_<theme>_page.png (the whole page at that width).
+
+    .venv/bin/python bench/screenshot_history_imports.py                       # the tests' small files
+    .venv/bin/python bench/screenshot_history_imports.py --mlenergy Qwen__Qwen3-8B__gpqa.json
+
+--mlenergy: a real file from github.com/ml-energy/leaderboard (public/data/models/), shown instead of the tests'
+copy in the ML.ENERGY scene (copy it to /tmp; it is not shipped).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from screenshot_compare_which import CHROMIUM_ARGS, OUT, ROOT, VIEWPORTS, serve_and_shoot  # noqa: E402
+
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "imports")]  # the tests' files, importable by name as pytest does
+
+
+def _wait(page, expect, text: str) -> None:
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", state="attached")
+    expect(page.get_by_text(text).first).to_be_visible(timeout=120_000)
+    page.get_by_test_id("stPlotlyChart").first.wait_for(state="visible", timeout=120_000)
+    page.wait_for_timeout(2000)  # plotly's transitions
+
+
+def _shoot_scene(url: str, files: list[Path], prefix: str, ready: str, out: Path) -> list[Path]:
+    from playwright.sync_api import expect, sync_playwright
+
+    exe = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        raise SystemExit("no system chromium: apt-get install -y chromium")
+    saved = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, headless=True, args=CHROMIUM_ARGS)
+        for width, height in VIEWPORTS:
+            for theme in ("light", "dark"):
+                ctx = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)
+                page = ctx.new_page()
+                page.set_default_timeout(120_000)
+                page.goto(url + "/history")
+                page.get_by_test_id("stFileUploaderDropzoneInput").first.wait_for(state="attached")
+                page.get_by_test_id("stFileUploaderDropzoneInput").first.set_input_files([str(f) for f in files])
+                _wait(page, expect, ready)
+                chart = page.get_by_test_id("stPlotlyChart").first
+                chart.evaluate("e => e.scrollIntoView({block: 'start'})")
+                page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollBy(0, -260)")  # its controls
+                page.wait_for_timeout(800)
+                path = out / f"{prefix}_{width}_{theme}.png"
+                page.screenshot(path=str(path))
+                tall = int(page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight"))
+                page.set_viewport_size({"width": width, "height": min(max(height, tall + 100), 12_000)})
+                page.wait_for_timeout(1500)
+                full = out / f"{prefix}_{width}_{theme}_page.png"
+                page.screenshot(path=str(full), full_page=True)
+                saved += [path, full]
+                ctx.close()
+        browser.close()
+    return saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mlenergy", type=Path, help="a real ML.ENERGY leaderboard JSON (default: the tests' copy)")
+    ap.add_argument("--out", type=Path, default=OUT, help="where the PNGs go (default docs/screenshots)")
+    args = ap.parse_args(argv)
+    from public_files import NAME, write_all
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        many = write_all(Path(tmp) / "files")
+        energy = args.mlenergy or next(p for p in many if p.name == NAME)
+
+        def shoot(url: str) -> list[Path]:
+            saved = _shoot_scene(url, [energy], "history_mlenergy", "rows mapped", args.out)
+            return saved + _shoot_scene(url, many, "history_many_files", "join rows of several", args.out)
+
+        return serve_and_shoot(Path(tmp) / "results.db", Path(tmp), shoot)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
