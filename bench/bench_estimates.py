@@ -11,7 +11,11 @@ kind of model and (leave-device-out) by device.
 Figures: the curated reference table — published figures and AccelBench's own reference pack (its
 `accelbench` rows, from data/reference/measured/); `--published-only` leaves the pack out.
 
-    python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--json]
+Leave the silicon out (`--leave-silicon-out`, and `leave_silicon_out` in `--json`): every device of the held-out
+device's silicon removed at once (engine.compare.silicon_check), its ranges widened by the factor chosen on the
+OTHER silicons (nested), so the coverage printed is out of sample.
+
+    python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--leave-silicon-out] [--json]
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine.compare import estimate as est  # noqa: E402
 from engine.compare import estimate_check as chk  # noqa: E402
+from engine.compare import silicon_check as sc  # noqa: E402
+from engine.compare.step_fit import NEW_SILICON_WIDENING  # noqa: E402
 from engine.compare.workload import model_kind  # noqa: E402
 from engine.reference.data import load_reference  # noqa: E402
 from engine.reference.units import HARDWARE  # noqa: E402
@@ -99,16 +105,42 @@ def plain(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True)) for r in [head, *rows])
 
 
-def as_json(loo: Sequence, ldo: dict[str, list]) -> dict:
-    """The two checks' summaries as one object (`--json`)."""
+def silicon_json(lso: dict[str, list]) -> dict:
+    """Leave the silicon out: the figures at the nested widening (what the published coverage and width count),
+    per device, and the band's choice (silicon_check.nested_band)."""
+    nested = sc.nested_band(lso)
+    stated = [x for pairs in lso.values() for x in pairs]
+    entry: dict = chk.summary_json(nested.pairs)
+    entry["median_width"] = round(sc.median_width(nested.pairs), 2)
+    entry["by_device"] = {d: chk.summary_json(pairs) for d, pairs in lso.items() if pairs}
+    entry["band"] = {
+        "widening_by_held_out_silicon": nested.widening_by_silicon,
+        "widening_on_every_silicon": sc.chosen_widening(sc.raw(stated)),
+        "widening_in_use": NEW_SILICON_WIDENING,
+        "before_widening": chk.summary_json(sc.raw(stated)),
+    }
+    return entry
+
+
+def as_json(
+    loo: Sequence, ldo: dict[str, list], lso: dict[str, list] | None = None, with_sibling: set[str] | None = None
+) -> dict:
+    """The checks' summaries as one object (`--json`)."""
     flat = [x for pairs in ldo.values() for x in pairs]
     out = {}
+    if lso is not None:
+        out["leave_silicon_out"] = silicon_json(lso)
     for name, pairs in (("leave_device_out", flat), ("leave_one_out", loo)):
         entry: dict = chk.summary_json(pairs)
         entry["by_method"] = {n: chk.summary_json(g) for n, g in _groups(pairs)[1:] if g and not n.startswith("kind")}
         entry["by_kind"] = {n[6:]: chk.summary_json(g) for n, g in _groups(pairs) if g and n.startswith("kind")}
         out[name] = entry
     out["leave_device_out"]["by_device"] = {d: chk.summary_json(pairs) for d, pairs in ldo.items() if pairs}
+    # the case "a sibling of this chip was measured": held-out devices whose silicon kept another device's figures
+    sibling = {d: pairs for d, pairs in ldo.items() if d in (with_sibling or set())}
+    out["leave_device_out"]["sibling_measured"] = chk.summary_json([x for v in sibling.values() for x in v]) | {
+        "devices": sorted(sibling)
+    }
     return out
 
 
@@ -120,12 +152,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables (for BENCHMARKS.md)")
     parser.add_argument("--published-only", action="store_true", help="leave out AccelBench's own pack rows")
     parser.add_argument("--leave-device-out", action="store_true", help="also hold out every figure of one device")
-    parser.add_argument("--json", action="store_true", help="print both checks' summaries as one JSON object")
+    parser.add_argument("--leave-silicon-out", action="store_true", help="also hold out every device of a silicon")
+    parser.add_argument("--json", action="store_true", help="print the checks' summaries as one JSON object")
     args = parser.parse_args(argv)
     points = all_points(args.published_only)
     pairs = chk.leave_one_out(points)
     if args.json:
-        print(json.dumps(as_json(pairs, chk.leave_device_out(points)), indent=1))
+        lso, siblings = sc.leave_silicon_out(points), sc.with_sibling(points)
+        print(json.dumps(as_json(pairs, chk.leave_device_out(points), lso, siblings), indent=1))
         return 0
     groups = {(p.model, p.hardware_key, p.precision_class) for p in points}
     show = markdown if args.markdown else plain
@@ -137,6 +171,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(show(SUMMARY_HEAD, summary_rows(flat, by_device=True)))
         print()
         print(show(HEAD, table_rows(flat)))
+        print()
+    if args.leave_silicon_out:
+        lso = sc.leave_silicon_out(points)
+        nested = sc.nested_band(lso)
+        print(f"Leave the silicon out, {date.today().isoformat()}: every device of the held-out device's silicon "
+              f"removed; ranges at the widening chosen on the other silicons (nested).\n")  # fmt: skip
+        print(show(SUMMARY_HEAD, summary_rows(nested.pairs)))
         print()
     print(f"Leave-one-out, {date.today().isoformat()}: {len(points)} figures in {len(groups)} (model, device, "
           f"precision class) points; {len(pairs)} could be estimated from the others.\n")  # fmt: skip

@@ -84,6 +84,7 @@ class DeviceRow:
     flag: str = ""  # a pipeline-bound source's figure says why (engine.compare.one_scale.saturated)
     beside_why: str = ""  # a figure listed beside the ranking, not in it: why (another stack, precision, …)
     input_cap: Any = None  # engine.compare.input_cap.HostCap: this run's pipeline on the device's host (issue 38)
+    error_case: str = ""  # an estimate's case and its checked error (engine.compare.error_case)
 
     @property
     def price_short(self) -> str:

@@ -112,6 +112,7 @@ def _device_json(r: DeviceRow) -> dict[str, Any]:
         "price": r.price,
         "price_whose": r.price_whose or None,
         "how": r.how,
+        "error_case": r.error_case or None,
         **cap_json(r.input_cap),
     }  # fmt: skip
 

@@ -1,0 +1,101 @@
+"""The error an estimate row really has (issue 36 item 6): the case a row is in and its checked figures, read
+from estimate_check.CHECK; the silicon left out whole; the range for new silicon widened by a factor chosen on
+OTHER silicons (nested), and carried by estimates of silicon with no figure."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.compare import estimate as est
+from engine.compare import estimate_check as chk
+from engine.compare import silicon_check as sc
+from engine.compare import step_fit
+from engine.compare.error_case import error_case, with_error_cases
+from engine.compare.step_model import silicon
+from engine.compare.which_rows import DeviceRow
+from engine.reference.data import load_reference
+
+
+@pytest.fixture(scope="module")
+def points():
+    return est.points_from_reference(load_reference())
+
+
+def test_a_measured_sibling_and_new_silicon_are_two_cases_with_their_own_figures():
+    sib, new = chk.CHECK[chk.SIBLING], chk.CHECK[chk.NEW_SILICON]
+    h200 = error_case("h200", ["h100", "a100"])
+    assert (h200.case, h200.sibling, h200.median_error_pct, h200.coverage_pct) == (
+        chk.SIBLING,
+        "h100",
+        sib.median_error_pct,
+        sib.coverage_pct,
+    )
+    assert h200.text == f"a sibling of this chip (H100) was measured: ~{sib.median_error_pct:.0f} % median error, " \
+        f"range held {sib.coverage_pct:.0f} %"  # fmt: skip
+    v6e = error_case("tpu_v6e", ["h100", "h200", "tpu_v4"])  # another TPU generation is other silicon
+    assert (v6e.case, v6e.sibling) == (chk.NEW_SILICON, "")
+    assert v6e.text.startswith(f"new silicon: ~{new.median_error_pct:.0f} % median error, range held")
+    assert error_case("tpu_v2_8", ["tpu_v2"]).case == chk.SIBLING  # a board and its chip: one silicon
+    assert new.median_error_pct > sib.median_error_pct  # the harder case says the bigger error
+
+
+def _row(key: str, basis: str, anchor: str | None = None) -> DeviceRow:
+    return DeviceRow(key, key, key, 100.0, basis, "about", 80.0, 120.0, 1.0, 0.8, 1.2, None, None, None, None, None,
+                     "", "", "Estimate: the step model.", anchor=anchor)  # fmt: skip
+
+
+def test_every_estimate_row_of_a_table_carries_its_case_and_no_other_row_does():
+    rows = [_row("h100", "measured"), _row("h200", "estimate", "h100"), _row("tpu_v6e", "estimate", "h100"),
+            _row("a100", "published")]  # fmt: skip
+    got = {r.hardware_key: r for r in with_error_cases(rows, beside=[_row("v100", "published")])}
+    assert got["h200"].error_case == error_case("h200", {"h100"}).text
+    assert got["tpu_v6e"].error_case == error_case("tpu_v6e", {"h100", "a100", "v100"}).text
+    assert got["tpu_v6e"].how == f"Estimate: the step model. How far off it may be: {got['tpu_v6e'].error_case}"
+    assert got["h100"].error_case == got["a100"].error_case == "" and got["h100"].how == rows[0].how
+
+
+def _pair(key: str, true: float, value: float, spread: float) -> tuple[est.Point, est.Estimate]:
+    p = est.Point("m", key, "mixed", true, "published", "S", key)
+    e = est.Estimate("m", key, "mixed", value, value / spread, value * spread, "memory-aware", False, None, (), "")
+    return p, sc.widen(e, step_fit.NEW_SILICON_WIDENING)  # as an estimate of new silicon states it
+
+
+def test_the_range_of_a_silicon_is_chosen_on_the_other_silicons_only():
+    # h100 and a100 are hit well inside a 1.2× range; v100 is off by 1.5× — its own miss must not widen its range
+    by_device = {"h100": [_pair("h100", 100, 105, 1.2)] * 4, "a100": [_pair("a100", 100, 95, 1.2)] * 4,
+                 "v100": [_pair("v100", 100, 150, 1.2)] * 2}  # fmt: skip
+    nested = sc.nested_band(by_device)
+    assert nested.widening_by_silicon["gv100"] == 1.0  # chosen on h100 and a100, both held at 1.0
+    # a100's is chosen on h100 + v100: 4 of 6 held at 1.0 (67 %), all six once 1.2^w reaches 1.5 (w ≥ 2.23)
+    assert nested.widening_by_silicon["ga100"] == min(w for w in sc.WIDENINGS if 1.2**w >= 1.5)
+    held = {p.hardware_key: e.low <= p.examples_per_sec <= e.high for p, e in nested.pairs}
+    assert held == {"h100": True, "a100": True, "v100": False}
+    assert sc.chosen_widening(sc.raw(by_device["h100"])) == 1.0
+
+
+def test_an_estimate_for_silicon_with_no_figure_carries_the_widened_range(points):
+    no_gh100 = [p for p in points if silicon(p.hardware_key) != "gh100"]
+    e = est.estimate("resnet50", "h100", "mixed", no_gh100)
+    assert e is not None and e.method == "memory-aware" and e.anchor is not None
+    fit = step_fit.fit(est.fit_figures(est.group_points(no_gh100)))
+    down, up = step_fit.band(fit.residuals)  # type: ignore[union-attr]
+    w = step_fit.NEW_SILICON_WIDENING
+    assert (e.low, e.high) == pytest.approx((e.examples_per_sec * down**w, e.examples_per_sec * up**w))
+    # with its siblings' figures kept, the fit's own band, unwidened
+    no_h100 = [p for p in points if p.hardware_key != "h100"]
+    sibling = est.estimate("resnet50", "h100", "mixed", no_h100)
+    down, up = step_fit.band(step_fit.fit(est.fit_figures(est.group_points(no_h100))).residuals)  # type: ignore[union-attr]
+    assert sibling is not None and math.log(sibling.high / sibling.low) == pytest.approx(math.log(up / down))
+
+
+def test_leaving_the_silicon_out_leaves_no_figure_of_it_behind(points):
+    few = [p for p in points if p.model in ("resnet50", "bert_base@384") and p.precision_class == "mixed"]
+    lso = sc.leave_silicon_out(few)
+    assert {"h100", "h200", "gh200", "b200"} <= set(lso)
+    for device, pairs in lso.items():
+        for p, e in pairs:
+            assert p.hardware_key == device and e.anchor is not None
+            assert silicon(e.anchor.hardware_key) != silicon(device)  # an H200 is never answered from an H100
+            assert "factors of its" not in e.how  # nor does the fit lend it its siblings' efficiencies
