@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from built_wheel import build_wheel, clean_env
 
 from engine.spec.framework_support import SUPPORT, TESTED, TORCH_CPU_INDEX, has_nvidia_device, outside_range
 
@@ -34,20 +33,6 @@ def _sh(*argv: str | Path, cwd: Path, env: dict[str, str], timeout: float = 300)
     return done
 
 
-def _source_copy(dest: Path) -> Path:
-    """What an sdist holds (pyproject.toml, setup.py, MANIFEST.in, README.md, engine/, the reference CSVs),
-    copied so that building writes no build/ or *.egg-info into the checkout that other work shares."""
-    src = dest / "src"
-    src.mkdir(parents=True)
-    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
-        shutil.copy2(ROOT / name, src / name)
-    shutil.copytree(ROOT / "engine", src / "engine", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    (src / "data" / "reference").mkdir(parents=True)
-    for csv in (ROOT / "data" / "reference").glob("*.csv"):
-        shutil.copy2(csv, src / "data" / "reference" / csv.name)
-    return src
-
-
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> dict[str, Path | dict[str, str] | str]:
     """A fresh venv with Keras 3.14.0 preinstalled, then accelbench[jax] from a wheel built here."""
@@ -56,12 +41,8 @@ def installed(tmp_path_factory) -> dict[str, Path | dict[str, str] | str]:
     home, work = tmp / "home", tmp / "work"
     home.mkdir()
     work.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "ACCELBENCH_DB", "PYTHONHOME")}
-    env.update(HOME=str(home), TF_CPP_MIN_LOG_LEVEL="3", PIP_DISABLE_PIP_VERSION_CHECK="1")
-    env.setdefault("PIP_CACHE_DIR", str(Path("~/.cache/pip").expanduser()))  # the real cache, not the fake home's
-    src = _source_copy(tmp)
-    _sh(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp / "dist", src, cwd=tmp, env=env)
-    (wheel,) = (tmp / "dist").glob("accelbench-*-py3-none-any.whl")
+    env = clean_env(home)
+    wheel = build_wheel(tmp, env)
     _sh(sys.executable, "-m", "venv", tmp / "env", cwd=tmp, env=env)
     bin_dir = tmp / "env" / "bin"
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
