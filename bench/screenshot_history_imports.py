@@ -2,7 +2,8 @@
 Chromium (as bench/screenshot_compare_which.py): ML.ENERGY's leaderboard JSON alone (per GPU × count × batch
 rates in tokens/s) and the public files of docs/importing.md dropped all at once (the ⚠ on bars that mix
 frameworks), saved as docs/screenshots/history_<scene>_<width>_<theme>.png (the window, the chart at its top) and
-history_<scene>_<width>_<theme>_page.png (the whole page at that width).
+history_mlenergy_<width>_<theme>_page.png (the whole page at that width: its mapping step and chart) or
+history_many_files_<width>_<theme>_chart.png (from "Explore" to the ⚠ warning under the chart).
 
     .venv/bin/python bench/screenshot_history_imports.py                       # the tests' small files
     .venv/bin/python bench/screenshot_history_imports.py --mlenergy Qwen__Qwen3-8B__gpqa.json
@@ -33,7 +34,17 @@ def _wait(page, expect, text: str) -> None:
     page.wait_for_timeout(2000)  # plotly's transitions
 
 
-def _shoot_scene(url: str, files: list[Path], prefix: str, ready: str, out: Path) -> list[Path]:
+def _span(page) -> tuple[float, float]:
+    """From the "Explore" heading to the end of the first warning under the chart, in page pixels."""
+    head = page.get_by_text("Explore", exact=False).filter(has_text="rows").first.bounding_box()
+    warn = page.get_by_test_id("stAlertContentWarning").last.bounding_box()
+    chart = page.get_by_test_id("stPlotlyChart").first.bounding_box()
+    assert head and chart
+    bottom = max(chart["y"] + chart["height"], warn["y"] + warn["height"] if warn else 0) + 24
+    return head["y"] - 16, bottom
+
+
+def _shoot_scene(url: str, files: list[Path], prefix: str, ready: str, out: Path, whole: bool) -> list[Path]:
     from playwright.sync_api import expect, sync_playwright
 
     exe = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -58,10 +69,14 @@ def _shoot_scene(url: str, files: list[Path], prefix: str, ready: str, out: Path
                 path = out / f"{prefix}_{width}_{theme}.png"
                 page.screenshot(path=str(path))
                 tall = int(page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollHeight"))
-                page.set_viewport_size({"width": width, "height": min(max(height, tall + 100), 12_000)})
+                page.set_viewport_size({"width": width, "height": min(max(height, tall + 100), 16_000)})
                 page.wait_for_timeout(1500)
-                full = out / f"{prefix}_{width}_{theme}_page.png"
-                page.screenshot(path=str(full), full_page=True)
+                full = out / f"{prefix}_{width}_{theme}_{'page' if whole else 'chart'}.png"
+                if whole:
+                    page.screenshot(path=str(full), full_page=True)
+                else:  # the explore controls, the chart and the warning under it (the whole page is mostly mappings)
+                    top, bottom = _span(page)
+                    page.screenshot(path=str(full), clip={"x": 0, "y": top, "width": width, "height": bottom - top})
                 saved += [path, full]
                 ctx.close()
         browser.close()
@@ -81,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         energy = args.mlenergy or next(p for p in many if p.name == NAME)
 
         def shoot(url: str) -> list[Path]:
-            saved = _shoot_scene(url, [energy], "history_mlenergy", "rows mapped", args.out)
-            return saved + _shoot_scene(url, many, "history_many_files", "join rows of several", args.out)
+            saved = _shoot_scene(url, [energy], "history_mlenergy", "rows mapped", args.out, whole=True)
+            return saved + _shoot_scene(url, many, "history_many_files", "join rows of several", args.out, whole=False)
 
         return serve_and_shoot(Path(tmp) / "results.db", Path(tmp), shoot)
 
