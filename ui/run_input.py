@@ -33,20 +33,11 @@ def host_lines(answer: Any, most: int = 4) -> list[str]:
     """'H100: alone ≈1,345 ex/s; its host's pipeline ≈480 ex/s (24 vCPUs) → would wait for input' for the
     answer's devices whose host is known (engine.compare.input_cap), those that would wait first."""
     from engine.compare.input_cap import cap_of
-    from engine.spec import hardware_table
 
     caps = [cap for c in (answer.rows[1:] if answer is not None else ()) if (cap := cap_of(c)) is not None]
     caps = list({cap.hardware_key: cap for cap in caps}.values())  # one line per device
     caps.sort(key=lambda cap: (not cap.waits_for_input, -cap.device_alone_examples_per_sec))
-    out = []
-    for cap in caps[:most]:
-        dev = hardware_table.BY_KEY[cap.hardware_key].short if cap.hardware_key in hardware_table.BY_KEY else ""
-        verdict = "would wait for input" if cap.waits_for_input else "input keeps up"
-        out.append(
-            f"{dev or cap.hardware_key}: alone ≈{cap.device_alone_examples_per_sec:,.0f} ex/s; its host's pipeline "
-            f"≈{cap.input_cap_examples_per_sec:,.0f} ex/s ({cap.host_vcpus:g} vCPUs) → {verdict}"
-        )
-    return out
+    return [cap.short_text() for cap in caps[:most]]
 
 
 def input_section(run_id: str, row: dict[str, Any], answer: Any = None) -> None:

@@ -159,7 +159,10 @@ def _which(args: argparse.Namespace, run: dict[str, Any]) -> int:
     print_which(table, output_format(args), args.verbose)
     if output_format(args) == "csv":
         return EXIT_OK
-    for r in table.rows:  # each device against this run's pipeline on its host (engine.compare.input_cap)
-        if r.input_cap is not None and r.input_cap.waits_for_input:
-            print(f"{r.device}: {r.input_cap.text(r.device)}")
+    if caps := [r.input_cap.short_text() for r in table.rows if r.input_cap is not None]:
+        from engine.compare.input_cap import ESTIMATE_WORDS, LIFTS
+
+        print(f"\nOn each offer's host, this run's input pipeline ({ESTIMATE_WORDS}):")
+        print("\n".join(f"  {line}" for line in caps))
+        print(f"What would lift a cap: {', '.join(LIFTS)}.")
     return EXIT_OK

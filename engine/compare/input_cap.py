@@ -84,10 +84,22 @@ class HostCap:
         """The lower of the two: what this run would train at there."""
         return min(self.device_alone_examples_per_sec, self.input_cap_examples_per_sec)
 
+    @property
+    def device(self) -> str:
+        known = hardware_table.BY_KEY.get(self.hardware_key)
+        return known.short if known else self.hardware_key
+
+    def short_text(self) -> str:
+        """'H100: alone ≈1,345 ex/s; its host's pipeline ≈480 ex/s (24 vCPUs) → would wait for input'."""
+        verdict = "would wait for input" if self.waits_for_input else "input keeps up"
+        return (
+            f"{self.device}: alone ≈{self.device_alone_examples_per_sec:,.0f} ex/s; its host's pipeline "
+            f"≈{self.input_cap_examples_per_sec:,.0f} ex/s ({self.host_vcpus:g} vCPUs) → {verdict}"
+        )
+
     def text(self, device: str = "") -> str:
         """One sentence: the host's pipeline rate, the device alone, and whether it would wait."""
-        known = hardware_table.BY_KEY.get(self.hardware_key)
-        dev = device or (known.short if known else self.hardware_key)
+        dev = device or self.device
         feed = (
             f"On the {dev}'s host ({self.host}: {self.host_vcpus:g} vCPUs per device), this run's input pipeline "
             f"would deliver about {self.input_cap_examples_per_sec:,.0f} examples/s "

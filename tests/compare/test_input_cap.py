@@ -81,6 +81,11 @@ def test_which_device_ranks_by_the_lower_of_the_two(store_db):
     rates = [d["rate_one_device"] for d in table["devices"]]
     assert rates == sorted(rates, reverse=True)  # ranked by what each would deliver
     assert all("input_cap_examples_per_sec" in d for d in table["devices"])
+    text = run_cli("compare", "--run", FLOWERS["run_id"], "--device", "all", env={"ACCELBENCH_DB": str(store_db)})
+    assert "H100: alone ≈" in text.stdout and "its host's pipeline ≈480 ex/s (24 vCPUs) → would wait for input" in (
+        text.stdout
+    )
+    assert "What would lift a cap: more input workers" in text.stdout
 
 
 def test_per_core_rate_uses_the_cores_the_pipeline_could_use():
