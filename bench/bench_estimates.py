@@ -112,7 +112,9 @@ def silicon_json(lso: dict[str, list]) -> dict:
     stated = [x for pairs in lso.values() for x in pairs]
     entry: dict = chk.summary_json(nested.pairs)
     entry["median_width"] = round(sc.median_width(nested.pairs), 2)
-    entry["by_device"] = {d: chk.summary_json(pairs) for d, pairs in lso.items() if pairs}
+    entry["by_device"] = {  # at the nested widening too
+        d: chk.summary_json([x for x in nested.pairs if x[0].hardware_key == d]) for d, pairs in lso.items() if pairs
+    }
     entry["band"] = {
         "widening_by_held_out_silicon": nested.widening_by_silicon,
         "widening_on_every_silicon": sc.chosen_widening(sc.raw(stated)),
