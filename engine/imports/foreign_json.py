@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from engine.imports.foreign_text import decode_any
-from engine.imports.known_formats import with_workload
+from engine.imports.known_formats import with_facts
 from engine.imports.nested_report import is_report, report_records
 from engine.results.errors import CsvError
 
@@ -81,7 +81,7 @@ def _records(doc: Any) -> list[dict]:
         if lists:
             key = max(lists, key=lambda k: len(lists[k]))
             facts = {k: v for k, v in doc.items() if k != key and not isinstance(v, (list, dict)) and v is not None}
-            return [{**with_workload(facts), **r} for r in lists[key]]
+            return [with_facts(facts, r) for r in lists[key]]
         return [doc]  # one nested document = one run
     raise CsvError("the JSON holds no objects (expected an array of records or a document)")
 

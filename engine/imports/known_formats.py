@@ -159,12 +159,25 @@ def _mlenergy_spec(column: str) -> ValueSpec | None:
     return None
 
 
-def with_workload(facts: dict) -> dict:
-    """ML.ENERGY names the model and the task it served (`model_id`, `task`) at the top of each file: together
-    they are the workload, so one model's chat and GPQA runs are never pooled when both files are loaded."""
+_LAYOUT = {"tensor_parallel": "TP", "expert_parallel": "EP", "data_parallel": "DP", "pipeline_parallel": "PP",
+           "ring_degree": "ring", "ulysses_degree": "ulysses"}  # fmt: skip
+_SYSTEM_RULE = r"^(?P<model>.+?)(?: · (?P<variant>.+))?$"  # 'H100 · TP2 EP2': the GPU, then its parallel layout
+
+
+def with_facts(facts: dict, record: dict) -> dict:
+    """One record of a document's row list with the document's own facts (the record's value wins). ML.ENERGY
+    names the model and the task it served at the top (`model_id`, `task`): together they are the workload, so one
+    model's chat and GPQA runs are never pooled; each configuration's parallel layout (degrees above 1) joins its
+    GPU as a `system` name whose variant it is ('H100 · TP2'), so two layouts of one GPU × count × batch are never
+    one bar without ⚠."""
+    out = {**facts, **record}
     if facts.get("model_id") and facts.get("task"):
-        return {**facts, "workload": f"{facts['model_id']} · {facts['task']}"}
-    return facts
+        out.setdefault("workload", f"{facts['model_id']} · {facts['task']}")
+    layout = out.get("parallelization")
+    if out.get("gpu_model") and isinstance(layout, dict):
+        degrees = [f"{_LAYOUT.get(k, k)}{v}" for k, v in sorted(layout.items()) if isinstance(v, int) and v > 1]
+        out.setdefault("system", " · ".join([str(out["gpu_model"]), *([" ".join(degrees)] if degrees else [])]))
+    return out
 
 
 def _mlenergy(m: ImportMapping) -> None:
@@ -172,6 +185,9 @@ def _mlenergy(m: ImportMapping) -> None:
     specs = {c: spec for c in m.roles if (spec := _mlenergy_spec(c))}
     for c in m.roles:
         m.roles[c] = _MLENERGY_ROLES.get(c, "value" if c in specs else "label")
+    if "system" in m.roles:  # the GPU with its parallel layout (`with_facts`)
+        m.roles.update({"system": "system", "gpu_model": "label"})
+        m.system_rules = [_SYSTEM_RULE]
     if "max_num_seqs" in m.roles and "batch_size" in m.roles:
         m.roles["batch_size"] = "label"
     if "workload" not in m.roles and "model_id" in m.roles:

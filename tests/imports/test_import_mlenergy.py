@@ -95,3 +95,24 @@ def test_history_and_compare_default_to_tokens_per_second_not_the_inter_token_la
     assert metrics[0].startswith("Inter-token latency")  # alphabetical among the rates of work
     assert default_metric(rows, metrics) == per_device_name(TOKENS)
     assert all(i.split(":")[2] == TOKENS for i in headline(rows, NAME))
+
+
+def test_two_parallel_layouts_of_one_gpu_count_and_batch_are_never_one_bar_without_a_warning():
+    from engine.imports.default_view import default_group, pooled
+
+    image = {"avg_power_watts": 1500.0, "batch_latency_s": 5.1, "batch_size": 1, "energy_per_image_joules": 8000.0,
+             "gpu_model": "B200", "image_height": 1024, "inference_steps": 50, "num_gpus": 2,
+             "throughput_images_per_sec": 0.19}  # fmt: skip
+    doc = {"model_id": "black-forest-labs/FLUX.1-dev", "task": "text-to-image", "weight_precision": "bfloat16",
+           "configurations": [{**image, "parallelization": {"ring_degree": 2, "ulysses_degree": 1}},
+                              {**image, "throughput_images_per_sec": 0.18,
+                               "parallelization": {"ring_degree": 1, "ulysses_degree": 2}}]}  # fmt: skip
+    name = "black-forest-labs__FLUX.1-dev__text-to-image.json"
+    raw = read_raw(json.dumps(doc).encode(), name)
+    assert raw.guess.column("batch") == "batch_size" and raw.guess.column("system") == "system"
+    rows = add_views(apply_import(raw.frame, raw.guess, name, None)[0])
+    assert sorted(rows["variant"].dropna().unique()) == ["ring2", "ulysses2"] and set(rows["device_label"]) == {"B200"}
+    metric = per_device_name("examples_per_sec")  # images/s: AccelBench's examples/s axis, per GPU
+    assert rows[metric].dropna().tolist() == pytest.approx([0.095, 0.09])
+    pools = pooled(rows, default_group(rows, ["configuration", "workload"]), metric)
+    assert len(pools) == 1 and "variant: ring2, ulysses2" in pools["differs"].iat[0]
