@@ -9,6 +9,7 @@ Pure pandas; no streamlit.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import pandas as pd
@@ -125,16 +126,22 @@ def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: B
     )  # fmt: skip
 
 
+def _lead(model: str) -> int:
+    """0 for ResNet-50, the workload vendor tables lead with (lambdal, tf_cnn_benchmarks, MLPerf): the tie-break
+    when several models were measured on as many devices; 1 for any other."""
+    return 0 if "resnet50" in re.sub(r"[^a-z0-9]", "", model.lower()) else 1
+
+
 def headline_model(data: pd.DataFrame) -> str:
     """The file's headline workload: the model measured on the most devices (device × count), then with the most
-    rows, then by name — lambdal's table → resnet50, not the alphabetically first bert."""
+    rows, then ResNet-50, then by name — lambdal's tables → resnet50, not the alphabetically first bert."""
     if data.empty or "model" not in data.columns:
         return ""
     parts = [c for c in ("device_label", "device_count") if c in data.columns]
     models = data.dropna(subset=["model"]).astype({"model": str})
     devices = models.groupby("model")[parts].apply(lambda g: len(g.drop_duplicates())) if parts else None
     rows = models.groupby("model").size()
-    ranked = sorted(rows.index, key=lambda m: (-(devices[m] if devices is not None else 0), -rows[m], m))
+    ranked = sorted(rows.index, key=lambda m: (-(devices[m] if devices is not None else 0), -rows[m], _lead(m), m))
     return str(ranked[0]) if ranked else ""
 
 

@@ -6,6 +6,7 @@ Small files the test writes in the tools' shapes (values invented)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -76,3 +77,10 @@ def test_an_algoperf_meta_files_own_target_is_the_target():
     other = {**meta, "workload.target_metric_name": "validation/loss"}
     rows = _rows(ALGO, "eval_measurements.csv", read_sidecar(json.dumps(other), "meta_data_0.json"))
     assert "own target" not in default_target(rows, metric)[1]  # a loss target is not an accuracy's
+
+
+def test_a_tie_in_devices_and_rows_opens_resnet50_not_the_alphabetically_first_model():
+    name = "pytorch-train-throughput-v2-fp16.csv"  # lambdal's v2 table, shipped: 4 models on the same 12 devices
+    rows = _rows((Path(__file__).parents[2] / "data" / "reference" / "lambda_v2" / name).read_text(), name)
+    assert headline_model(rows.dropna(subset=["examples_per_sec"])) == "resnet50"
+    assert all("|resnet50|" in i for i in headline(rows, name))
