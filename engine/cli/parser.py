@@ -111,7 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--price-per-hour", dest="price_per_hour_usd", type=_number)
     r.add_argument("--timeout-s", type=_number)
     r.add_argument("--label", help="your annotation for this run (a machine or team name); none by default")
-    r.add_argument("--detach", action="store_true", help="start in the background and print the run_id")
+    r.add_argument(
+        "--detach",
+        action="store_true",
+        help="start in the background and print the run_id; the run goes on after the command returns (stop it with "
+        "cancel RUN_ID). Without it the command waits, and Ctrl-C or SIGTERM cancels the run",
+    )
     r.add_argument("--json", action="store_true", help="print the result row as one JSON object on the last line")
 
     res = sub.add_parser("results", help="list, show, export or import stored results")
