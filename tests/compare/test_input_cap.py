@@ -97,3 +97,24 @@ def test_per_core_rate_uses_the_cores_the_pipeline_could_use():
     assert cap is not None and not cap.waits_for_input and cap.delivered_examples_per_sec == 50.0
     assert "input keeps up" in cap.text() and "H100" in cap.text()
     assert cap_for("gh200", 100.0, 50.0) is None  # no offer in the price table: its host is not known
+
+
+@pytest.mark.slow  # one real TensorFlow run (about a minute on 2 busy cores)
+def test_a_real_flowers_run_on_sampled_files_carries_its_host_cap(tmp_path):
+    """End to end: `engine data sample` → `engine run` on those files → `compare --device h100 --json`."""
+    env = {"ACCELBENCH_DB": str(tmp_path / "results.db")}
+    data = tmp_path / "flowers"
+    made = run_cli("data", "sample", "flowers", "--out", str(data), "--examples", "32", "--size", "250x180", env=env)
+    assert made.returncode == 0, made.stderr[-2000:]
+    args = ("--model", "flowers_cnn", "--dataset", "flowers", "--data-dir", str(data), "--batch-size", "16")
+    ran = run_cli("run", *args, "--input-workers", "1", "--epochs", "1", "--steps-per-epoch", "2", "--json", env=env)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    row = json.loads(ran.stdout.strip().splitlines()[-1])
+    per_core = per_core_examples_per_sec(row)
+    assert per_core is not None and row["input_workers"] == 1
+    answer = _compare(tmp_path / "results.db", row["run_id"], "--device", "h100")
+    assert answer["host_vcpus"] == 24
+    assert answer["input_cap_examples_per_sec"] == pytest.approx(per_core * 24)
+    delivered = min(answer["device_alone_examples_per_sec"], answer["input_cap_examples_per_sec"])
+    assert answer["speedup"] == pytest.approx(delivered / row["examples_per_sec"])  # the lower of the two
+    assert answer["waits_for_input"] == (answer["device_alone_examples_per_sec"] > answer["input_cap_examples_per_sec"])
