@@ -161,6 +161,19 @@ def _price_cell(r: wd.DeviceRow) -> str:
     return f"${r.usd_per_hour:.3g}" + (" (yours)" if r.price_whose == "yours" else "")
 
 
+def cases_note(w: wd.WhichDevice) -> str:
+    """The estimates grouped by their case, each with its checked error (engine.compare.error_case): never one
+    figure for all ("" without estimates)."""
+    cases: dict[str, list[str]] = {}
+    for r in w.rows:
+        if r.is_estimate and r.error_case:
+            cases.setdefault(r.error_case, []).append(plain(r.device))
+    if not cases:
+        return ""
+    each = "; ".join(f"{', '.join(devices)}: {plain(case)}" for case, devices in cases.items())
+    return f"Estimates are not measurements: hatched bars, with their range. How far off they may be — {each}."
+
+
 def how_lines(w: wd.WhichDevice) -> list[str]:
     """One line per device: its basis, how the figure was found, and the price used with its source."""
     return [
@@ -242,10 +255,8 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
     from ui.compare_input import input_section  # issue 38: each device against its host's input pipeline
 
     input_section(runs, w)
-    if cases := [f"{plain(r.device)} — {plain(r.error_case)}" for r in w.rows if r.is_estimate and r.error_case]:
-        # each estimate's own case and checked error (engine.compare.error_case), never one figure for all
-        st.caption("Estimates are not measurements: hatched bars, with their range. How far off each may be: "
-                   + "; ".join(cases) + ".")  # fmt: skip
+    if note := cases_note(w):
+        st.caption(note)
     if no_price := [r.device for r in w.rows if not r.price_whose]:
         st.caption(f"No price in the price table for {', '.join(no_price)}: give yours under *Your prices*.")
     for why in w.left_out:

@@ -99,3 +99,17 @@ def test_leaving_the_silicon_out_leaves_no_figure_of_it_behind(points):
             assert p.hardware_key == device and e.anchor is not None
             assert silicon(e.anchor.hardware_key) != silicon(device)  # an H200 is never answered from an H100
             assert "factors of its" not in e.how  # nor does the fit lend it its siblings' efficiencies
+
+
+def test_the_screen_groups_the_estimates_by_their_case():
+    from types import SimpleNamespace
+
+    from ui.common import plain
+    from ui.compare_which import cases_note
+
+    rows = with_error_cases([_row("h100", "measured"), _row("h200", "estimate", "h100"),
+                             _row("tpu_v6e", "estimate"), _row("mi300x", "estimate")])  # fmt: skip
+    note = cases_note(SimpleNamespace(rows=rows))  # type: ignore[arg-type]
+    new, sib = plain(error_case("tpu_v6e", ["h100"]).text), plain(error_case("h200", ["h100"]).text)
+    assert note.endswith(f"How far off they may be — h200: {sib}; tpu_v6e, mi300x: {new}.")
+    assert cases_note(SimpleNamespace(rows=rows[:1])) == ""  # type: ignore[arg-type]
