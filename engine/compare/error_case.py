@@ -2,8 +2,9 @@
 
 An estimate of a chip whose silicon sibling was measured (an H200 answered beside a measured H100: one GH100 die)
 misses by about a tenth; one of silicon nobody measured (a TPU v6e beside GPUs only) by about a fifth, with a
-range widened out of sample. One figure for every row would overstate the first and understate the second. The
-figures are estimate_check.CHECK's (bench/bench_estimates.py --json): read from that one place, never restated.
+range widened out of sample; one whose own figures of other workloads are in the table (a B200 with Lambda's
+figures beside the ranking) by its leave-one-out error. One figure for every row would overstate the first and
+understate the second. The figures are estimate_check.CHECK's (bench/bench_estimates.py --json): read from that one place, never restated.
 """
 
 from __future__ import annotations
@@ -16,13 +17,16 @@ from engine.compare.step_model import silicon
 from engine.compare.which_rows import DeviceRow
 from engine.reference.units import HARDWARE
 
+OWN = "memory-aware"  # CHECK's key of the case "this chip's own other figures are in": memory-aware, leave one out
+
 
 @dataclass(frozen=True)
 class ErrorCase:
     """The case of one estimate row.
 
     Attributes:
-      case: SIBLING ("sibling measured") or NEW_SILICON ("new silicon"); the CHECK entry its figures are from.
+      case: OWN ("memory-aware": the chip's own other figures are in), SIBLING ("sibling measured") or
+        NEW_SILICON ("new silicon"); the CHECK entry its figures are from.
       sibling: the hardware key of the measured sibling ("" for new silicon).
       median_error_pct, coverage_pct: that case's median absolute error and how often its range held the truth.
       text: the words a row carries ("a sibling of this chip (H100) was measured: ~10 %, range held 89 %").
@@ -36,23 +40,22 @@ class ErrorCase:
 
 
 def error_case(hardware_key: str, measured_keys: Iterable[str]) -> ErrorCase:
-    """The case of an estimate for `hardware_key` in an answer whose rows measured (or anchor on) `measured_keys`:
-    a device of the same silicon among them → "a sibling of this chip was measured"; else "new silicon"."""
-    chip = silicon(hardware_key)
-    siblings = sorted(k for k in set(measured_keys) if k != hardware_key and silicon(k) == chip)
-    if siblings:
-        c = CHECK[SIBLING]
+    """The case of an estimate for `hardware_key` in an answer whose rows measured, published (or anchor on)
+    `measured_keys`: the device itself among them (a figure of another workload, stack or precision, which the
+    step model's fit sees) → its leave-one-out error; a device of the same silicon → "a sibling of this chip was
+    measured"; else "new silicon"."""
+    chip, keys = silicon(hardware_key), set(measured_keys)
+    siblings = sorted(k for k in keys if k != hardware_key and silicon(k) == chip)
+    if hardware_key in keys:  # its own figures of other workloads are in: the leave-one-out case
+        case, sibling, lead = OWN, "", "this chip's own figures (other workloads, stacks or precisions) are in the fit"
+    elif siblings:
         name = HARDWARE[siblings[0]].short if siblings[0] in HARDWARE else siblings[0]
-        lead = f"a sibling of this chip ({name}) was measured"
-        return ErrorCase(SIBLING, siblings[0], c.median_error_pct, c.coverage_pct, _text(lead, c.median_error_pct,
-                         c.coverage_pct))  # fmt: skip
-    c = CHECK[NEW_SILICON]
-    return ErrorCase(NEW_SILICON, "", c.median_error_pct, c.coverage_pct,
-                     _text("new silicon", c.median_error_pct, c.coverage_pct))  # fmt: skip
-
-
-def _text(lead: str, error_pct: float, held_pct: float) -> str:
-    return f"{lead}: ~{error_pct:.0f} % median error, range held {held_pct:.0f} %"
+        case, sibling, lead = SIBLING, siblings[0], f"a sibling of this chip ({name}) was measured"
+    else:
+        case, sibling, lead = NEW_SILICON, "", "new silicon"
+    c = CHECK[case]
+    text = f"{lead}: ~{c.median_error_pct:.0f} % median error, range held {c.coverage_pct:.0f} %"
+    return ErrorCase(case, sibling, c.median_error_pct, c.coverage_pct, text)
 
 
 def with_error_cases(rows: Sequence[DeviceRow], beside: Sequence[DeviceRow] = ()) -> list[DeviceRow]:
