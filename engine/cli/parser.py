@@ -16,6 +16,7 @@ import sys
 from typing import NoReturn
 
 from engine.cli import compare as cli_compare
+from engine.cli import data as cli_data
 from engine.cli import db as cli_db
 from engine.cli import sweep as cli_sweep
 from engine.cli.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, prog
@@ -80,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--data-npz", help="train your model on this .npz of x/y instead of synthetic data")
     r.add_argument("--dataset")
     r.add_argument("--data-dir")
+    r.add_argument("--input-workers", help="file pipeline: parallel decode workers, N or auto (default: AUTOTUNE)")
+    r.add_argument("--prefetch", help="file pipeline: batches prepared ahead, N or auto (default: AUTOTUNE)")
+    r.add_argument("--cache", action=argparse.BooleanOptionalAction, default=None, help="file pipeline: keep decoded "
+                   "images in memory after the first pass (default: off, decode every epoch)")  # fmt: skip
     r.add_argument("--batch-size", type=_positive_int)
     r.add_argument("--epochs", type=_positive_int)
     r.add_argument("--steps-per-epoch", type=_positive_int)
@@ -156,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("run_id")
     cli_compare.add_parser(sub)
     cli_sweep.add_parser(sub)
+    cli_data.add_parser(sub)
     return p
 
 
@@ -170,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         "compare": cli_compare.cmd_compare,
         "db": cli_db.cmd_db,
         "sweep": cli_sweep.cmd_sweep,
+        "data": cli_data.cmd_data,
     }
     try:
         return handler[args.command](args)

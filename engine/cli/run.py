@@ -37,6 +37,7 @@ TRAIN_ONLY = {
     "visible_devices",
     "tpu",
     "torch_compile",
+    *("input_workers", "prefetch", "cache"),
     *("model_file", "model_fn", "model_path", "unsafe_model_code", "loss", "optimizer", "data_npz"),
 }
 _NOT_SPEC = {"command", "json", "detach", "label"}

@@ -49,6 +49,11 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--price-per-hour", dest="price_per_hour_usd", type=_number)
     s.add_argument("--timeout-s", type=_number)
     s.add_argument("--host-memory-limit-mb", type=_whole, help="cap each worker's address space (RLIMIT_AS)")
+    s.add_argument("--data-dir", help="flowers: the folder of TFRecords or class folders of JPEGs every cell reads")
+    s.add_argument("--prefetch", help="file pipeline: batches prepared ahead, N or auto (default: AUTOTUNE)")
+    s.add_argument(
+        "--cache", action=argparse.BooleanOptionalAction, default=None, help="file pipeline: keep decoded images"
+    )
     s.add_argument("--skip-invalid", action="store_true", help="run the cells that can run; list the others with why")
     s.add_argument(
         "--on", default="local", help="local (default), ray (RAY_ADDRESS or a local head) or ray://HOST:PORT"

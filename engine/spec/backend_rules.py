@@ -41,10 +41,10 @@ def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None
         problem = _native_torch_problem(spec)
         if problem:
             return problem
-    if spec.dataset == "flowers" and not backends.installed("tensorflow"):
-        return "--dataset", (
-            "flowers TFRecords are read through tf.data, which needs TensorFlow; "
-            f"{backends.INFO['tensorflow'].install} or use --dataset synthetic"
+    if spec.dataset == "flowers" and spec.backend != "torch" and not backends.installed("tensorflow"):
+        return "--dataset", (  # native torch reads the same files through its DataLoader, without TensorFlow
+            "flowers files are read through tf.data on Keras backends, which needs TensorFlow; "
+            f"{backends.INFO['tensorflow'].install}, use --backend torch (its DataLoader), or --dataset synthetic"
         )
     if strategy in ("tpu", "multi_worker"):
         return "--strategy", f"{strategy} runs only with --backend tensorflow so far"

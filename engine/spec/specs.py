@@ -13,6 +13,7 @@ from typing import Any
 from engine.spec import backends, catalog
 from engine.spec.backend_rules import backend_problem
 from engine.spec.fields import SpecError, boolean, choice, fill, flag, number, whole
+from engine.spec.input_spec import input_fields
 from engine.spec.processes import MAX_PROCESSES, processes_problem
 from engine.spec.replicas import planned_replicas, resolve_strategy
 from engine.spec.user_model_spec import user_model_fields
@@ -116,6 +117,7 @@ class TrainSpec:
         the framework is imported: past it the framework's own allocation fails with its out-of-memory
         error (how `engine sweep --max-batch` is tested on a CPU).
       tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
+      input_workers, prefetch, cache: the file pipeline (engine.spec.input_spec); 0 = AUTOTUNE.
       backend: what runs the model: Keras 3 on tensorflow, jax or keras-torch; or torch, native PyTorch.
       model_file, model_fn, model_path, unsafe_model_code, loss, optimizer, data_npz: the user's own Keras
         model instead of a zoo name, and how it is fed and compiled (engine.spec.user_model_spec).
@@ -150,6 +152,9 @@ class TrainSpec:
     loss: str = "auto"
     optimizer: str = "adam"
     data_npz: str = ""
+    input_workers: int = 0
+    prefetch: int = 0
+    cache: bool = False
     price_per_hour_usd: float = 0.0
     timeout_s: float = 3600.0
 
@@ -232,7 +237,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         out[key] = d[key].strip()
     if out["visible_devices"] and not all(p.strip().isdigit() for p in out["visible_devices"].split(",")):
         raise SpecError("--visible-devices", f"must be GPU indices like 0 or 0,1; got {out['visible_devices']!r}")
-    out |= user
+    out |= user | input_fields(d)
     problem = None if user else catalog.pairing_problem(out["model"], out["dataset"])
     if problem:
         raise SpecError("--dataset", problem)
@@ -262,13 +267,10 @@ def _check_combination(spec: TrainSpec, gpu_count: int) -> None:
     if spec.logical_devices > 1 and spec.device == "tpu":
         raise SpecError("--logical-devices", "cannot split a TPU; use 1")
     if spec.device == "cpu" and (spec.memory_growth or spec.memory_limit_mb or spec.visible_devices):
-        raise SpecError(
-            "--device", "GPU memory settings (--memory-growth, --memory-limit-mb, --visible-devices) need --device gpu"
-        )
+        gpu_only = "GPU memory settings (--memory-growth, --memory-limit-mb, --visible-devices) need --device gpu"
+        raise SpecError("--device", gpu_only)
     if spec.memory_growth and spec.logical_devices > 1:
-        raise SpecError(
-            "--memory-growth", "cannot be combined with logical devices (each logical GPU has a fixed memory limit)"
-        )
+        raise SpecError("--memory-growth", "cannot be combined with logical devices (each has a fixed memory limit)")
     if spec.precision == "mixed_float16" and spec.device == "tpu":
         raise SpecError("--precision", "TPUs do not support float16; use mixed_bfloat16 or float32")
     if strategy == "mirrored" and spec.device == "cpu" and spec.logical_devices < 2:

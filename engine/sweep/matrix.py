@@ -21,6 +21,7 @@ AXES: dict[str, str] = {
     "backends": "backend",
     "devices": "device",
     "processes": "processes",  # `engine run --processes N` (issue 30): a scaling sweep over 1,2,4 processes
+    "input_workers": "input_workers",  # `engine run --input-workers N` (issue 38): how far the file pipeline goes
 }
 # Settings shared by every cell (a file's [settings] table, or the flags of the same name).
 SHARED_SETTINGS = (
@@ -32,6 +33,9 @@ SHARED_SETTINGS = (
     "price_per_hour_usd",
     "timeout_s",
     "host_memory_limit_mb",
+    "data_dir",  # the file pipeline (issue 38): where flowers' files are, and its other settings
+    "prefetch",
+    "cache",
 )
 
 
@@ -82,6 +86,7 @@ class Cell:
     def label(self) -> str:
         r = self.request
         procs = f" p{r['processes']}" if "processes" in r else ""
+        procs += f" w{r['input_workers']}" if "input_workers" in r else ""
         return (
             f"{r['model']}/{r['dataset']} b{r['batch_size']} {r['precision']} {r['backend']} {self.target.name}{procs}"
         )
@@ -95,6 +100,7 @@ class SweepMatrix:
       models, datasets, batch_sizes, precisions, backends: the values of each axis.
       devices: device targets (cpu, gpu, gpu:H100, …).
       processes: `--processes` values (a scaling sweep), or () when every cell is one process.
+      input_workers: `--input-workers` values (0 = AUTOTUNE), or () when every cell takes the pipeline's default.
       settings: run settings every cell shares (SHARED_SETTINGS), e.g. epochs and steps_per_epoch.
     """
 
@@ -105,15 +111,16 @@ class SweepMatrix:
     backends: tuple[str, ...] = ("tensorflow",)
     devices: tuple[DeviceTarget, ...] = (DeviceTarget("cpu"),)
     processes: tuple[int, ...] = ()  # () = not an axis: each cell is one process, as `engine run` by default
+    input_workers: tuple[int, ...] = ()  # () = not an axis; 0 = AUTOTUNE
     settings: Mapping[str, Any] = field(default_factory=dict)
 
     def cells(self) -> list[Cell]:
         out = []
         combos = itertools.product(
             self.models, self.datasets, self.batch_sizes, self.precisions, self.backends, self.devices,
-            self.processes or (0,),
+            self.processes or (0,), self.input_workers or (None,),
         )  # fmt: skip
-        for i, (model, dataset, batch, precision, backend, target, procs) in enumerate(combos):
+        for i, (model, dataset, batch, precision, backend, target, procs, workers) in enumerate(combos):
             request = {
                 "kind": "train",
                 **self.settings,
@@ -124,6 +131,7 @@ class SweepMatrix:
                 "backend": backend,
                 "device": target.device,
                 **({"processes": procs} if procs else {}),
+                **({"input_workers": workers} if workers is not None else {}),
             }
             out.append(Cell(i, request, target))
         return out
@@ -146,6 +154,8 @@ def matrix_from_values(values: Mapping[str, Any]) -> SweepMatrix:
                     f"--{axis.replace('_', '-')}: must be whole numbers above 0 like {example}; got {raw!r}"
                 )
             axes[axis] = tuple(dict.fromkeys(int(v) for v in items))
+        elif axis == "input_workers":
+            axes[axis] = tuple(dict.fromkeys(_workers(v, raw) for v in items))
         elif axis == "devices":
             axes[axis] = tuple(dict.fromkeys(DeviceTarget.parse(v) for v in items))
         else:
@@ -155,6 +165,15 @@ def matrix_from_values(values: Mapping[str, Any]) -> SweepMatrix:
         raise SweepError(f"sweep: unknown setting {sorted(unknown)[0]!r}; axes are {', '.join(AXES)}")
     settings = {k: values[k] for k in SHARED_SETTINGS if values.get(k) is not None}
     return SweepMatrix(**axes, settings=settings)
+
+
+def _workers(text: str, raw: Any) -> int:
+    """An input-workers value: a whole number from 1, or auto (AUTOTUNE, stored as 0)."""
+    if text.lower() in ("auto", "autotune"):
+        return 0
+    if not text.isdigit() or int(text) < 1:
+        raise SweepError(f"--input-workers: must be whole numbers above 0 or auto, like 1,2,auto; got {raw!r}")
+    return int(text)
 
 
 def read_matrix_file(path: str | Path) -> dict[str, Any]:

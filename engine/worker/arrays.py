@@ -1,8 +1,8 @@
 """NumPy input for JAX and PyTorch runs: the same datasets as engine.worker.datasets, without tf.data.
 
 Keras's loaders and synthetic data are NumPy already; batches come from Python generators that Keras
-fit converts for its backend (and shards under a JAX distribution). Flowers TFRecords can only be read
-through tf.data: that one dataset is read with TensorFlow and handed over as NumPy, and says so.
+fit converts for its backend (and shards under a JAX distribution). Flowers files are read through
+tf.data, as JAX users do (Grain is not installed here): batches handed over as NumPy, and the source says so.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.spec import catalog
+from engine.spec.input_spec import InputSettings
 from engine.worker import datasets
 
 Batch = tuple[np.ndarray, np.ndarray]
@@ -46,8 +47,21 @@ def shuffled_batches(x: np.ndarray, y: np.ndarray, batch: int, kind: str, shuffl
             yield xb, y[idx]
 
 
+def _numpy(ds) -> Iterator[Batch]:
+    """A tf.data pipeline's batches as NumPy, from a plain generator (Keras's fit takes generators, not
+    tf.data's NumpyIterator)."""
+    yield from ds.as_numpy_iterator()
+
+
 def make_arrays(
-    dataset: str, model: str, batch: int, *, validation: bool = False, data_dir: str = "", seed: int = 0
+    dataset: str,
+    model: str,
+    batch: int,
+    *,
+    validation: bool = False,
+    data_dir: str = "",
+    seed: int = 0,
+    settings: InputSettings | None = None,
 ) -> ArrayPipeline:
     if dataset == catalog.SYNTHETIC:
         info = catalog.resolve_dataset(model, dataset)
@@ -56,10 +70,12 @@ def make_arrays(
         return ArrayPipeline(train, val, info, f"synthetic, shaped like {info.name} (one cached batch)", batch)
     info = catalog.DATASETS[dataset]
     if dataset == "flowers":
-        pipe = datasets.make_dataset(dataset, model, batch, validation=validation, data_dir=data_dir, seed=seed)
-        val = pipe.validation.as_numpy_iterator() if pipe.validation is not None else None
-        source = f"{pipe.source}; read through tf.data (TFRecords need TensorFlow), fed to Keras as NumPy"
-        return ArrayPipeline(pipe.train.as_numpy_iterator(), val, info, source, pipe.train_examples)
+        pipe = datasets.make_dataset(
+            dataset, model, batch, validation=validation, data_dir=data_dir, seed=seed, settings=settings
+        )
+        val = _numpy(pipe.validation) if pipe.validation is not None else None
+        source = f"{pipe.source}; fed to Keras as NumPy"
+        return ArrayPipeline(_numpy(pipe.train), val, info, source, pipe.train_examples)
     (x_train, y_train), (x_test, y_test), source = datasets.load_arrays(dataset)
     x_train, y_train = datasets._prepare(dataset, x_train, y_train)
     datasets._check_enough(dataset, "training", len(x_train), batch)

@@ -8,7 +8,9 @@
   flowers
       TFRecord files (*.tfrec, *.tfrecord) in a local folder or a gs:// path, in the layout of the
       public flowers set of article 001 (gs://flowers-public/tfrecords-jpeg-192x192-2/): features
-      'image' (JPEG bytes) and 'class' (int64, 0..4). Decoded and resized to 192×192×3.
+      'image' (JPEG bytes) and 'class' (int64, 0..4); or a folder of class folders of JPEGs (ImageFolder).
+      Decoded and resized to 192×192×3 by tf.data (engine.worker.flowers_tf), with the run's
+      --input-workers/--prefetch/--cache.
   synthetic
       Random examples of the model's native shape, generated once: the pipeline repeats one
       global batch, so the input cost per step is ~0 and the benchmark measures the model alone.
@@ -27,6 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from engine.spec import catalog
+from engine.spec.input_spec import InputSettings
+from engine.worker import flowers_tf
 from engine.worker.keras_files import DatasetUnavailable, load_arrays
 
 if TYPE_CHECKING:
@@ -35,7 +39,6 @@ else:
     from engine.worker.lazy_tf import tf  # JAX/PyTorch runs use this module's NumPy loaders without TF
 AUTOTUNE = -1  # tf.data.AUTOTUNE's value, without importing TensorFlow
 SHUFFLE_BUFFER = 10_000
-FLOWERS_VALIDATION_EVERY = 10  # every 10th flowers record is held out for validation
 
 
 @dataclass(frozen=True)
@@ -90,59 +93,6 @@ def _check_enough(name: str, split: str, n: int, batch: int) -> None:
         )
 
 
-def flowers_files(data_dir: str) -> list[str]:
-    if not data_dir:
-        raise DatasetUnavailable("flowers needs --data-dir: a folder or gs:// path holding *.tfrec / *.tfrecord files")
-    pattern_dir = data_dir.rstrip("/")
-    try:
-        files = sorted({f for ext in ("*.tfrec", "*.tfrecord") for f in tf.io.gfile.glob(f"{pattern_dir}/{ext}")})
-    except (tf.errors.OpError, ValueError) as exc:
-        raise DatasetUnavailable(f"cannot list {data_dir}: {str(exc).splitlines()[0][:200]}") from None
-    if not files:
-        raise DatasetUnavailable(
-            f"no *.tfrec or *.tfrecord files in {data_dir} (flowers needs TFRecords with 'image' and 'class')"
-        )
-    return files
-
-
-def _parse_flower(record):
-    features = {"image": tf.io.FixedLenFeature([], tf.string), "class": tf.io.FixedLenFeature([], tf.int64)}
-    ex = tf.io.parse_single_example(record, features)
-    height, width, _ = catalog.DATASETS["flowers"].input_shape
-    image = tf.image.decode_jpeg(ex["image"], channels=3)
-    image = tf.image.resize(image, (height, width))  # a no-op for the public 192×192 set
-    return tf.cast(tf.round(image), tf.uint8), tf.cast(ex["class"], tf.int32)
-
-
-def _flowers(
-    data_dir: str, batch: int, validation: bool, seed: int
-) -> tuple[tf.data.Dataset, tf.data.Dataset | None, str, int]:
-    files = flowers_files(data_dir)
-    records = tf.data.TFRecordDataset(files, num_parallel_reads=AUTOTUNE).enumerate()
-    every = tf.constant(FLOWERS_VALIDATION_EVERY, tf.int64)
-
-    def kept(held_out: bool) -> tf.data.Dataset:
-        return records.filter(lambda i, _: tf.equal(i % every, 0) if held_out else tf.not_equal(i % every, 0))
-
-    def split(held_out: bool) -> tf.data.Dataset:
-        # decode once, cache the uint8 images (4× smaller than float32), then shuffle/batch each epoch
-        return kept(held_out).map(lambda _, r: _parse_flower(r), num_parallel_calls=AUTOTUNE).cache()
-
-    try:
-        n_train = int(kept(False).reduce(tf.constant(0, tf.int64), lambda n, _: n + 1))  # reads bytes, decodes nothing
-    except tf.errors.OpError as exc:
-        raise DatasetUnavailable(f"cannot read the TFRecords in {data_dir}: {str(exc).splitlines()[0][:200]}") from None
-    train = split(False)
-    _check_enough("flowers", "training", n_train, batch)
-    train = train.shuffle(min(SHUFFLE_BUFFER, n_train), seed=seed).repeat().batch(batch, drop_remainder=True)
-    train = train.map(_images_to_float, num_parallel_calls=AUTOTUNE).prefetch(AUTOTUNE)
-    val = None
-    if validation:
-        val = split(True).repeat().batch(batch, drop_remainder=True).map(_images_to_float, num_parallel_calls=AUTOTUNE)
-        val = val.prefetch(AUTOTUNE)
-    return train, val, f"flowers: {len(files)} TFRecord file(s) in {data_dir}, {n_train} training examples", n_train
-
-
 def synthetic_batch(info: catalog.DatasetInfo, batch: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """One global batch of random examples with `info`'s shape and dtype (images in [0, 1), token ids)."""
     rng = np.random.default_rng(seed)
@@ -175,6 +125,7 @@ def make_dataset(
     data_dir: str = "",
     seed: int = 0,
     info: catalog.DatasetInfo | None = None,
+    settings: InputSettings | None = None,
 ) -> DataPipeline:
     """The training (and optionally validation) pipeline for `model` on `dataset`.
 
@@ -192,7 +143,9 @@ def make_dataset(
         )
     info = catalog.DATASETS[dataset]
     if dataset == "flowers":
-        train, val, source, n = _flowers(data_dir, global_batch_size, validation, seed)
+        train, val, source, n = flowers_tf.flowers(
+            data_dir, global_batch_size, validation, seed, settings or InputSettings()
+        )
         return DataPipeline(train, val, info, source, n)
     (x_train, y_train), (x_test, y_test), source = load_arrays(dataset)
     x_train, y_train = _prepare(dataset, x_train, y_train)

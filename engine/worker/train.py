@@ -32,9 +32,11 @@ from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec import catalog
+from engine.spec.input_spec import InputSettings
 from engine.spec.specs import TrainSpec
-from engine.worker import flops, framework_flops, keras_fit, model_facts, tfenv, transformers, user_model
+from engine.worker import flops, framework_flops, input_probe, keras_fit, model_facts, tfenv, transformers, user_model
 from engine.worker.datasets import DataPipeline, make_dataset
+from engine.worker.input_probe import STEP_ALONE_STEPS, WARMUP
 from engine.worker.keras_fit import compile_model  # noqa: F401  (tests and callers import it from here)
 from engine.worker.launch.ranks import keep_weights
 from engine.worker.model_facts import model_columns
@@ -105,6 +107,8 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     _fit(spec, resolved, model, data, clock)
     tfenv.sync()
     row = _measured(spec, resolved, model, data, clock, train_flops)
+    row |= _input_columns(spec, resolved, model, data, row)
+    row["notes"] += "; " + row.pop("_note") if "_note" in row else ""
     flops_source = row.pop("flops_source")
     keep_weights(report.path.parent if report.path else None, dict(enumerate(model.get_weights())))  # tests only
     report.phase("measured")
@@ -115,6 +119,31 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
         **model_columns(spec.model, spec.dataset, row["examples_per_sec"], flops_source, **facts),
         "total_s": time.perf_counter() - t_start,
     }
+
+
+def _input_columns(spec: TrainSpec, resolved: ResolvedStrategy, model, data: DataPipeline, row: dict) -> dict:
+    """The pipeline beside the step (engine.worker.input_probe), through Keras's train_on_batch on the run's
+    first device; not measured across workers (multi_worker has no single-process step to time)."""
+    if spec.dataset == catalog.SYNTHETIC or spec.user_model:
+        return input_probe.synthetic_columns(row["examples_per_sec"], row.get("step_time_ms_median"), spec.batch_size)
+    if resolved.name == "multi_worker":
+        return {}
+    device = resolved.devices[0]
+
+    def to_device(batch):
+        with tf.device(device):
+            return tuple(tf.identity(t) for t in batch)
+
+    def step_alone(batch) -> float:
+        repeated = tf.data.Dataset.from_tensors(batch).repeat()
+        return keras_fit.step_alone_eps(model, repeated, spec.batch_size, STEP_ALONE_STEPS, WARMUP, tfenv.sync)
+
+    hooks = input_probe.Hooks(
+        to_device, lambda b: model.train_on_batch(*b), tfenv.sync, lambda: iter(data.train), step_alone
+    )
+    input_eps, step_eps, wait = input_probe.measure(iter(data.train), hooks, spec.batch_size)
+    settings = InputSettings.of(spec) if spec.dataset == "flowers" else InputSettings(cache=True)  # arrays: in memory
+    return input_probe.columns(row["examples_per_sec"], input_eps, step_eps, wait, settings)
 
 
 def _build(spec: TrainSpec, resolved, report: Reporter) -> tuple:
@@ -136,6 +165,7 @@ def _build(spec: TrainSpec, resolved, report: Reporter) -> tuple:
             validation=spec.validation_steps > 0,
             data_dir=spec.data_dir,
             seed=SEED,
+            settings=InputSettings.of(spec),
         )
     info = data.info
     report.phase("building", model=spec.model, input_shape=list(info.input_shape), classes=info.num_classes)

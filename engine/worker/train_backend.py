@@ -21,11 +21,13 @@ from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec.backends import KERAS_BACKEND_OF
+from engine.spec.input_spec import InputSettings
 from engine.spec.specs import TrainSpec
-from engine.worker import flops, framework_flops, transformers, user_model
+from engine.worker import flops, framework_flops, input_probe, transformers, user_model
 from engine.worker.arrays import ArrayPipeline, make_arrays, repeat_one
 from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement
-from engine.worker.keras_fit import StepClock, compile_model
+from engine.worker.input_probe import STEP_ALONE_STEPS, WARMUP
+from engine.worker.keras_fit import StepClock, compile_model, step_alone_eps
 from engine.worker.micro_backend import peak_gflops
 from engine.worker.model_facts import model_columns
 from engine.worker.models import build_model
@@ -131,6 +133,37 @@ def _result(
     }
 
 
+def _input_columns(spec: TrainSpec, model, data, ops: ModuleType, rank, row: dict) -> dict:
+    """The pipeline beside the step (engine.worker.input_probe), through Keras's train_on_batch; not measured on
+    a rank of a multi-process run."""
+    if spec.dataset == "synthetic" or spec.user_model:
+        return input_probe.synthetic_columns(row["examples_per_sec"], row.get("step_time_ms_median"), spec.batch_size)
+    if rank is not None:
+        return {}
+    import keras
+
+    def to_device(batch):
+        out = tuple(keras.ops.convert_to_tensor(a) for a in batch)
+        for t in out:
+            ops.finish(t)
+        return out
+
+    def fresh():
+        settings = InputSettings.of(spec)
+        return make_arrays(spec.dataset, spec.model, spec.batch_size, data_dir=spec.data_dir, settings=settings).train
+
+    def sync() -> None:
+        ops.sync_model(model)
+
+    def step_alone(batch) -> float:
+        return step_alone_eps(model, repeat_one(batch), spec.batch_size, STEP_ALONE_STEPS, WARMUP, sync)
+
+    hooks = input_probe.Hooks(to_device, lambda b: model.train_on_batch(*b), sync, fresh, step_alone)
+    input_eps, step_eps, wait = input_probe.measure(data.train, hooks, spec.batch_size)
+    settings = InputSettings.of(spec) if spec.dataset == "flowers" else InputSettings(cache=True)  # arrays: in memory
+    return input_probe.columns(row["examples_per_sec"], input_eps, step_eps, wait, settings)
+
+
 def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType, rank=None) -> dict:
     """The run; `rank` (engine.worker.launch.ranks.Rank): one JAX rank of a multi-process run."""
     t_start = time.perf_counter()
@@ -161,6 +194,7 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType, ran
             validation=spec.validation_steps > 0,
             data_dir=spec.data_dir,
             seed=SEED,
+            settings=InputSettings.of(spec),
         )
         data = data if rank is None else jax_dp.sharded(data, rank)
         report.phase(
@@ -177,6 +211,8 @@ def run_training_backend(spec: TrainSpec, report: Reporter, ops: ModuleType, ran
     train_flops, flops_source = framework_flops.which_count(model, keras_backend, next(data.train), train_flops)
     row = _result(spec, ops, model, resolved, data, clock, step_synced, train_flops, user)
     row["flops_source"] = flops_source
+    row |= _input_columns(spec, model, data, ops, rank, row)
+    row["notes"] += "; " + row.pop("_note") if "_note" in row else ""
     check_placement(spec, ops, resolved, used)
     if spec.backend == "jax" and (rank is None or rank.rank == 0):  # a small model's final weights, for tests
         jax_dp.keep(report.path.parent if report.path else None, model)

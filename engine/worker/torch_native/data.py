@@ -19,15 +19,15 @@ def to_tensors(
     batch: Batch, device: torch.device, channels_last: bool, keras_layout: bool = True
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """`keras_layout`: images come NHWC (the zoo's data); a user's module gets its own layout as given."""
-    x_np, y_np = batch
-    x = torch.from_numpy(np.ascontiguousarray(x_np))
+    x_np, y_np = batch  # NumPy, or host tensors from a DataLoader (engine.worker.torch_native.loader)
+    x = x_np if isinstance(x_np, torch.Tensor) else torch.from_numpy(np.ascontiguousarray(x_np))
     if x.ndim == 4:
         if keras_layout:
             x = x.permute(0, 3, 1, 2)  # NHWC memory, NCHW shape: channels_last
         x = x.contiguous(memory_format=torch.channels_last if channels_last else torch.contiguous_format)
     elif x.dtype != torch.float32:
         x = x.long()  # token ids index an Embedding
-    y = torch.from_numpy(np.ascontiguousarray(y_np)).long()
+    y = (y_np if isinstance(y_np, torch.Tensor) else torch.from_numpy(np.ascontiguousarray(y_np))).long()
     return x.to(device, non_blocking=True), y.to(device, non_blocking=True)
 
 

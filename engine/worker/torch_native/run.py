@@ -24,14 +24,16 @@ from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.spec import catalog
+from engine.spec.input_spec import InputSettings
 from engine.spec.specs import TrainSpec
-from engine.worker.arrays import make_arrays
+from engine.worker import input_probe
+from engine.worker.arrays import ArrayPipeline, make_arrays
 from engine.worker.launch import torch_ddp
 from engine.worker.launch.ranks import Rank, keep_weights, shard
 from engine.worker.micro_backend import peak_gflops
 from engine.worker.model_facts import model_columns
 from engine.worker.stats import finite_or_none, summarize_ms
-from engine.worker.torch_native import attention, check, data, models, step, user_fn
+from engine.worker.torch_native import attention, check, data, loader, models, step, user_fn
 from engine.worker.torch_native.clock import clock_for, sync
 from engine.worker.window_timer import WindowTimer, throughputs, window_size
 
@@ -108,18 +110,39 @@ def _model(spec: TrainSpec, device: torch.device, rank: Rank | None = None):
     if spec.model_fn:
         user = user_fn.load(spec)
         return user.module, user.info, user.pipeline, user.name, user.facts
-    pipe = make_arrays(
-        spec.dataset,
-        spec.model,
-        spec.batch_size,
-        validation=spec.validation_steps > 0,
-        data_dir=spec.data_dir,
-        seed=SEED,
-    )
+    pipe = _pipeline(spec, device)
     if rank is not None:
         val = shard(pipe.validation, rank) if pipe.validation is not None else None
         pipe = dataclasses.replace(pipe, train=shard(pipe.train, rank), validation=val)
     return models.build(spec.model, pipe.info.input_shape, pipe.info.num_classes), pipe.info, pipe, spec.model, {}
+
+
+def _pipeline(spec: TrainSpec, device: torch.device) -> ArrayPipeline:
+    """The zoo's data: flowers files through torch's DataLoader, the in-memory sets as NumPy batches."""
+    validation = spec.validation_steps > 0
+    if spec.dataset == "flowers":
+        return loader.flowers(spec.data_dir, spec.batch_size, validation, InputSettings.of(spec), device.type)
+    return make_arrays(
+        spec.dataset, spec.model, spec.batch_size, validation=validation, data_dir=spec.data_dir, seed=SEED
+    )
+
+
+def _input_columns(spec: TrainSpec, trainer: step.Trainer, pipe, convnet: bool, rank: Rank | None, row: dict) -> dict:
+    """The pipeline beside the step (engine.worker.input_probe); not measured on a rank of a multi-process run."""
+    if spec.dataset == catalog.SYNTHETIC or spec.model_fn:
+        return input_probe.synthetic_columns(row["examples_per_sec"], row.get("step_time_ms_median"), spec.batch_size)
+    if rank is not None:
+        return {}
+    device = trainer.device
+    hooks = input_probe.Hooks(
+        to_device=lambda b: data.to_tensors(b, device, convnet),
+        step=lambda b: trainer.step(*b),
+        sync=lambda: sync(device),
+        fresh=lambda: _pipeline(spec, device).train,
+    )
+    input_eps, step_eps, wait = input_probe.measure(pipe.train, hooks, spec.batch_size)
+    settings = InputSettings.of(spec) if spec.dataset == "flowers" else InputSettings(cache=True)  # arrays: in memory
+    return input_probe.columns(row["examples_per_sec"], input_eps, step_eps, wait, settings)
 
 
 def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType, rank: Rank | None = None) -> dict:
@@ -166,6 +189,8 @@ def run_training_native(spec: TrainSpec, report: Reporter, ops: ModuleType, rank
     notes += [f"precision {spec.precision}" + (" with GradScaler" if scaler else ""), tf32]
     notes += ["channels_last" if convnet else "contiguous (NCHW/sequence) layout", f"timing: {clock_note}"]
     row = _row(spec, ops, device, timer, step_synced, flops, notes, verdict)
+    row |= _input_columns(spec, trainer, pipe, convnet, rank, row)
+    row["notes"] += "; " + row.pop("_note") if "_note" in row else ""
     if kernel:
         row["notes"] += "; " + "; ".join(attention.notes(spec.model, spec.dataset, row["examples_per_sec"], kernel))
     row |= {"model": name, "params": sum(p.numel() for p in module.parameters()), "xla": False}

@@ -1,0 +1,96 @@
+"""A small real flowers-style set written on this machine (issue 38): `engine data sample flowers`.
+
+Real JPEG bytes (PIL, quality 90) of synthetic pictures — smooth colour fields per class with texture and
+noise, so a decoder does the work a photo asks of it — in the seed's layouts:
+  tfrecord  flowers<shard>-<n>.tfrec files with the public set's features (gs://flowers-public/
+            tfrecords-jpeg-192x192-2): image (JPEG bytes), class (int64), label (class name),
+            size ([height, width]) and one_hot_class; written by TensorFlow's TFRecord writer.
+  folder    ImageFolder layout: <class name>/<n>.jpg, class ids in sorted name order (torchvision's rule).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+FLOWER_CLASSES = ("daisy", "dandelion", "roses", "sunflowers", "tulips")  # the public set's ids 0..4
+LAYOUTS = ("tfrecord", "folder")
+RECORDS_PER_FILE = 256
+JPEG_QUALITY = 90
+
+
+@dataclass(frozen=True)
+class SampleSet:
+    out_dir: str
+    layout: str
+    examples: int
+    files: int
+    width: int
+    height: int
+    jpeg_bytes: int  # all images together
+
+
+def picture(index: int, label: int, width: int, height: int, seed: int = 0) -> np.ndarray:
+    """One HxWx3 uint8 picture: the class's colour, a random smooth pattern, fine noise."""
+    rng = np.random.default_rng((seed, index))
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    base = np.array([(60 + 40 * label) % 256, (200 - 30 * label) % 256, (90 + 70 * label) % 256], np.float32)
+    fx, fy, phase = rng.uniform(2, 9), rng.uniform(2, 9), rng.uniform(0, 6.28)
+    wave = np.sin(xx / width * fx * 3.14 + phase) * np.cos(yy / height * fy * 3.14)
+    img = base + 70 * wave[..., None] * rng.uniform(0.5, 1.0, 3) + rng.normal(0, 12, (height, width, 3))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def jpeg(img: np.ndarray) -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(img).save(buf, "JPEG", quality=JPEG_QUALITY)
+    return buf.getvalue()
+
+
+def _example(data: bytes, label: int, width: int, height: int) -> bytes:
+    import tensorflow as tf
+
+    one_hot = [1.0 if i == label else 0.0 for i in range(len(FLOWER_CLASSES))]
+    feature = {
+        "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[data])),
+        "class": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
+        "label": tf.train.Feature(bytes_list=tf.train.BytesList(value=[FLOWER_CLASSES[label].encode()])),
+        "size": tf.train.Feature(int64_list=tf.train.Int64List(value=[height, width])),
+        "one_hot_class": tf.train.Feature(float_list=tf.train.FloatList(value=one_hot)),
+    }
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+def write_sample(
+    out_dir: str, examples: int, layout: str = "tfrecord", width: int = 192, height: int = 192
+) -> SampleSet:
+    """Write `examples` pictures (class i % 5) to `out_dir` in `layout`; returns what was written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    total_bytes, files = 0, 0
+    if layout == "folder":
+        for name in FLOWER_CLASSES:
+            (out / name).mkdir(exist_ok=True)
+        for i in range(examples):
+            label = i % len(FLOWER_CLASSES)
+            data = jpeg(picture(i, label, width, height))
+            (out / FLOWER_CLASSES[label] / f"{i:06d}.jpg").write_bytes(data)
+            total_bytes, files = total_bytes + len(data), files + 1
+        return SampleSet(str(out), layout, examples, files, width, height, total_bytes)
+    import tensorflow as tf
+
+    for shard, start in enumerate(range(0, examples, RECORDS_PER_FILE)):
+        count = min(RECORDS_PER_FILE, examples - start)
+        with tf.io.TFRecordWriter(str(out / f"flowers{shard:02d}-{count}.tfrec")) as writer:
+            for i in range(start, start + count):
+                label = i % len(FLOWER_CLASSES)
+                data = jpeg(picture(i, label, width, height))
+                writer.write(_example(data, label, width, height))
+                total_bytes += len(data)
+        files += 1
+    return SampleSet(str(out), layout, examples, files, width, height, total_bytes)
