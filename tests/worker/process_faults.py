@@ -85,6 +85,7 @@ def kill_rank_mid_run(cli, db: Path, run: list[str], module: str, victim: int = 
     error = row["error"] or ""
     assert f"rank {victim} of {world}" in error and "SIGKILL" in error, error
     assert socket.gethostname() in error, error
+    assert row["processes"] == world  # a failed multi-process row keeps how many processes it ran
     _, alive = psutil.wait_procs(everyone, timeout=60)
     assert not alive, f"left running: {alive}"
     assert took < FAULT_BOUND_S
@@ -108,6 +109,7 @@ def rank_never_joins(cli, db: Path, run: list[str], module: str, timeout_s: int,
     assert "rendezvous timed out" in error, error
     assert f"rank(s) 1 of {world} never joined within {join_s:g} s" in error, error
     assert socket.gethostname() in error, error
+    assert row["processes"] == world
     _, alive = psutil.wait_procs(everyone, timeout=60)
     assert not alive, f"left running: {alive}"
 

@@ -72,6 +72,7 @@ def test_rank_faults_end_the_run_naming_the_rank_and_leave_no_process(cli, db):
     row, took = wait_row(store, killed, within_s=FAULT_BOUND_S)
     assert row["status"] in ("failed", "interrupted")
     assert "rank 1 of 2" in row["error"] and "SIGKILL" in row["error"], row["error"]
+    assert row["processes"] == 2  # a failed multi-process row keeps its processes
     _, alive = psutil.wait_procs(everyone, timeout=60)
     assert not alive, f"left running: {alive}"
     assert took < FAULT_BOUND_S
