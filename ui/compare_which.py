@@ -139,7 +139,7 @@ def _scale_cell(r: wd.DeviceRow) -> str:
     """'anchor' (a measured row the others are scaled from), '= H100 × 0.584', or '' (its own figure's scale)."""
     if r.ratio is None:
         return ""
-    return "anchor" if r.anchor is None else wd.scale_text(r).split(" (")[0]
+    return "anchor" if r.anchor is None else wd.scale_text(r).split(" (")[0].removeprefix("= ")
 
 
 def beside_lines(w: wd.WhichDevice) -> list[str]:
@@ -224,6 +224,7 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
         key="cmp_which_table",
         height="content",  # every device, no scrolling inside the table
         column_config={
+            "Basis": st.column_config.TextColumn(width="small"),
             "Examples/s (one device)": st.column_config.TextColumn(
                 help="training examples per second of ONE device; ≈ an estimate with its range, ≤ a ceiling"
             ),
@@ -232,6 +233,7 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
                 "like with your run (a scaled row carries its anchor's stack)"
             ),
             "On one scale": st.column_config.TextColumn(
+                width="small",
                 help="this row = a measured row of this table × a ratio that one source measured on one stack, "
                 "or the step model's (the source is named below); 'anchor': a measured row the others start from"
             ),

@@ -16,7 +16,8 @@ import pandas as pd
 
 from engine.compare import likeforlike as lfl
 from engine.compare.estimate import Estimate, Point, estimate, point_of_rate, points_from_reference
-from engine.compare.one_scale import TPU_FLOAT32, Scale, flag_saturated, scale_of
+from engine.compare.one_scale import TPU_FLOAT32, Scale, scale_of
+from engine.compare.saturation import flag_saturated
 from engine.compare.scaled import publisher, scaled_rows, with_stack
 from engine.compare.single import one_device
 from engine.compare.step_floor import capped, step_floor
@@ -125,7 +126,8 @@ def default_rows(
     with `all_devices` (engine.compare.which) — (training only: an estimate needs examples/s to scale)."""
     mine, framework = precision_class(base.precision), str(base.settings.get("framework") or "")
     groups: dict[str, list[lfl.Rate]] = {}
-    for r in [*same_workload(base, store), *reference_rates(base, ref)]:
+    # a pipeline-bound source's figures are flagged first (engine.compare.saturation): no ratio, no headline
+    for r in flag_saturated([r for r in [*same_workload(base, store), *reference_rates(base, ref)]]):
         if _accelerator(r.hardware_key):
             groups.setdefault(r.hardware_key, []).append(r)
     picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
@@ -143,7 +145,11 @@ def default_rows(
     if estimates and base.task == "training":
         keys = [device] if device else list(all_device_keys() if all_devices else ESTIMATE_DEVICES)
         covered = {f for k in groups for f in same_family(k)} if all_devices and not device else set(groups)
-        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store)
+        covered -= {k for k, r in picked.items() if "saturated" in r.settings and k not in scaled}
+        # from the answer's measured anchors, as "Which device?" does (one scale: engine.compare.one_scale)
+        scale = scale_of(base, [*picked.values(), *([base] if _accelerator(base.hardware_key) else [])])
+        points = [p for p in (point_of_rate(a) for a in scale.anchors) if p is not None]
+        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store, anchors=points or None)
     return out
 
 
@@ -161,16 +167,15 @@ def one_scale_rows(
     scale = scale_of(base, [*picked.values(), *([base] if _accelerator(base.hardware_key) else [])])
     anchors = [replace(a, settings={**a.settings, "scale_role": "anchor", "scale_note": scale.note})
                for a in scale.anchors]  # fmt: skip
-    published = flag_saturated([r for g in groups.values() for r in g if r.basis == "published"])
+    published = [r for g in groups.values() for r in g if r.basis == "published"]
     targets = [k for k in picked if k not in scale.keys]
-    scaled = scaled_rows(base, anchors, [r for r in published if "saturated" not in r.settings], targets)
+    scaled = scaled_rows(base, anchors, published, targets)
     ranked = {f for r in [*anchors, *scaled] for f in same_family(r.hardware_key)}
-    saturated_by_id, anchor_ids = {r.id: r for r in published}, {a.id for a in scale.anchors}
+    anchor_ids = {a.id for a in scale.anchors}
     beside = []
-    for pick in picked.values():
-        if pick.id in anchor_ids or (one_device(pick) or pick).id in anchor_ids:
+    for r in picked.values():
+        if r.id in anchor_ids or (one_device(r) or r).id in anchor_ids:
             continue
-        r = saturated_by_id.get(pick.id, pick)
         why = "pipeline-bound source" if "saturated" in r.settings else _beside_why(r, scale)
         beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))
     keys = [k for k in all_device_keys() if k not in ranked]

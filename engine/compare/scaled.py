@@ -19,6 +19,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from engine.compare import likeforlike as lfl
+from engine.compare.saturation import saturated
 from engine.compare.single import one_device
 from engine.compare.workload import device_unit, precision_class
 from engine.reference.units import HARDWARE, units_between
@@ -115,6 +116,8 @@ def scaled_rows(
     anchors: measured one-device rates of this workload (your store's, the pack's, the run itself on a GPU),
     at most one per device; published: every published rate of this workload (the sources of the ratios).
     """
+    why = saturated(published)  # a pipeline-bound source's ratio measures its input pipeline, not the devices
+    published = [r for r in published if r.id not in why]
     out = []
     for key in devices:
         options = [

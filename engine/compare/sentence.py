@@ -110,7 +110,10 @@ def headline_order(rows: Sequence[Compared], baseline: lfl.Rate) -> list[Compare
     measured device × one source's ratio), then published, then estimated; the baseline's precision class before
     others; your store's runs before AccelBench's pack; then the faster first."""
     usable = [c for c in rows if c.one is not None and c.rate.origin != "peak"]
-    trusted = [c for c in usable if not (c.grade and "doubtful figure" in c.grade.top)]
+    trusted = [
+        c for c in usable
+        if not (c.grade and "doubtful figure" in c.grade.top) and not c.rate.settings.get("saturated")  # issue 36
+    ]  # fmt: skip
     mine = precision_class(baseline.precision)
     return sorted(
         trusted or usable,

@@ -14,7 +14,8 @@ from test_which_device import R50
 
 from engine.compare import likeforlike as lfl
 from engine.compare import which as wd
-from engine.compare.one_scale import TPU_FLOAT32, saturated
+from engine.compare.one_scale import TPU_FLOAT32
+from engine.compare.saturation import saturated
 from engine.reference.data import REFERENCE_CSV, load_reference
 from engine.spec import prices
 
