@@ -41,16 +41,16 @@ class ErrorCase:
 
 def error_case(hardware_key: str, measured_keys: Iterable[str]) -> ErrorCase:
     """The case of an estimate for `hardware_key` in an answer whose rows measured, published (or anchor on)
-    `measured_keys`: the device itself among them (a figure of another workload, stack or precision, which the
-    step model's fit sees) → its leave-one-out error; a device of the same silicon → "a sibling of this chip was
-    measured"; else "new silicon"."""
+    `measured_keys`: a device of the same silicon among them → "a sibling of this chip was measured"; else the
+    device itself (a figure of another workload, stack or precision, which the step model's fit sees) → its
+    leave-one-out error; else "new silicon"."""
     chip, keys = silicon(hardware_key), set(measured_keys)
     siblings = sorted(k for k in keys if k != hardware_key and silicon(k) == chip)
-    if hardware_key in keys:  # its own figures of other workloads are in: the leave-one-out case
-        case, sibling, lead = OWN, "", "this chip's own figures (other workloads, stacks or precisions) are in the fit"
-    elif siblings:
+    if siblings:  # checked with the chip's own figures all out: it only gets better with them in
         name = HARDWARE[siblings[0]].short if siblings[0] in HARDWARE else siblings[0]
         case, sibling, lead = SIBLING, siblings[0], f"a sibling of this chip ({name}) was measured"
+    elif hardware_key in keys:  # its own figures of other workloads are in: the leave-one-out case
+        case, sibling, lead = OWN, "", "this chip's own figures (other workloads, stacks or precisions) are in the fit"
     else:
         case, sibling, lead = NEW_SILICON, "", "new silicon"
     c = CHECK[case]

@@ -38,6 +38,7 @@ def test_a_measured_sibling_and_new_silicon_are_two_cases_with_their_own_figures
     assert (v6e.case, v6e.sibling) == (chk.NEW_SILICON, "")
     assert v6e.text.startswith(f"new silicon: ~{new.median_error_pct:.0f} % median error, range held")
     assert error_case("tpu_v2_8", ["tpu_v2"]).case == chk.SIBLING  # a board and its chip: one silicon
+    assert error_case("gh200", ["gh200", "h100"]).case == chk.SIBLING  # a sibling first: checked without its own
     own = error_case("b200", ["b200", "h100"])  # its own figure of another stack is in the table (and the fit)
     assert (own.case, own.median_error_pct) == ("memory-aware", chk.CHECK["memory-aware"].median_error_pct)
     assert own.text.startswith("this chip's own figures (other workloads, stacks or precisions) are in the fit: ~")
