@@ -99,9 +99,26 @@ def _median(xs: Sequence[float]) -> float:
     return float(statistics.median(xs)) if xs else 0.0
 
 
-@functools.lru_cache(maxsize=256)
-def fit(figures: tuple[Figure, ...]) -> Fit | None:
-    """Fit the efficiencies, overhead and levels on `figures` (each a model's middle figure on one device)."""
+@dataclass(frozen=True)
+class _Data:
+    """The figures as arrays (one row per figure; op columns padded with zeros): what the loss reads."""
+
+    rows: list
+    compute: np.ndarray  # seconds per op at 100 % compute efficiency
+    memory: np.ndarray  # seconds per op at 100 % bandwidth efficiency
+    rest_s: np.ndarray
+    inv_batch: np.ndarray
+    log_true: np.ndarray
+    is_mixed: np.ndarray
+    models: list[str]
+    by_model: list[np.ndarray]
+    pad: np.ndarray  # each model's figures as one row of indices (padded with n, a NaN slot): one nanmedian
+    sils: list[str]
+    sil_of: np.ndarray
+    spoken: set[int]  # silicons whose factors are free: a model was seen both on them and elsewhere
+
+
+def _data(figures: tuple[Figure, ...]) -> _Data | None:
     rows = []
     for g in figures:
         cost, peak, bw = cost_of(g.model), peak_flops(g.hardware_key, g.precision_class), bandwidth(g.hardware_key)
@@ -109,100 +126,114 @@ def fit(figures: tuple[Figure, ...]) -> Fit | None:
             rows.append((g, cost, float(peak), float(bw)))
     if not rows:
         return None
-    width = max(len(c.flops) for _, c, _, _ in rows)
-    n = len(rows)
+    width, n = max(len(c.flops) for _, c, _, _ in rows), len(rows)
     flops, byts = np.zeros((n, width)), np.zeros((n, width))
     for i, (_, c, _, _) in enumerate(rows):
         flops[i, : len(c.flops)], byts[i, : len(c.bytes)] = c.flops, c.bytes
     s = np.array([MIXED_BYTES if g.precision_class == "mixed" else 1.0 for g, *_ in rows])
-    peaks = np.array([p for *_, p, _ in rows])
     bws = np.array([w for *_, w in rows])
-    rest = np.array([c.rest_bytes for _, c, _, _ in rows])
-    inv_batch = np.array([1.0 / g.batch if g.batch else 0.0 for g, *_ in rows])
-    log_true = np.log([g.examples_per_sec for g, *_ in rows])
-    is_mixed = np.array([g.precision_class == "mixed" for g, *_ in rows])
     models = sorted({g.model for g, *_ in rows})
-    stand_in = {g.model: c.stand_in for g, c, _, _ in rows}
     by_model = [np.array([i for i, (g, *_) in enumerate(rows) if g.model == m]) for m in models]
     sils = sorted({silicon(g.hardware_key) for g, *_ in rows})
-    sil_of = np.array([sils.index(silicon(g.hardware_key)) for g, *_ in rows])
     # a silicon's factors are free only where a model was seen both on it and elsewhere (else a level absorbs them)
     spoken = {
         sils.index(silicon(g.hardware_key)) for g, *_ in rows
         if any(silicon(h.hardware_key) != silicon(g.hardware_key) and h.model == g.model for h, *_ in rows)
     }  # fmt: skip
-
-    compute, memory = flops / peaks[:, None], s[:, None] * byts / bws[:, None]  # seconds at 100 % efficiency
-    rest_s = s * rest / bws
-    # each model's figures as one row of indices (padded with n, a NaN slot) so the levels are one nanmedian
     pad = np.full((len(by_model), max(len(ix) for ix in by_model)), n)
     for k, ix in enumerate(by_model):
         pad[k, : len(ix)] = ix
+    return _Data(
+        rows, flops / np.array([p for *_, p, _ in rows])[:, None], s[:, None] * byts / bws[:, None],
+        s * np.array([c.rest_bytes for _, c, _, _ in rows]) / bws,
+        np.array([1.0 / g.batch if g.batch else 0.0 for g, *_ in rows]),
+        np.log([g.examples_per_sec for g, *_ in rows]), np.array([g.precision_class == "mixed" for g, *_ in rows]),
+        models, by_model, pad, sils, np.array([sils.index(silicon(g.hardware_key)) for g, *_ in rows]), spoken,
+    )  # fmt: skip
 
-    def log_rates(p: dict) -> np.ndarray:
-        ec = np.where(is_mixed, p["ec_mixed"], p["ec_float32"]) * np.exp(p["fc"][sil_of])
-        em = p["em"] * np.exp(p["fm"][sil_of])
-        ec, em = np.minimum(ec, 1.0), np.minimum(em, 1.0)
-        t = np.maximum(compute / ec[:, None], memory / em[:, None]).sum(1)
-        return -np.log(t + rest_s / em + p["overhead"] * inv_batch)
 
-    def loss(p: dict) -> float:
-        r = np.append(log_true - log_rates(p), np.nan)[pad]
-        total = float(np.nansum(np.abs(r - np.nanmedian(r, axis=1)[:, None])))
-        return total + PENALTY * float((p["fc"] ** 2).sum() + (p["fm"] ** 2).sum())
+def _log_rates(d: _Data, p: dict) -> np.ndarray:
+    ec = np.where(d.is_mixed, p["ec_mixed"], p["ec_float32"]) * np.exp(p["fc"][d.sil_of])
+    em = p["em"] * np.exp(p["fm"][d.sil_of])
+    ec, em = np.minimum(ec, 1.0), np.minimum(em, 1.0)
+    t = np.maximum(d.compute / ec[:, None], d.memory / em[:, None]).sum(1)
+    return -np.log(t + d.rest_s / em + p["overhead"] * d.inv_batch)
 
-    def search(of: Callable[[float], float], lo: float, hi: float, n_coarse: int = 13) -> float:
-        """The best of a coarse grid, then of a fine grid one coarse step either side of it."""
-        step = (hi - lo) / (n_coarse - 1)
-        best = min(np.linspace(lo, hi, n_coarse), key=of)
-        return float(min(np.linspace(best - step, best + step, 9), key=of))
 
-    p: dict = {"ec_float32": 0.4, "ec_mixed": 0.3, "em": 0.6, "fc": np.zeros(len(sils)), "fm": np.zeros(len(sils)),
-               "overhead": 0.0}  # fmt: skip
+def _loss(d: _Data, p: dict) -> float:
+    r = np.append(d.log_true - _log_rates(d, p), np.nan)[d.pad]
+    total = float(np.nansum(np.abs(r - np.nanmedian(r, axis=1)[:, None])))
+    return total + PENALTY * float((p["fc"] ** 2).sum() + (p["fm"] ** 2).sum())
+
+
+def _search(of: Callable[[float], float], lo: float, hi: float, n_coarse: int = 13) -> float:
+    """The best of a coarse grid, then of a fine grid one coarse step either side of it."""
+    step = (hi - lo) / (n_coarse - 1)
+    best = min(np.linspace(lo, hi, n_coarse), key=of)
+    return float(min(np.linspace(best - step, best + step, 9), key=of))
+
+
+def _optimise(d: _Data) -> dict:
+    """Coordinate descent over the efficiencies, the overhead and the spoken silicons' factors (three sweeps)."""
+    p: dict = {"ec_float32": 0.4, "ec_mixed": 0.3, "em": 0.6, "fc": np.zeros(len(d.sils)),
+               "fm": np.zeros(len(d.sils)), "overhead": 0.0}  # fmt: skip
     for _sweep in range(3):
         for name in ("ec_float32", "ec_mixed", "em"):
-            p[name] = math.exp(search(lambda v, name=name: loss({**p, name: math.exp(v)}), math.log(0.02), 0.0))  # type: ignore[misc]
-        p["overhead"] = min(OVERHEADS_S, key=lambda v: loss({**p, "overhead": v}))
-        for j in spoken:
+            p[name] = math.exp(_search(lambda v, name=name: _loss(d, {**p, name: math.exp(v)}), math.log(0.02), 0.0))  # type: ignore[misc]
+        p["overhead"] = min(OVERHEADS_S, key=lambda v: _loss(d, {**p, "overhead": v}))
+        for j in d.spoken:
             for name in ("fc", "fm"):
 
                 def with_(v: float, j: int = j, name: str = name) -> float:
                     arr = p[name].copy()
                     arr[j] = v
-                    return loss({**p, name: arr})
+                    return _loss(d, {**p, name: arr})
 
-                p[name][j] = search(with_, -1.5, 1.5)
+                p[name][j] = _search(with_, -1.5, 1.5)
     # put the typical model's level at 1: the efficiencies then read as fractions of peak and bandwidth a typical
     # figure reached (every term of the step scales alike, so the fit is unchanged)
-    shift = float(np.median([np.median((log_true - log_rates(p))[ix]) for ix in by_model]))
-    if (
-        p["ec_float32"] * math.exp(shift) <= 1
-        and p["ec_mixed"] * math.exp(shift) <= 1
-        and p["em"] * math.exp(shift) <= 1
-    ):
-        p = {**p, "ec_float32": p["ec_float32"] * math.exp(shift), "ec_mixed": p["ec_mixed"] * math.exp(shift),
-             "em": p["em"] * math.exp(shift), "overhead": p["overhead"] * math.exp(-shift)}  # fmt: skip
-    r_all = log_true - log_rates(p)
-    levels = {m: float(np.median(r_all[ix])) for m, ix in zip(models, by_model, strict=True)}
-    # held-out residuals: each figure estimated as an estimate is made — from the same model's figure (same
-    # precision class) on a device of its silicon, else the one whose modelled speed is nearest — against the truth
-    modelled = log_rates(p)
-    residuals = []
-    for ix in by_model:
+    shift = float(np.median([np.median((d.log_true - _log_rates(d, p))[ix]) for ix in d.by_model]))
+    k = math.exp(shift)
+    if p["ec_float32"] * k <= 1 and p["ec_mixed"] * k <= 1 and p["em"] * k <= 1:
+        p = {**p, "ec_float32": p["ec_float32"] * k, "ec_mixed": p["ec_mixed"] * k, "em": p["em"] * k,
+             "overhead": p["overhead"] * math.exp(-shift)}  # fmt: skip
+    return p
+
+
+def _residuals(d: _Data, r_all: np.ndarray, modelled: np.ndarray) -> list[float]:
+    """Held-out residuals: each figure estimated as an estimate is made — from the same model's figure (same
+    precision class) on a device of its silicon, else the one whose modelled speed is nearest — against the truth."""
+    out = []
+    for ix in d.by_model:
         for i in ix:
-            peers = [j for j in ix if j != i and is_mixed[j] == is_mixed[i]]
-            peers = [j for j in peers if sil_of[j] == sil_of[i]] or peers  # as an estimate picks its anchor
+            peers = [j for j in ix if j != i and d.is_mixed[j] == d.is_mixed[i]]
+            peers = [j for j in peers if d.sil_of[j] == d.sil_of[i]] or peers  # as an estimate picks its anchor
             if peers:
                 j = min(peers, key=lambda j, i=i: abs(modelled[j] - modelled[i]))  # type: ignore[misc]
-                residuals.append(float(r_all[i] - r_all[j]))
+                out.append(float(r_all[i] - r_all[j]))
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def fit(figures: tuple[Figure, ...]) -> Fit | None:
+    """Fit the efficiencies, overhead and levels on `figures` (each a model's middle figure on one device)."""
+    d = _data(figures)
+    if d is None:
+        return None
+    p = _optimise(d)
+    modelled = _log_rates(d, p)
+    r_all = d.log_true - modelled
+    levels = {m: float(np.median(r_all[ix])) for m, ix in zip(d.models, d.by_model, strict=True)}
     # a kind's level from models counted as themselves (a stand-in's level is in its source's units)
+    stand_in = {g.model: c.stand_in for g, c, _, _ in d.rows}
     own = {m: v for m, v in levels.items() if not stand_in[m]}
     kinds = sorted({model_kind(m) for m in own})
     kind_levels = {k: _median([v for m, v in own.items() if model_kind(m) == k]) for k in kinds}
     every = _median(list(own.values()))
     spread = tuple(v - kind_levels.get(model_kind(m), every) for m, v in own.items())
-    factors = {sils[j]: (float(math.exp(p["fc"][j])), float(math.exp(p["fm"][j]))) for j in spoken}
+    factors = {d.sils[j]: (float(math.exp(p["fc"][j])), float(math.exp(p["fm"][j]))) for j in d.spoken}
     return Fit(
         {"float32": float(p["ec_float32"]), "mixed": float(p["ec_mixed"])}, float(p["em"]), factors,
-        float(p["overhead"]), levels, kind_levels | {"": every}, tuple(residuals), spread, len(rows),
+        float(p["overhead"]), levels, kind_levels | {"": every}, tuple(_residuals(d, r_all, modelled)), spread,
+        len(d.rows),
     )  # fmt: skip
