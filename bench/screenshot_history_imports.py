@@ -1,9 +1,9 @@
 """Screenshots of History with other tools' files (issue 37) at 1366×768 and 1920×1080, light and dark, in headless
 Chromium (as bench/screenshot_compare_which.py): ML.ENERGY's leaderboard JSON alone (per GPU × count × batch
-rates in tokens/s) and the public files of docs/importing.md dropped all at once (the ⚠ on bars that mix
-frameworks), saved as docs/screenshots/history_<scene>_<width>_<theme>.png (the window, the chart at its top) and
-history_mlenergy_<width>_<theme>_page.png (the whole page at that width: its mapping step and chart) or
-history_many_files_<width>_<theme>_chart.png (from "Explore" to the ⚠ warning under the chart).
+rates in tokens/s) and the public files of docs/importing.md dropped all at once (PyTorch and TensorFlow rows as
+bars named by their framework), saved as docs/screenshots/history_<scene>_<width>_<theme>.png (the window, the
+chart at its top) and history_mlenergy_<width>_<theme>_page.png (the whole page at that width: its mapping step
+and chart) or history_many_files_<width>_<theme>_chart.png (from "Explore" to the chart and any ⚠ under it).
 
     .venv/bin/python bench/screenshot_history_imports.py                       # the tests' small files
     .venv/bin/python bench/screenshot_history_imports.py --mlenergy Qwen__Qwen3-8B__gpqa.json
@@ -37,7 +37,8 @@ def _wait(page, expect, text: str) -> None:
 def _span(page) -> tuple[float, float]:
     """From the "Explore" heading to the end of the first warning under the chart, in page pixels."""
     head = page.get_by_text("Explore", exact=False).filter(has_text="rows").first.bounding_box()
-    warn = page.get_by_test_id("stAlertContentWarning").last.bounding_box()
+    warnings = page.get_by_test_id("stAlertContentWarning")
+    warn = warnings.last.bounding_box() if warnings.count() else None
     chart = page.get_by_test_id("stPlotlyChart").first.bounding_box()
     assert head and chart
     bottom = max(chart["y"] + chart["height"], warn["y"] + warn["height"] if warn else 0) + 24
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
 
         def shoot(url: str) -> list[Path]:
             saved = _shoot_scene(url, [energy], "history_mlenergy", "rows mapped", args.out, whole=True)
-            return saved + _shoot_scene(url, many, "history_many_files", "join rows of several", args.out, whole=False)
+            return saved + _shoot_scene(url, many, "history_many_files", "TensorFlow · fp32", args.out, whole=False)
 
         return serve_and_shoot(Path(tmp) / "results.db", Path(tmp), shoot)
 

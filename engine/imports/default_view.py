@@ -1,10 +1,10 @@
 """What History shows before anyone touches a control: never a bar that pools what differs.
 
 Loaded rows get a `configuration` column — everything that changes speed and differs among them (device, device
-count, memory, form factor, precision, batch): '8× H100 · 80GB · SXM5' — and, where rows say how many devices
-ran, a per-device rate beside each rate ('Throughput per device (images/s)' = the row's rate ÷ its count). The
+count, memory, form factor, framework, precision, batch): '8× H100 · 80GB · SXM5' — and, where rows say how many
+devices ran, a per-device rate beside each rate ('Throughput per device (images/s)' = the row's rate ÷ its count). The
 default chart is then the rate per device for each configuration and workload; a bar that still joins rows of
-several configurations (a variant, a framework, a workload left out of Group by) is listed with what differs.
+several configurations (a variant, a backend, a workload left out of Group by) is listed with what differs.
 Pure pandas; no streamlit.
 """
 
@@ -19,9 +19,11 @@ from engine.results.history import group_label, higher_is_better, is_derived, me
 
 CONFIGURATION = "configuration"
 # What changes speed, in the order a configuration label reads.
-SPEED_PARTS = ("device_count", "device_label", "memory_gb", "form_factor", "precision", "global_batch_size")
+SPEED_PARTS = (
+    "device_count", "device_label", "memory_gb", "form_factor", "framework", "precision", "global_batch_size",
+)  # fmt: skip
 # What a bar may pool besides those: said when it does.
-POOL_PARTS = (*SPEED_PARTS, "variant", "framework", "backend", "workload")
+POOL_PARTS = (*SPEED_PARTS, "variant", "backend", "workload")
 PER_DEVICE = " per device"
 
 
