@@ -108,10 +108,9 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
     recs: list[dict[str, Any]] = [
         {
             "Device": r.device,
-            "Basis": wd.basis_text(r),
+            "Basis": " · ".join(x for x in (wd.basis_text(r), _scale_cell(r)) if x),
             "Precision · stack": r.setting,
             "Examples/s (one device)": wd.rate_text(r),
-            "On one scale": _scale_cell(r),
             "× faster": wd.speedup_text(r),
             "Time for your epochs": wd.epoch_text(r),
             "USD / M examples": r.usd_per_million_examples,
@@ -125,7 +124,6 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
             "Basis": "measured here",
             "Precision · stack": w.baseline_setting,
             "Examples/s (one device)": f"{mine:,.0f}" if mine >= 100 else f"{mine:,.3g}",
-            "On one scale": "",
             "× faster": "1×",
             "Time for your epochs": wd.duration_text(w.baseline_epoch_time_s),
             "USD / M examples": None,
@@ -136,7 +134,7 @@ def table_frame(w: wd.WhichDevice) -> pd.DataFrame:
 
 
 def _scale_cell(r: wd.DeviceRow) -> str:
-    """'anchor' (a measured row the others are scaled from), '= H100 × 0.584', or '' (its own figure's scale)."""
+    """'anchor' (a measured row the others are scaled from), 'H100 × 0.584', or '' (its own figure's scale)."""
     if r.ratio is None:
         return ""
     return "anchor" if r.anchor is None else wd.scale_text(r).split(" (")[0].removeprefix("= ")
@@ -224,18 +222,17 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
         key="cmp_which_table",
         height="content",  # every device, no scrolling inside the table
         column_config={
-            "Basis": st.column_config.TextColumn(width="small"),
+            "Basis": st.column_config.TextColumn(
+                help="measured, scaled or estimate, and where it sits on the answer's one scale: 'anchor' is a measured "
+                "row the others start from; 'H100 × 0.584' is that row × a ratio that one source measured on one "
+                "stack, or the step model's (named under 'How each figure was found')"
+            ),
             "Examples/s (one device)": st.column_config.TextColumn(
                 help="training examples per second of ONE device; ≈ an estimate with its range, ≤ a ceiling"
             ),
             "Precision · stack": st.column_config.TextColumn(
                 help="what the figure ran with; a row at another precision or on another stack is not like for "
                 "like with your run (a scaled row carries its anchor's stack)"
-            ),
-            "On one scale": st.column_config.TextColumn(
-                width="small",
-                help="this row = a measured row of this table × a ratio that one source measured on one stack, "
-                "or the step model's (the source is named below); 'anchor': a measured row the others start from"
             ),
             "× faster": st.column_config.TextColumn(help="one device's rate ÷ your run's rate"),
             "Time for your epochs": st.column_config.TextColumn(help=f"{w.work.text or 'unknown'} on one device"),

@@ -31,8 +31,8 @@ def test_which_device_chart_and_table_for_a_training_run(db_env):
     assert chart["layout"]["xaxis"]["title"]["text"].startswith("Training rate of ONE device (examples/s")
     table = _which_table(at)
     assert list(table.columns) == [
-        "Device", "Basis", "Precision · stack", "Examples/s (one device)", "On one scale", "× faster",
-        "Time for your epochs", "USD / M examples", "USD/h",
+        "Device", "Basis", "Precision · stack", "Examples/s (one device)", "× faster", "Time for your epochs",
+        "USD / M examples", "USD/h",
     ]  # fmt: skip
     devices = list(table["Device"])
     assert {"H100", "B200", "MI300X", "L40S", "GH200", "H100 PCIe", "TPU v5e"} <= set(devices)
