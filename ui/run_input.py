@@ -13,7 +13,7 @@ from engine.spec.input_bound import BOUND_RULE_TEXT
 from ui.common import MISSING, fmt_num, show_chart
 
 INPUT_FIELDS = ("input_examples_per_sec", "step_examples_per_sec", "input_wait_pct", "bound")
-BOUND_WORDS = {"input": "Input-bound", "compute": "Compute-bound", "balanced": "Balanced"}
+BOUND_WORDS = {"input": "Input", "compute": "Compute", "balanced": "Balanced"}  # short: fits a 1366 px column
 NOT_MEASURED = (
     "Input or compute: not measured for this run (it ran before AccelBench measured the pipeline beside the step)."
 )
@@ -80,7 +80,8 @@ def input_section(run_id: str, row: dict[str, Any], answer: Any = None) -> None:
             from engine.compare.input_cap import ESTIMATE_WORDS, LIFTS
 
             st.markdown("**On a rented host** (" + ESTIMATE_WORDS + "):  \n" + "  \n".join(lines))
-            st.caption("What would lift a cap: " + ", ".join(LIFTS) + ".")
+            if any("would wait for input" in line for line in lines):
+                st.caption("What would lift a cap: " + ", ".join(LIFTS) + ".")
         st.caption(
             ("Synthetic data: no pipeline, the step alone. " if synthetic else _settings_text(row) + ". ")
             + BOUND_RULE_TEXT

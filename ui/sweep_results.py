@@ -46,8 +46,9 @@ def results(sweep_id: str, rows: list[ResultRow]) -> None:
             show_chart(workers_figure(workers), "sweep_workers", f"{sweep_id}_input_workers")
             st.caption(
                 "Solid: training examples/s at each input-worker count. Dashed: the step alone (the model on a "
-                "batch already on the device), the most training could reach with input free; where the solid line "
-                "meets it, more workers no longer help."
+                "batch already on the device), what training would reach with input free; where the solid line "
+                "meets it, more workers no longer help. Measured in separate runs: on a busy host the two differ "
+                "by its load."
             )
     scaling = summary.scaling(rows)
     if scaling.empty:

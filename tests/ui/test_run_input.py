@@ -39,7 +39,7 @@ def test_the_run_card_shows_input_or_compute(db):
         store.insert_run(row)  # type: ignore[arg-type]
     at = run_page(query_run=FLOWERS["run_id"])
     assert metric(at, "Pipeline alone") == "20.0 ex/s" and metric(at, "Step alone") == "44.2 ex/s"
-    assert metric(at, "Training") == "35.0 ex/s" and metric(at, "Bound") == "Input-bound"
+    assert metric(at, "Training") == "35.0 ex/s" and metric(at, "Bound") == "Input"
     split = _split(at)
     assert split is not None and [t["x"][0] for t in split["data"]] == pytest.approx([30.0, 70.0])
     shown = texts(at.markdown)
@@ -47,7 +47,7 @@ def test_the_run_card_shows_input_or_compute(db):
     assert "1 input worker of 2 cores" in texts(at.caption)
 
     synthetic = run_page(query_run=SYNTHETIC["run_id"])
-    assert metric(synthetic, "Pipeline alone") == "synthetic data" and metric(synthetic, "Bound") == "Compute-bound"
+    assert metric(synthetic, "Pipeline alone") == "synthetic data" and metric(synthetic, "Bound") == "Compute"
     assert _split(synthetic) is None and "would wait for input" not in texts(synthetic.markdown)
 
     older = run_page(query_run=OLDER["run_id"])
