@@ -7,6 +7,7 @@ alone; `--device all` ranks by the lower of the two."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -118,3 +119,13 @@ def test_a_real_flowers_run_on_sampled_files_carries_its_host_cap(tmp_path):
     delivered = min(answer["device_alone_examples_per_sec"], answer["input_cap_examples_per_sec"])
     assert answer["speedup"] == pytest.approx(delivered / row["examples_per_sec"])  # the lower of the two
     assert answer["waits_for_input"] == (answer["device_alone_examples_per_sec"] > answer["input_cap_examples_per_sec"])
+
+
+def test_every_host_vcpu_count_in_the_price_table_says_where_it_is_from():
+    from engine.spec.prices import load_prices
+
+    counted = [p for p in load_prices() if p.host_vcpus is not None]
+    assert {"h100", "a100", "t4", "tpu_v5e"} <= {p.hardware_key for p in counted if p.default}
+    for p in counted:  # "p5.48xlarge: 192 vCPUs / 8 GPUs; <source>": the instance's count ÷ its devices, and whose
+        total, devices = re.search(r"(\d+) vCPUs / (\d+) (?:GPU|chip)", p.host_vcpus_source).groups()  # type: ignore[union-attr]
+        assert p.host_vcpus == pytest.approx(int(total) / int(devices)), p
