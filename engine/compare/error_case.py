@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.compare.estimate_check import CHECK, NEW_SILICON, SIBLING
+from engine.compare.points import points_from_reference
 from engine.compare.step_model import silicon
 from engine.compare.which_rows import DeviceRow
 from engine.reference.units import HARDWARE
@@ -58,11 +60,19 @@ def error_case(hardware_key: str, measured_keys: Iterable[str]) -> ErrorCase:
     return ErrorCase(case, sibling, c.median_error_pct, c.coverage_pct, text)
 
 
-def with_error_cases(rows: Sequence[DeviceRow], beside: Sequence[DeviceRow] = ()) -> list[DeviceRow]:
+def fitted_devices(ref: Any) -> set[str]:
+    """The devices with a usable training figure in the reference table (a DataFrame; None: none): what the step
+    model's fit sees, so what leave-one-out, device-left-out and silicon-left-out were checked against."""
+    return {p.hardware_key for p in points_from_reference(ref)} if ref is not None and not ref.empty else set()
+
+
+def with_error_cases(
+    rows: Sequence[DeviceRow], beside: Sequence[DeviceRow] = (), fitted: Iterable[str] = ()
+) -> list[DeviceRow]:
     """Each estimate row of a Which-device table with its case (error_case) and the case's words after its how;
-    the devices with a figure in the table (measured, published or scaled rows, ranked or beside) are the
-    evidence a sibling is looked for in."""
-    figured = {r.hardware_key for r in [*rows, *beside] if not r.is_estimate}
+    the devices with a figure in the table (measured, published or scaled rows, ranked or beside) and those the
+    fit saw (`fitted`: fitted_devices of the reference) are the evidence."""
+    figured = {r.hardware_key for r in [*rows, *beside] if not r.is_estimate} | set(fitted)
     out = []
     for r in rows:
         if r.is_estimate:

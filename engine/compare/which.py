@@ -19,7 +19,7 @@ import pandas as pd
 
 from engine.compare.answer import answer_for_run
 from engine.compare.compared import Compared
-from engine.compare.error_case import with_error_cases
+from engine.compare.error_case import fitted_devices, with_error_cases
 from engine.compare.input_cap import cap_of
 from engine.compare.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
 from engine.compare.which_rows import DeviceRow, WhichDevice, Work
@@ -157,7 +157,7 @@ def which_device(
         rows.append(got)
     beside = [r for r in rows if r.beside_why]
     ranked = sorted(_one_per_family(on_one_scale([r for r in rows if not r.beside_why])), key=sort_key)
-    ranked = with_error_cases(ranked, beside)  # each estimate says which error it has (issue 36 item 6)
+    ranked = with_error_cases(ranked, beside, fitted_devices(ref))  # each estimate's own error (issue 36 item 6)
     note = next((str(c.rate.settings["scale_note"]) for c in answer.rows if c.rate.settings.get("scale_note")), "")
     return WhichDevice(
         str(run.get("run_id") or ""), answer.baseline.workload, answer.baseline.unit, base.rate.label, base_one,

@@ -117,3 +117,14 @@ def test_the_screen_groups_the_estimates_by_their_case():
     new, sib = plain(error_case("tpu_v6e", ["h100"]).text), plain(error_case("h200", ["h100"]).text)
     assert note.endswith(f"How far off they may be — h200: {sib}; tpu_v6e, mi300x: {new}.")
     assert cases_note(SimpleNamespace(rows=rows[:1])) == ""  # type: ignore[arg-type]
+
+
+def test_the_devices_the_fit_sees_count_as_evidence():
+    from engine.compare.error_case import fitted_devices
+
+    seen = fitted_devices(load_reference())
+    assert {"h100", "tpu_v4", "tpu_v6e"} <= seen and "l4" not in seen  # the TPU rows of tpu_refs.py are in the fit
+    (v6e,) = with_error_cases([_row("tpu_v6e", "estimate")], fitted=seen)
+    assert v6e.error_case == error_case("tpu_v6e", {"tpu_v6e"}).text
+    (l4,) = with_error_cases([_row("l4", "estimate")], fitted=seen)
+    assert l4.error_case == error_case("l4", seen).text and l4.error_case.startswith("new silicon")
