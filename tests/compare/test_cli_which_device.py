@@ -28,6 +28,9 @@ def test_device_all_json_lists_every_device_sorted_with_basis_range_and_cost(db_
                 "usd_per_million_examples", "price", "how"} <= set(d)  # fmt: skip
         if d["basis"] == "estimate":
             assert d["range"] is not None and d["range"][0] <= d["rate_one_device"] <= d["range"][1] * 1.0001
+        # one scale (issue 36): every row's anchor, ratio and its source, precision, per GPU or chip, rental
+        assert {"anchor", "ratio", "ratio_source", "precision", "per", "devices_per_rental"} <= set(d)
+        assert d["per"] == ("chip" if d["hardware_key"].startswith("tpu") else "gpu")
     h100 = devices[keys.index("h100")]
     assert h100["price_whose"] == "yours" and h100["price"].startswith("user: $1.5/h")
     assert h100["usd_per_million_examples"] == pytest.approx(1.5 / 3600 * 1e6 / h100["rate_one_device"])
