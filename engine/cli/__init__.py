@@ -6,7 +6,8 @@
   results.py  results list|show|export|import, cancel
   imports.py  results import --mapping (another tool's file)
   db.py       results push|pull, db status|upgrade
-  compare.py  compare
+  compare.py  compare (its text tables: compare_table.py)
+  table.py    tables that fit 100 columns, or CSV (`--format table|json|csv`, the prose under `--verbose`)
   sweep.py    sweep (engine.sweep)
 
 To add a command: a sub-parser in `parser.build_parser`, a `cmd_NAME(args) -> int` in the module of its group
