@@ -216,8 +216,7 @@ def refresh(store: Store | None = None) -> list[str]:
 
 
 def cancel(run_id: str, store: Store | None = None, reason: str = "cancelled by the user") -> bool:
-    """Stop a queued/running run (its worker and every rank) and record it `cancelled` with `reason`.
-    False when it had already ended."""
+    """Stop a queued/running run (its worker, every rank), record it `cancelled` with `reason`; False if it had ended."""
     store = store or Store()
     created = (store.get_run(run_id) or {}).get("created_at")
     ended: dict[str, Any] = {"status": RunStatus.CANCELLED, "error": reason}
