@@ -25,10 +25,10 @@ from typing import Any
 from engine.spec.input_bound import BOUND_RULE_TEXT, classify_bound, wait_pct
 from engine.spec.input_spec import InputSettings, stored
 
-WARMUP = 3
-PIPELINE_BATCHES = 12
+WARMUP = 2
+PIPELINE_BATCHES = 8
 STEP_ALONE_STEPS = 8
-WAIT_STEPS = 12
+WAIT_STEPS = 8
 
 
 @dataclass(frozen=True)
