@@ -18,15 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.compare.compared import Compared
 from engine.compare.sentence import headline, headline_order
 from engine.spec import hardware_table
 from engine.spec.prices import Price, default_price
-
-if TYPE_CHECKING:  # answer.py imports this module inside answer_for_run; no import cycle at load time
-    from engine.compare.answer import Answer
 
 SETTINGS_KEY = "input_cap"
 LIFTS = (
@@ -177,8 +174,8 @@ def headline_cap(rows: Sequence[Compared], baseline: Any) -> HostCap | None:
     return cap_of(ordered[0]) if ordered else None
 
 
-def with_input_caps(answer: Answer, run: Mapping[str, Any]) -> Answer:
-    """The answer with every device row checked against its host's input pipeline (module doc); unchanged for
+def with_input_caps(answer: Any, run: Mapping[str, Any]) -> Any:
+    """`answer`: an engine.compare.answer.Answer (not imported: answer.py calls this). The answer with every device row checked against its host's input pipeline (module doc); unchanged for
     a run with no measured pipeline (synthetic data)."""
     per_core = per_core_examples_per_sec(run)
     base = answer.rows[0]
