@@ -164,6 +164,10 @@ def matrix_from_values(values: Mapping[str, Any]) -> SweepMatrix:
     if unknown:
         raise SweepError(f"sweep: unknown setting {sorted(unknown)[0]!r}; axes are {', '.join(AXES)}")
     settings = {k: values[k] for k in SHARED_SETTINGS if values.get(k) is not None}
+    if "backends" not in axes:  # as `engine run`: an installed backend, not TensorFlow on a JAX-only runtime
+        from engine.spec.backends import default_backend
+
+        axes["backends"] = (default_backend(),)
     return SweepMatrix(**axes, settings=settings)
 
 

@@ -104,4 +104,29 @@ def compiled(module: nn.Module, on: bool) -> tuple[Callable[[torch.Tensor], torc
     time lands in time_to_first_step_s — or the eager module."""
     if not on:
         return module, "eager (--no-compile)"
+    drop_torn_kernels()
     return torch.compile(module), "torch.compile (inductor, default mode; compile time is in time to first step)"
+
+
+TORN_AGE_S = 600.0  # older than any one kernel's C++ compile, so a peer rank's build in progress is never touched
+
+
+def drop_torn_kernels() -> int:
+    """Remove empty `.so` files that a compile killed mid-build left in inductor's shared cache: without this,
+    every later torch.compile on the machine fails with "ImportError: … .so: file too short". Returns how
+    many were removed."""
+    import time
+    from pathlib import Path
+
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+    now, removed = time.time(), 0
+    for so in Path(cache_dir()).rglob("*.so"):
+        try:
+            st = so.stat()
+            if st.st_size == 0 and now - st.st_mtime > TORN_AGE_S:
+                so.unlink()
+                removed += 1
+        except OSError:  # gone already, or another user's file
+            continue
+    return removed
