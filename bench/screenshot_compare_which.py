@@ -88,7 +88,8 @@ def _wait(page) -> None:
 
 
 def shoot(url: str, run_id: str, out: Path, prefix: str = "compare_which") -> list[Path]:
-    return shoot_section(f"{url}/compare?run={run_id}", ".st-key-cmp_which", prefix, _wait, out)
+    # estimating every device takes seconds on a busy 2-core host: a generous wait for the page to draw
+    return shoot_section(f"{url}/compare?run={run_id}", ".st-key-cmp_which", prefix, _wait, out, timeout_ms=180_000)
 
 
 def shoot_section(page_url: str, box: str, prefix: str, wait, out: Path, timeout_ms: int = 60_000) -> list[Path]:

@@ -176,7 +176,8 @@ def how_lines(w: wd.WhichDevice) -> list[str]:
     """One line per device: its basis, how the figure was found, and the price used with its source."""
     return [
         f"**{plain(r.device)}** ({plain(wd.basis_text(r))}; {plain(wd.scale_text(r))}): {plain(r.how)}. "
-        f"Price: {plain(r.price)}" + (f", rented as {r.devices_per_rental:g} chips" if r.devices_per_rental > 1 else "")
+        + (f"{plain(r.precision_note[:1].upper() + r.precision_note[1:])}. " if r.precision_note else "")
+        + f"Price: {plain(r.price)}" + (f", rented as {r.devices_per_rental:g} chips" if r.devices_per_rental > 1 else "")
         + "."
         for r in w.rows
     ]  # fmt: skip

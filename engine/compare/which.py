@@ -109,7 +109,7 @@ def setting_text(r: Rate) -> str:
     """'mixed fp16 · PyTorch', 'fp32 · Keras-JAX', 'mixed bf16' (an estimate has no stack of its own)."""
     fw = str(r.settings.get("framework") or "")
     stack = "" if r.basis == "estimate" or fw in ("", "unknown") else FRAMEWORK_TEXT.get(fw, fw)
-    xla = " (XLA: bf16 passes)" if r.settings.get("precision_note") else ""  # one_scale.TPU_FLOAT32
+    xla = " → bf16 (XLA)" if r.settings.get("precision_note") else ""  # one_scale.TPU_FLOAT32: bf16 passes
     return " · ".join(x for x in (precision_text(r.precision) + xla, stack) if x)
 
 

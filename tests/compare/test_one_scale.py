@@ -55,7 +55,7 @@ def test_every_ranked_row_at_the_runs_precision_and_tpus_say_bf16_passes(table):
     for r in w.rows:
         assert r.precision in PRECISIONS[precision], (r.device, r.precision)
         if r.device_type == "tpu" and precision == "float32":
-            assert r.precision_note == TPU_FLOAT32 and "bf16 passes" in r.setting
+            assert r.precision_note == TPU_FLOAT32 and r.setting == "fp32 → bf16 (XLA)"
     assert all(r.basis != "published" for r in w.rows)
     for r in w.beside:  # another stack or precision: named beside, never ranked
         assert r.beside_why and r.hardware_key
