@@ -15,7 +15,11 @@ Leave the silicon out (`--leave-silicon-out`, and `leave_silicon_out` in `--json
 device's silicon removed at once (engine.compare.silicon_check), its ranges widened by the factor chosen on the
 OTHER silicons (nested), so the coverage printed is out of sample.
 
-    python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--leave-silicon-out] [--json]
+`--without-pipeline-bound` leaves out the figures engine.compare.saturation flags (they time a source's input
+pipeline, not the chip), as truth and as evidence alike.
+
+    python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--leave-silicon-out]
+        [--without-pipeline-bound] [--json]
 """
 
 from __future__ import annotations
@@ -26,24 +30,43 @@ import sys
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.compare import estimate as est  # noqa: E402
 from engine.compare import estimate_check as chk  # noqa: E402
+from engine.compare import likeforlike as lfl  # noqa: E402
 from engine.compare import silicon_check as sc  # noqa: E402
+from engine.compare.saturation import saturated  # noqa: E402
 from engine.compare.step_fit import NEW_SILICON_WIDENING  # noqa: E402
 from engine.compare.workload import model_kind  # noqa: E402
 from engine.reference.data import load_reference  # noqa: E402
 from engine.reference.units import HARDWARE  # noqa: E402
 
 
-def all_points(published_only: bool = False) -> list[est.Point]:
+def all_points(published_only: bool = False, without_pipeline_bound: bool = False) -> list[est.Point]:
     ref = load_reference()
     if published_only:
         ref = ref[ref["source_kind"] != "accelbench"]
-    return est.points_from_reference(ref)
+    points = est.points_from_reference(ref)
+    if not without_pipeline_bound:
+        return points
+    flagged = pipeline_bound(ref)
+    return [p for p in points if _key(p) not in flagged]
+
+
+def _key(p: est.Point) -> tuple[str, str, str, str]:
+    return (p.model, p.hardware_key, p.precision_class, p.source_id)
+
+
+def pipeline_bound(ref: Any) -> set[tuple[str, str, str, str]]:
+    """The points whose figure the saturation rule flags (engine.compare.saturation: a source's plateau across
+    devices 1.5× apart in compute and bandwidth measured its pipeline, not the chip)."""
+    rates = [r for r in (lfl.rate_of_reference(x) for x in ref[ref["task"] == "training"].to_dict("records")) if r]
+    why = saturated(rates)
+    return {_key(p) for r in rates if r.id in why for p in [est.point_of_rate(r)] if p is not None}
 
 
 def _n(v: float) -> str:
@@ -156,8 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--leave-device-out", action="store_true", help="also hold out every figure of one device")
     parser.add_argument("--leave-silicon-out", action="store_true", help="also hold out every device of a silicon")
     parser.add_argument("--json", action="store_true", help="print the checks' summaries as one JSON object")
+    parser.add_argument("--without-pipeline-bound", action="store_true",
+                        help="leave out the figures the saturation rule flags (engine.compare.saturation)")  # fmt: skip
     args = parser.parse_args(argv)
-    points = all_points(args.published_only)
+    points = all_points(args.published_only, args.without_pipeline_bound)
     pairs = chk.leave_one_out(points)
     if args.json:
         lso, siblings = sc.leave_silicon_out(points), sc.with_sibling(points)
