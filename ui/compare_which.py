@@ -236,9 +236,13 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
                 "like with your run (a scaled row carries its anchor's stack)"
             ),
             "× faster": st.column_config.TextColumn(help="one device's rate ÷ your run's rate"),
-            "Time for your epochs": st.column_config.TextColumn(help=f"{w.work.text or 'unknown'} on one device"),
+            # short headers so the table fits 1366 px beside the scale in the Basis cell
+            "Time for your epochs": st.column_config.TextColumn(
+                "Your epochs", help=f"time for {w.work.text or 'your epochs (unknown)'} on one device"
+            ),
             "USD / M examples": st.column_config.NumberColumn(
-                format="$%.3g", help="one device's price per hour ÷ examples per hour × 1,000,000"
+                "USD/M ex", format="$%.3g", help="USD per million examples: one device's price per hour ÷ examples "
+                "per hour × 1,000,000"
             ),
             "USD/h": st.column_config.TextColumn(
                 help="per GPU-hour or TPU chip-hour: yours where you gave one, else the price table's (sources below)"
