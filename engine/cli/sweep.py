@@ -10,7 +10,7 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, row_line
+from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, prog, row_line
 from engine.results.schema import ResultRow
 from engine.results.status import RunStatus
 from engine.runs.store import Store
@@ -155,7 +155,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def _said_planned(sweep_id: str, planned: list[PlannedCell]) -> None:
     print(
-        f"sweep {sweep_id}: {len(planned)} cells (cancel: python -m engine sweep --cancel {sweep_id})", file=sys.stderr
+        f"sweep {sweep_id}: {len(planned)} cells (cancel: {prog()} sweep --cancel {sweep_id})", file=sys.stderr
     )
 
 
@@ -210,7 +210,7 @@ def _show_or_cancel(args: argparse.Namespace) -> int:
     sweep_id = args.cancel or args.show
     rows = status.sweep_rows(store, sweep_id)
     if not rows:
-        fail(f"no sweep {sweep_id!r} in {store.target.display} (see: python -m engine results list)")
+        fail(f"no sweep {sweep_id!r} in {store.target.display} (see: {prog()} results list)")
     if args.cancel:
         changed = status.cancel_sweep(store, sweep_id)
         print(f"sweep {sweep_id}: cancelled {len(changed)} of {len(rows)} cells")
