@@ -21,6 +21,7 @@ from engine.compare.saturation import flag_saturated
 from engine.compare.scaled import publisher, scaled_rows, with_stack
 from engine.compare.single import one_device
 from engine.compare.step_floor import capped, step_floor
+from engine.compare.tpu_chain import chained
 from engine.compare.workload import not_comparable, precision_class
 from engine.reference.units import HARDWARE, same_family, units_between
 from engine.spec import hardware_table
@@ -181,6 +182,7 @@ def one_scale_rows(
     keys = [k for k in all_device_keys() if k not in ranked]
     points = [p for p in (point_of_rate(a) for a in anchors) if p is not None]
     estimates = estimated_rows(base, ref, keys, store=store, anchors=points or None)
+    estimates = chained(estimates, published, scale.precision_class)  # TPUs from TPU figures (issue 36 item 5)
     return [*[a for a in anchors if a.id != base.id], *scaled, *estimates, *beside]
 
 

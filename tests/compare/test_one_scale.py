@@ -35,8 +35,10 @@ def test_every_row_is_its_anchor_row_times_its_ratio(table):
     assert len({r.setting for r in measured}) == 1, "the anchors share one stack"
     for r in w.rows:
         if r.basis in ("scaled", "estimate"):
-            anchor = by_key[r.anchor]  # a row of this same table, measured
-            assert anchor.basis == "measured" and anchor.anchor is None, r
+            anchor = by_key[r.anchor]  # a row of this same table: measured, or a TPU row hanging from the root TPU
+            root = anchor if anchor.anchor is None else by_key[anchor.anchor]  # (engine.compare.tpu_chain)
+            assert root.basis == "measured" and root.anchor is None, r
+            assert anchor is root or (r.device_type == anchor.device_type == "tpu" and r.basis == "scaled"), r
             assert r.rate_one_device == pytest.approx(anchor.rate_one_device * r.ratio, rel=1e-9)
             assert r.ratio_source and f"{r.ratio:.3g}" in r.how, (r.ratio, r.how)  # the source's own ratio
             assert wd.scale_text(r).startswith(f"= {anchor.device} × ")
@@ -86,6 +88,20 @@ def test_no_a100_80gb_below_the_a100_nor_a_v6e_chip_below_an_older_tpu_chip_but_
     # model at this precision: every other older TPU chip is below it
     assert all(rate["tpu_v6e"] > rate[k] for k in ("tpu_v2", "tpu_v3", "tpu_v4", "tpu_v5e"))
     assert all(r.rate_one_device > 0 for r in w.rows)
+
+
+def test_tpu_v3_is_the_tpu_v4_row_times_googles_mlperf_ratio(ref):
+    w = wd.which_device({**R50, "precision": "mixed_bfloat16"}, ref)
+    by_key = {r.hardware_key: r for r in w.rows}
+    v3, v4 = by_key["tpu_v3"], by_key["tpu_v4"]
+    # MLPerf Training v0.7, Google's logs, per chip: TPU v3 2,004 (16 chips), TPU v4 3,478 (8 chips) images/s
+    assert v3.basis == "scaled" and v3.anchor == "tpu_v4" and v3.ratio == pytest.approx(2004 / 3478, rel=1e-9)
+    assert v3.ratio_source.startswith("Google, MLPerf Training v0.7") and "per chip" in v3.ratio_source
+    assert v3.rate_one_device == pytest.approx(v4.rate_one_device * 2004 / 3478, rel=1e-9)
+    assert v3.low == pytest.approx(v4.low * 2004 / 3478) and v3.high == pytest.approx(v4.high * 2004 / 3478)
+    assert "MLPERF-TPU-02" in v3.how and "MLPERF-TPU-03" in v3.how
+    assert v4.basis == "estimate" and v4.anchor is not None and by_key[v4.anchor].basis == "measured"
+    assert wd.scale_text(v3).startswith("= TPU v4 × 0.576 (Google, MLPerf Training v0.7")
 
 
 def test_b200_is_not_scaled_by_a_pipeline_bound_ratio(ref):
@@ -142,4 +158,3 @@ def test_the_real_table_flags_lambdas_resnet50_figures(ref):
     flagged = {r.hardware_key for r in rates if r.id in why and r.source_id == "LAMBDA-DLB-V2"
                and r.workload == "resnet50"}  # fmt: skip
     assert {"h100", "h200", "gh200", "b200"} <= flagged and "h100_pcie" not in flagged
-
