@@ -79,7 +79,8 @@ def test_a_path_that_changes_the_maths_is_reported_as_not_matching(db, monkeypat
         ({"model": "xception"}, "--model"),
         ({"xla": True}, "--xla"),
         ({"torch_compile": False, "backend": "jax"}, "--no-compile"),
-        ({"strategy": "mirrored", "logical_devices": 2}, "--strategy"),
+        ({"strategy": "mirrored"}, "--strategy"),
+        ({"strategy": "mirrored", "logical_devices": 2}, "--logical-devices"),  # the message points to --processes
     ],
 )
 def test_native_torch_refusals_name_their_flag(raw, flag):
