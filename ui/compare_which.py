@@ -147,7 +147,7 @@ def beside_lines(w: wd.WhichDevice) -> list[str]:
         flag = f" **Flagged:** {plain(r.flag)}." if r.flag else ""
         out.append(
             f"**{plain(r.device)}** {plain(wd.rate_text(r))} {plain(w.unit)} per {r.per}, {plain(r.setting)} — "
-            f"{plain(r.beside_why)}.{flag}"
+            f"{plain(r.beside_why)}.{flag}" + (f" *Input:* {plain(r.fed)}." if r.fed else "")
         )
     return out
 

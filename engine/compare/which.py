@@ -24,6 +24,7 @@ from engine.compare.input_cap import cap_of
 from engine.compare.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
 from engine.compare.which_rows import DeviceRow, WhichDevice, Work
 from engine.compare.workload import device_unit
+from engine.reference.feed import fed
 from engine.reference.normalize import is_missing
 from engine.reference.units import same_family, units_between
 from engine.spec import hardware_table
@@ -102,6 +103,7 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         precision_note=str(s.get("precision_note") or ""), per="chip" if one.device_type == "tpu" else "gpu",
         devices_per_rental=devices_per_rental(one.hardware_key), flag=str(s.get("saturated") or ""),
         beside_why=str(s.get("beside_why") or "") if s.get("scale_role") == "beside" else "",
+        fed=fed(s) if one.origin == "reference" else "",
     )  # fmt: skip
 
 

@@ -83,6 +83,7 @@ class DeviceRow:
     devices_per_rental: float = 1.0  # what one rents: 1 GPU, a v2-8 = 4 chips, a v5e-1 = 1 chip
     flag: str = ""  # a pipeline-bound source's figure says why (engine.compare.one_scale.saturated)
     beside_why: str = ""  # a figure listed beside the ranking, not in it: why (another stack, precision, …)
+    fed: str = ""  # a published figure's input: real data through a pipeline, synthetic, or not stated (issue 38/5)
     input_cap: Any = None  # engine.compare.input_cap.HostCap: this run's pipeline on the device's host (issue 38)
     error_case: str = ""  # an estimate's case and its checked error (engine.compare.error_case)
 

@@ -73,7 +73,7 @@ def _scale_json(r: DeviceRow) -> dict[str, Any]:
     return {
         "anchor": r.anchor, "ratio": r.ratio, "ratio_source": r.ratio_source or None, "precision": r.precision,
         "precision_note": r.precision_note or None, "per": r.per, "devices_per_rental": r.devices_per_rental,
-        "flag": r.flag or None, "beside_why": r.beside_why or None,
+        "flag": r.flag or None, "beside_why": r.beside_why or None, "fed": r.fed or None,
     }  # fmt: skip
 
 
@@ -172,4 +172,4 @@ def scale_text(r: DeviceRow) -> str:
 def beside_lines(w: WhichDevice) -> list[str]:
     """Figures of other stacks or precisions, listed beside the ranking with their own words, never in it."""
     return [f"beside (not ranked): {r.device} {rate_text(r)} {w.unit} per {r.per}, {r.setting} — {r.beside_why}"
-            + (f"; flagged {r.flag}" if r.flag else "") for r in w.beside]  # fmt: skip
+            + (f"; flagged {r.flag}" if r.flag else "") + (f"; {r.fed}" if r.fed else "") for r in w.beside]  # fmt: skip
