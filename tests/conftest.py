@@ -119,9 +119,12 @@ def write_keras_cache(home: Path, rng: np.random.Generator) -> dict:
 
 
 def write_flowers(folder: Path, counts: tuple[int, ...], ext: str = "tfrec") -> list[tuple[int, tuple[int, int, int]]]:
-    """TFRecords like the public flowers set: 'image' = JPEG bytes, 'class' = int64. Each class has its own
-    solid colour so a test can tell that image and label stayed together."""
+    """TFRecords like the public flowers set (the engine's own writer: 'image' = JPEG bytes, 'class' = int64 and
+    the set's other features). Each class has its own solid colour so a test can tell that image and label stayed
+    together."""
     import tensorflow as tf
+
+    from engine.worker.sample_data import example, jpeg
 
     folder.mkdir(parents=True, exist_ok=True)
     colours = [(230, 20, 20), (20, 230, 20), (20, 20, 230), (230, 230, 20), (20, 230, 230)]
@@ -130,14 +133,8 @@ def write_flowers(folder: Path, counts: tuple[int, ...], ext: str = "tfrec") -> 
         with tf.io.TFRecordWriter(str(folder / f"flowers{f:02d}-{n}.{ext}")) as w:
             for _ in range(n):
                 cls = k % 5
-                img = tf.constant(np.full((40, 30, 3), colours[cls], np.uint8))  # not 192×192: must be resized
-                feature = {
-                    "image": tf.train.Feature(bytes_list=tf.train.BytesList(value=[tf.io.encode_jpeg(img).numpy()])),
-                    "class": tf.train.Feature(int64_list=tf.train.Int64List(value=[cls])),
-                    # extra features (the public set also has a text label) are ignored
-                    "label": tf.train.Feature(bytes_list=tf.train.BytesList(value=[b"name"])),
-                }
-                w.write(tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString())
+                img = np.full((40, 30, 3), colours[cls], np.uint8)  # not 192×192: must be resized
+                w.write(example(jpeg(img), cls, width=30, height=40))
                 written.append((cls, colours[cls]))
                 k += 1
     return written

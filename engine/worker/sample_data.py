@@ -60,7 +60,8 @@ def jpeg(img: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def _example(data: bytes, label: int, width: int, height: int) -> bytes:
+def example(data: bytes, label: int, width: int, height: int) -> bytes:
+    """One serialized tf.train.Example with the public flowers set's features (the tests' files use it too)."""
     import tensorflow as tf
 
     one_hot = [1.0 if i == label else 0.0 for i in range(len(FLOWER_CLASSES))]
@@ -98,7 +99,7 @@ def write_sample(
             for i in range(start, start + count):
                 label = i % len(FLOWER_CLASSES)
                 data = jpeg(picture(i, label, width, height))
-                writer.write(_example(data, label, width, height))
+                writer.write(example(data, label, width, height))
                 total_bytes += len(data)
         files += 1
     return SampleSet(str(out), layout, examples, files, width, height, total_bytes)
