@@ -11,6 +11,21 @@ from __future__ import annotations
 
 import resource
 
+# Under an address-space cap a new thread's stack is an mmap like any other allocation: when the cap is
+# reached, Python's threading (used by XLA and TF's runtimes) fails with this instead of MemoryError.
+_THREAD_WORDS = "can't start new thread"
+
+
+def address_space_capped() -> bool:
+    """Whether this process runs under an RLIMIT_AS cap (its own or inherited)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return soft != resource.RLIM_INFINITY
+
+
+def is_capped_out_of_memory(exc: BaseException) -> bool:
+    """A failure that means the address-space cap was reached, though it does not say "memory"."""
+    return isinstance(exc, RuntimeError) and _THREAD_WORDS in str(exc) and address_space_capped()
+
 
 def apply_host_memory_limit(limit_mb: int) -> None:
     """Cap this process's address space at `limit_mb` MiB (0: leave it as it is)."""

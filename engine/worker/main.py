@@ -31,7 +31,7 @@ from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_d
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError
-from engine.worker.host_limit import apply_host_memory_limit
+from engine.worker.host_limit import apply_host_memory_limit, is_capped_out_of_memory
 from engine.worker.telemetry import Sampler
 
 
@@ -54,9 +54,11 @@ def explain(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
     tf = sys.modules.get("tensorflow")  # only a TensorFlow run has it; never imported just to explain
     oom = (MemoryError,) + ((tf.errors.ResourceExhaustedError,) if tf is not None else ())
-    if isinstance(exc, oom) or "out of memory" in text.lower() or "RESOURCE_EXHAUSTED" in text:
+    capped = is_capped_out_of_memory(exc)
+    if capped or isinstance(exc, oom) or "out of memory" in text.lower() or "RESOURCE_EXHAUSTED" in text:
         estimate = os.environ.get("ACCELBENCH_MEMORY_ESTIMATE")
         note = f" (estimated need {estimate})" if estimate else ""
+        note += " (the host memory cap was reached while starting a thread)" if capped else ""
         return f"out of memory: {text[:300]}{note} — try a smaller batch size or shape"
     if isinstance(exc, PlacementError):
         return f"placement: {text}"
