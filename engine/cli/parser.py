@@ -1,7 +1,8 @@
 """The CLI's parser and dispatch: `python -m engine devices|models|run|results|cancel|compare|db|sweep`.
 
 Each command's body lives in the module of its group (engine.cli.run, .results, .db, .compare, .sweep);
-to add a command: a sub-parser in `build_parser`, a `cmd_NAME(args) -> int` there, a line in `main`'s table.
+to add a command: a sub-parser in `build_parser` (or its group's `_add_*` function), a `cmd_NAME(args) -> int`
+there, a line in `main`'s table.
 
 Exit codes: 0 the run finished ok; 1 it started and failed (the failure is stored); 2 invalid
 input — nothing started, nothing stored, one line on stderr naming the field.
@@ -13,7 +14,7 @@ import argparse
 import io
 import os
 import sys
-from typing import NoReturn
+from typing import NoReturn, TypeAlias
 
 from engine.cli import compare as cli_compare
 from engine.cli import data as cli_data
@@ -52,7 +53,23 @@ def _number(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=prog(), description="AccelBench: honest deep-learning benchmarks on CPU, GPU and TPU.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _add_machine_commands(sub)
+    _add_run_command(sub)
+    rsub = _add_results_commands(sub)
+    cli_db.add_parsers(sub, rsub)  # before cancel: the order sub-commands are listed in --help and errors
+    c = sub.add_parser("cancel", help="cancel a queued or running run")
+    c.add_argument("run_id")
+    cli_compare.add_parser(sub)
+    cli_sweep.add_parser(sub)
+    cli_data.add_parser(sub)
+    return p
 
+
+_SubParsers: TypeAlias = "argparse._SubParsersAction[_Parser]"  # what add_subparsers returns
+
+
+def _add_machine_commands(sub: _SubParsers) -> None:
+    """`devices` and `models`: what this machine has and what it can train."""
     d = sub.add_parser("devices", help="what this machine has (CPU peak, GPUs, TPU)")
     d.add_argument("--probe", action="store_true", help="also ask TensorFlow which devices it sees (slower)")
     d.add_argument("--json", action="store_true")
@@ -61,7 +78,17 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--dataset", default=None)
     m.add_argument("--json", action="store_true")
 
+
+def _add_run_command(sub: _SubParsers) -> None:
+    """`run`: its flags in --help's order — what to run, how to train it, where and within which limits."""
     r = sub.add_parser("run", help="run a microbenchmark (--bench) or a training benchmark (--model)")
+    _add_run_workload_flags(r)
+    _add_run_training_flags(r)
+    _add_run_host_flags(r)
+
+
+def _add_run_workload_flags(r: argparse.ArgumentParser) -> None:
+    """What to run: a microbenchmark's shape, a zoo or own model, its data and input pipeline."""
     r.add_argument("--bench", choices=BENCHES)
     for name in ("m", "n", "k", "height", "width", "channels", "filters", "kernel-size", "repeats", "warmup"):
         r.add_argument(f"--{name}", type=_positive_int)
@@ -85,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--prefetch", help="file pipeline: batches prepared ahead, N or auto (default: AUTOTUNE)")
     r.add_argument("--cache", action=argparse.BooleanOptionalAction, default=None, help="file pipeline: keep decoded "
                    "images in memory after the first pass (default: off, decode every epoch)")  # fmt: skip
+
+
+def _add_run_training_flags(r: argparse.ArgumentParser) -> None:
+    """How to train it: batch, steps, device, framework, strategy, precision and compilation."""
     r.add_argument("--batch-size", type=_positive_int)
     r.add_argument("--epochs", type=_positive_int)
     r.add_argument("--steps-per-epoch", type=_positive_int)
@@ -108,6 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="--backend torch: train eagerly, without torch.compile (on by default)",
     )
+
+
+def _add_run_host_flags(r: argparse.ArgumentParser) -> None:
+    """Where and within which limits: memory, visible devices, price, timeout, label, detach, output."""
     r.add_argument("--memory-growth", action="store_true", default=None)
     r.add_argument("--memory-limit-mb", type=_positive_int)
     r.add_argument("--host-memory-limit-mb", type=_positive_int, help="cap the worker's address space (RLIMIT_AS)")
@@ -124,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--json", action="store_true", help="print the result row as one JSON object on the last line")
 
+
+def _add_results_commands(sub: _SubParsers) -> _SubParsers:
+    """`results list|show|export|import`; returns its sub-parsers so `db` can add `results` actions beside them."""
     res = sub.add_parser("results", help="list, show, export or import stored results")
     rsub = res.add_subparsers(dest="action", required=True, parser_class=_Parser)
     rl = rsub.add_parser("list")
@@ -155,14 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     ri.add_argument("--no-join", action="store_true", help="with --auto: never join a batch-size table beside FILE")
     ri.add_argument("--sidecar", help="with --mapping/--auto: a JSON/YAML file of settings joined to every row")
     ri.add_argument("--out", help="with --mapping/--auto: write the mapped rows here as a long CSV (default: stdout)")
-
-    cli_db.add_parsers(sub, rsub)
-    c = sub.add_parser("cancel", help="cancel a queued or running run")
-    c.add_argument("run_id")
-    cli_compare.add_parser(sub)
-    cli_sweep.add_parser(sub)
-    cli_data.add_parser(sub)
-    return p
+    return rsub
 
 
 def main(argv: list[str] | None = None) -> int:
