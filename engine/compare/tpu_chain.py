@@ -17,6 +17,7 @@ from dataclasses import replace
 from engine.compare import likeforlike as lfl
 from engine.compare.saturation import saturated
 from engine.compare.scaled import BASIS, publisher, stack
+from engine.compare.tpu_family import along_law
 from engine.compare.workload import precision_class
 from engine.reference.units import HARDWARE
 
@@ -74,25 +75,38 @@ def _short(key: str) -> str:
 
 def chained(rows: Sequence[lfl.Rate], published: Sequence[lfl.Rate], pc: str) -> list[lfl.Rate]:
     """`rows` (the answer's estimates) with each TPU that one source measured beside the root TPU re-expressed as
-    the root's row × that source's ratio (basis "scaled", anchor the root); every other row as it is."""
+    the root's row × that source's ratio (basis "scaled", anchor the root), the TPUs no pair reached placed from
+    the root by the model's TPU law (engine.compare.tpu_family); every other row as it is."""
     est = {r.hardware_key: r for r in rows if r.device_type == "tpu" and r.basis == "estimate"}
     pairs = [p for p in tpu_pairs(published, pc) if p[0] in est and p[1] in est]
+    law_only = not pairs and pc == "float32"
+    if law_only:  # a float32 run on a TPU runs bf16 passes (one_scale.TPU_FLOAT32): the bf16 pair gives its law
+        pairs = [p for p in tpu_pairs(published, "mixed") if p[0] in est and p[1] in est]
     if not pairs:
         return list(rows)
+    root, chosen = _root_and_ratios(pairs)
+    law = [(t, a, r, w + (" — bf16 figures: a float32 run on a TPU runs bf16 passes" if law_only else ""))
+           for t, a, r, w in chosen.values()]  # fmt: skip
+    if law_only:
+        chosen = {}  # another precision's ratio never stands as a scaled row; only its law carries
+    rows = along_law(rows, est[root], law, pc, skip=set(chosen))  # the chips no pair reached
+    return [_from_root(r, est[root], chosen[r.hardware_key]) if r.hardware_key in chosen else r for r in rows]
+
+
+def _root_and_ratios(pairs: Sequence[Pair]) -> tuple[str, dict[str, Pair]]:
+    """The root TPU (the most ratios; between equals the faster chip, the newer silicon nearest the GPUs the step
+    model starts from) and, per chip measured beside it, the source's ratio nearest 1 (the least carried)."""
     partners: dict[str, set[str]] = {}
     faster: dict[str, float] = {}  # Σ log(this chip / its partner) in the source's own figures
     for t, a, ratio, _ in pairs:
         partners.setdefault(a, set()).add(t)
         faster[a] = faster.get(a, 0.0) - math.log(ratio)
-    # the most ratios; between equals the faster chip, the newer silicon nearest the GPUs the step model starts from
     root = max(sorted(partners), key=lambda k: (len(partners[k]), faster[k]))
     by_target: dict[str, list[Pair]] = {}
     for p in pairs:
         if p[1] == root:
             by_target.setdefault(p[0], []).append(p)
-    # the source's ratio nearest 1 when it gave several (rounds): the least carried
-    chosen = {k: min(ps, key=lambda p: (abs(math.log(p[2])), p[3])) for k, ps in by_target.items()}
-    return [_from_root(r, est[root], chosen[r.hardware_key]) if r.hardware_key in chosen else r for r in rows]
+    return root, {k: min(ps, key=lambda p: (abs(math.log(p[2])), p[3])) for k, ps in by_target.items()}
 
 
 def _from_root(row: lfl.Rate, root: lfl.Rate, pair: Pair) -> lfl.Rate:

@@ -174,12 +174,14 @@ SCALE_NOTE_NONE = "No device was measured for this model at this precision: each
 def on_one_scale(rows: list[DeviceRow]) -> list[DeviceRow]:
     """Each row's ratio to its anchor row of the same table (a measured anchor's own ratio: 1); a row whose
     anchor is not a measured row of this table has none (it is on its own figure's scale) — except a scaled row
-    hanging from another row that is itself on the scale (a TPU from the root TPU: engine.compare.tpu_chain)."""
+    hanging from another row that is itself on the scale (a TPU from the root TPU: engine.compare.tpu_chain and
+    tpu_family)."""
     measured = {r.hardware_key: r.rate_one_device for r in rows if r.basis == "measured" and r.anchor is None}
     out = [_on_measured(r, measured) for r in rows]
     placed = {r.hardware_key: r.rate_one_device for r in out if r.ratio is not None}
     for i, r in enumerate(rows):
-        if out[i].ratio is None and r.basis == "scaled" and r.anchor in placed and r.anchor != r.hardware_key:
+        chained = r.basis in ("scaled", "estimate")  # a TPU from the root TPU: a source's ratio or the TPU law
+        if out[i].ratio is None and chained and r.anchor in placed and r.anchor != r.hardware_key:
             out[i] = replace(r, ratio=r.rate_one_device / placed[r.anchor])
     return out
 

@@ -7,6 +7,7 @@ beside the ranking; and the saturation rule, on small reference files written he
 from __future__ import annotations
 
 import csv
+import math
 import re
 
 import pytest
@@ -36,9 +37,9 @@ def test_every_row_is_its_anchor_row_times_its_ratio(table):
     for r in w.rows:
         if r.basis in ("scaled", "estimate"):
             anchor = by_key[r.anchor]  # a row of this same table: measured, or a TPU row hanging from the root TPU
-            root = anchor if anchor.anchor is None else by_key[anchor.anchor]  # (engine.compare.tpu_chain)
+            root = anchor if anchor.anchor is None else by_key[anchor.anchor]  # (engine.compare.tpu_chain, tpu_family)
             assert root.basis == "measured" and root.anchor is None, r
-            assert anchor is root or (r.device_type == anchor.device_type == "tpu" and r.basis == "scaled"), r
+            assert anchor is root or r.device_type == anchor.device_type == "tpu", r
             assert r.rate_one_device == pytest.approx(anchor.rate_one_device * r.ratio, rel=1e-9)
             assert r.ratio_source and f"{r.ratio:.3g}" in r.how, (r.ratio, r.how)  # the source's own ratio
             assert wd.scale_text(r).startswith(f"= {anchor.device} × ")
@@ -80,14 +81,32 @@ def test_every_tpu_row_per_chip_priced_per_chip_hour(table):
     assert "÷ 4 chips" in v2_8.label and v2_8.rate_one_device == pytest.approx(2796 / 4, rel=0.01)
 
 
-def test_no_a100_80gb_below_the_a100_nor_a_v6e_chip_below_an_older_tpu_chip_but_v5p(table):
+def test_no_a100_80gb_below_the_a100_nor_a_v6e_chip_below_an_older_tpu_chip(table):
     _, w = table
     rate = {r.hardware_key: r.rate_one_device for r in w.rows}
     assert rate["a100_80gb"] >= rate["a100"]
-    # the step model puts a v5p chip (2.77 TB/s) above a v6e chip (1.64 TB/s) on ResNet-50, a memory-bound
-    # model at this precision: every other older TPU chip is below it
-    assert all(rate["tpu_v6e"] > rate[k] for k in ("tpu_v2", "tpu_v3", "tpu_v4", "tpu_v5e"))
+    assert all(rate["tpu_v6e"] > rate[k] for k in ("tpu_v2", "tpu_v3", "tpu_v4", "tpu_v5e", "tpu_v5p"))
     assert all(r.rate_one_device > 0 for r in w.rows)
+
+
+def test_tpus_no_pair_reached_follow_the_models_own_tpu_law(ref):
+    """v2, v5e, v5p, v6e: the root TPU row × (peak ratio)^α × (bandwidth ratio)^(1 − α), α from Google's v3/v4 pair
+    (ResNet-50 per chip 2,004 / 3,478 between chips 123 / 275 TFLOP/s and 900 / 1,200 GB/s: α ≈ 0.51)."""
+    w = wd.which_device({**R50, "precision": "mixed_bfloat16"}, ref)
+    by_key = {r.hardware_key: r for r in w.rows}
+    lp, lb = math.log(275 / 123), math.log(1200 / 900)
+    alpha = (math.log(3478 / 2004) - lb) / (lp - lb)
+    assert 0.4 < alpha < 0.6
+    peaks, bws = (
+        {"tpu_v2": 45, "tpu_v5e": 197, "tpu_v5p": 459, "tpu_v6e": 918},
+        {"tpu_v2": 600, "tpu_v5e": 819, "tpu_v5p": 2765, "tpu_v6e": 1640},
+    )
+    for key in peaks:
+        r = by_key[key]
+        law = (peaks[key] / 275) ** alpha * (bws[key] / 1200) ** (1 - alpha)
+        assert r.basis == "estimate" and r.anchor == "tpu_v4" and r.ratio == pytest.approx(law, rel=1e-3), key
+        assert r.ratio_source.startswith("TPU scaling law of this model (α 0.51") and r.low and r.high, r
+    assert by_key["tpu_v6e"].rate_one_device / by_key["tpu_v5p"].rate_one_device == pytest.approx(1.10, abs=0.01)
 
 
 def test_tpu_v3_is_the_tpu_v4_row_times_googles_mlperf_ratio(ref):
