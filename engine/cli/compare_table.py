@@ -25,7 +25,7 @@ _WHICH_COLUMNS = [
     Column("precision · stack", 22, flex=True),
     Column("basis", 18, flex=True),
     Column("ex/s (1 device)", 23, right=True),
-    Column("× faster", 11, right=True),
+    Column("× faster", 14, right=True),  # "12,267–25,254×": a CPU baseline puts devices thousands of times ahead
     Column("your epochs", 17, right=True),
     Column("USD/M ex", 9, right=True),
 ]
@@ -73,7 +73,7 @@ def print_answer(answer: Any, fmt: str, verbose: bool) -> None:
 
 def print_which(w: Any, fmt: str, verbose: bool) -> None:
     """`--device all`: every device, fastest first, as a table or CSV; the title, notes and prose wrapped at WIDTH."""
-    from engine.compare.which_text import (
+    from engine.compare.words.which_text import (
         basis_text,
         beside_lines,
         epoch_text,
