@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -53,6 +54,8 @@ def test_device_all_plain_text_table(db_env, capsys):
     body = lines[head + 1 :]
     assert any(line.startswith("H100 ") for line in body) and any(line.startswith("MI300X ") for line in body)
     assert all("estimate" in line for line in body if line.startswith("B200 "))
+    table = body[: next((i for i, line in enumerate(body) if not line[:1].isalnum()), len(body))]
+    assert not [line for line in table if re.search(r"\d…", line)], "a number cut short (only labels give up width)"
     assert main(["compare", "--run", runs["train"]["run_id"], "--device", "all", "--verbose"]) == 0
     verbose = capsys.readouterr().out.splitlines()
     assert max(len(line) for line in verbose) <= 100 and len(verbose) > len(lines)
