@@ -1,7 +1,7 @@
 """How good is an estimate where nothing was measured? Checked on every real figure (issue 19 item 5, issue 29 item 6).
 
 Leave one out: every (model, device, precision class) that has a measured or published training figure is held
-out and estimated from all the others (engine.compare.estimate_check.leave_one_out). Leave the device out
+out and estimated from all the others (engine.compare.estimate.estimate_check.leave_one_out). Leave the device out
 (`--leave-device-out`): every figure of one device is removed at once and each is estimated from the other
 devices' figures, the step model refitted without it (estimate_check.leave_device_out) — a device nobody here
 has. The tables compare each estimate and its range with the held-out figure; the summaries give the median
@@ -12,10 +12,10 @@ Figures: the curated reference table — published figures and AccelBench's own 
 `accelbench` rows, from data/reference/measured/); `--published-only` leaves the pack out.
 
 Leave the silicon out (`--leave-silicon-out`, and `leave_silicon_out` in `--json`): every device of the held-out
-device's silicon removed at once (engine.compare.silicon_check), its ranges widened by the factor chosen on the
+device's silicon removed at once (engine.compare.estimate.silicon_check), its ranges widened by the factor chosen on the
 OTHER silicons (nested), so the coverage printed is out of sample.
 
-`--without-pipeline-bound` leaves out the figures engine.compare.saturation flags (they time a source's input
+`--without-pipeline-bound` leaves out the figures engine.compare.evidence.saturation flags (they time a source's input
 pipeline, not the chip), as truth and as evidence alike.
 
     python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--leave-silicon-out]
@@ -35,13 +35,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.compare import estimate as est  # noqa: E402
-from engine.compare import estimate_check as chk  # noqa: E402
-from engine.compare import likeforlike as lfl  # noqa: E402
-from engine.compare import silicon_check as sc  # noqa: E402
-from engine.compare.saturation import saturated  # noqa: E402
-from engine.compare.step_fit import NEW_SILICON_WIDENING  # noqa: E402
-from engine.compare.workload import model_kind  # noqa: E402
+from engine.compare.estimate import estimate as est  # noqa: E402
+from engine.compare.estimate import estimate_check as chk  # noqa: E402
+from engine.compare.estimate import silicon_check as sc  # noqa: E402
+from engine.compare.estimate.step_fit import NEW_SILICON_WIDENING  # noqa: E402
+from engine.compare.evidence.saturation import saturated  # noqa: E402
+from engine.compare.facts import likeforlike as lfl  # noqa: E402
+from engine.compare.facts.workload import model_kind  # noqa: E402
 from engine.reference.data import load_reference  # noqa: E402
 from engine.reference.units import HARDWARE  # noqa: E402
 
@@ -62,7 +62,7 @@ def _key(p: est.Point) -> tuple[str, str, str, str]:
 
 
 def pipeline_bound(ref: Any) -> set[tuple[str, str, str, str]]:
-    """The points whose figure the saturation rule flags (engine.compare.saturation: a source's plateau across
+    """The points whose figure the saturation rule flags (engine.compare.evidence.saturation: a source's plateau across
     devices 1.5× apart in compute and bandwidth measured its pipeline, not the chip)."""
     rates = [r for r in (lfl.rate_of_reference(x) for x in ref[ref["task"] == "training"].to_dict("records")) if r]
     why = saturated(rates)
@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--leave-silicon-out", action="store_true", help="also hold out every device of a silicon")
     parser.add_argument("--json", action="store_true", help="print the checks' summaries as one JSON object")
     parser.add_argument("--without-pipeline-bound", action="store_true",
-                        help="leave out the figures the saturation rule flags (engine.compare.saturation)")  # fmt: skip
+                        help="leave out the figures the saturation rule flags (engine.compare.evidence.saturation)")  # fmt: skip
     args = parser.parse_args(argv)
     points = all_points(args.published_only, args.without_pipeline_bound)
     pairs = chk.leave_one_out(points)

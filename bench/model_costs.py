@@ -15,7 +15,7 @@ build (BERT-large, BERT at 384/512 tokens, GPT-2 XL) are traced at 1 and 2 block
 (cost = embedding and head + layers × one block). Costs are per training example at float32; the estimator
 halves the bytes for a mixed-precision figure.
 
-    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py > engine/compare/model_costs.py && .venv/bin/ruff format engine/compare/model_costs.py
+    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py > engine/compare/facts/model_costs.py && .venv/bin/ruff format engine/compare/facts/model_costs.py
 """
 
 from __future__ import annotations
@@ -234,8 +234,8 @@ def main() -> int:
     rows += [transformer_row(k, b, s, q, n) for k, b, s, q, n in EXTRA if not only or k in only]
     print('"""Per-op FLOPs and bytes of one training step per example (float32), from XLA: bench/model_costs.py.\n')
     print(
-        "Written by:\n\n    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py > engine/compare/model_costs.py"
-        " && .venv/bin/ruff format engine/compare/model_costs.py"
+        "Written by:\n\n    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py > engine/compare/facts/model_costs.py"
+        " && .venv/bin/ruff format engine/compare/facts/model_costs.py"
     )
     print(
         f"\non {date.today().isoformat()} with Keras {keras.__version__}, JAX {jax.__version__} (HLO traced on CPU; nothing runs)."

@@ -21,7 +21,7 @@ from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine.compare import tables as cmp
+from engine.compare.words import tables as cmp
 from engine.runs import jobs
 from ui import compare_answer as answer
 from ui import compare_efficiency as efficiency

@@ -16,7 +16,7 @@ from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
-from engine.compare.tables import headline, run_label
+from engine.compare.words.tables import headline, run_label
 from engine.results.status import ACTIVE_STATUSES
 from engine.runs import hardware, jobs
 from engine.spec import backends, presets

@@ -21,7 +21,7 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)
 
 from engine.charts.reference import bar_by_hardware, wants_log
-from engine.compare.grade import differing
+from engine.compare.facts.grade import differing
 from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference, seed_001_table, seed_rows
 from engine.reference.normalize import add_per_unit
 from engine.reference.speedup import metric_family, stated_vs_computed, time_ratios

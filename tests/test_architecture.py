@@ -201,3 +201,37 @@ def test_no_python_file_is_over_300_lines():
     assert over <= OVER_LIMIT_ALLOWED, {f: sizes[f] for f in sorted(over - OVER_LIMIT_ALLOWED)}
     fixed = OVER_LIMIT_ALLOWED - over
     assert not fixed, f"now within {MAX_LINES} lines: take {sorted(fixed)} off OVER_LIMIT_ALLOWED"
+
+
+# engine/compare as the data flows (issue 36 item 7): each stage package imports only the stages before it and the
+# shared facts; the facts import no stage; the entries at the top (answer, which, picks) call the stages in turn.
+COMPARE_STAGES = ("facts", "evidence", "scale", "estimate", "rank", "words")
+MAX_FUNCTION_LINES = 60
+
+
+def _compare_stage(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 3 and parts[:2] == ["engine", "compare"] else None
+
+
+@pytest.mark.parametrize("module", sorted(m for m in _modules() if _compare_stage(m)))
+def test_compare_stages_import_only_earlier_stages_and_the_facts(module):
+    stage = _compare_stage(module)
+    assert stage in COMPARE_STAGES, f"{module}: engine/compare/{stage}/ is no stage of {COMPARE_STAGES}"
+    allowed = set(COMPARE_STAGES[: COMPARE_STAGES.index(stage) + 1]) | {"facts"}
+    for target in _local_imports(module):
+        if target.startswith("engine.compare."):
+            to = _compare_stage(target)
+            assert to in allowed, f"{module} imports {target}: the {stage} stage may import only {sorted(allowed)}"
+
+
+def test_no_function_in_engine_compare_over_60_lines():
+    too_long = {
+        f"{_modules()[m].relative_to(ROOT)}::{n.name}": n.end_lineno - n.lineno + 1
+        for m in _modules()
+        if m.startswith("engine.compare")
+        for n in ast.walk(ast.parse(_modules()[m].read_text()))
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and (n.end_lineno or 0) - n.lineno + 1 > MAX_FUNCTION_LINES
+    }
+    assert not too_long, too_long

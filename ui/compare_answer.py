@@ -1,6 +1,6 @@
 """The top of Compare: the answer as a sentence and a number, and the like-for-like grade of each row.
 
-Every chosen run, reference row and datasheet peak becomes a rate of work (engine.compare.likeforlike);
+Every chosen run, reference row and datasheet peak becomes a rate of work (engine.compare.facts.likeforlike);
 the baseline is the user's own run unless they pick another row. Layout only; the arithmetic and the
 sentence come from engine.compare.answer, the same as on the Run page and from `python -m engine compare`.
 """
@@ -11,9 +11,9 @@ import pandas as pd
 import streamlit as st
 
 from engine.compare import answer as ans
-from engine.compare import likeforlike as lfl
+from engine.compare.evidence.store_rows import runs_of, store_rates
+from engine.compare.facts import likeforlike as lfl
 from engine.compare.picks import automatic_rows, other_shapes
-from engine.compare.store_rows import runs_of, store_rates
 from engine.spec import hardware_table
 from ui.common import plain, show_table
 
@@ -148,7 +148,7 @@ def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None
 def estimate_note(methods: list[str]) -> str:
     """How good the shown estimates' methods are, as measured leave-one-out and with the device left out
     (bench/bench_estimates.py), each method once."""
-    from engine.compare.estimate_check import check_note
+    from engine.compare.estimate.estimate_check import check_note
 
     notes = [f"{m.capitalize()}: {check_note(m)}" for m in dict.fromkeys(m for m in methods if m)]
     return "Estimates are not measurements: hatched bars, with their range. " + " ".join(notes)

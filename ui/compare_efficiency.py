@@ -1,7 +1,7 @@
 """Compare's Efficiency tab: work per joule and per dollar for the chosen rows, ranked, with where each
 row's watts and price came from, and article 000's "30–80× per watt" claim against what the rows support.
 
-Layout only: the figures come from engine.compare.efficiency and the claim from engine.compare.tpu_claim.
+Layout only: the figures come from engine.compare.rank.efficiency and the claim from engine.compare.words.tpu_claim.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import compare as ccharts
-from engine.compare import efficiency as eff
-from engine.compare import likeforlike as lfl
 from engine.compare.answer import times_range
-from engine.compare.tpu_claim import check_claim
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.rank import efficiency as eff
+from engine.compare.words.tpu_claim import check_claim
 from engine.reference.metrics import EFFICIENCY
 from ui.common import download_csv, plain, show_chart, show_table
 

@@ -1,5 +1,5 @@
 """Compare's input view (issue 38), under "Which device?": each device alone beside what the run's input pipeline
-would deliver on that offer's host (engine.compare.input_cap, an estimate), and the chosen runs' verdicts with
+would deliver on that offer's host (engine.compare.words.input_cap, an estimate), and the chosen runs' verdicts with
 their three rates and input wait. Runs that measured no pipeline (synthetic data, older rows) show one line."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.compare import which as wd
-from engine.compare.input_cap import ESTIMATE_WORDS, LIFTS
+from engine.compare.words.input_cap import ESTIMATE_WORDS, LIFTS
 from ui.common import plain, show_table
 
 RUN_COLUMNS = {

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.compare.likeforlike import rate_of_run
+from engine.compare.facts.likeforlike import rate_of_run
 from engine.compare.picks import default_rows
-from engine.compare.tables import reference_label, run_label
+from engine.compare.words.tables import reference_label, run_label
 from engine.reference.data import REFERENCE_CSV, ReferenceSchemaError, load_reference
 from ui.common import plain
 

@@ -1,6 +1,6 @@
 """Compare page helpers: one function per tab (bars and speedup, batch size, scaling — with the published
 multi-GPU curves of the first run's model — step times, loss/accuracy, cost, the table). Layout and widgets
-only; the tables come from engine.compare.tables."""
+only; the tables come from engine.compare.words.tables."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import compare as ccharts
-from engine.compare import tables as cmp
-from engine.compare.cost import starting_prices
-from engine.compare.grade import differing
-from engine.compare.scaling_refs import model_of
-from engine.compare.scaling_text import model_name
+from engine.compare.evidence.scaling_refs import model_of
+from engine.compare.facts.grade import differing
+from engine.compare.rank.cost import starting_prices
+from engine.compare.words import tables as cmp
+from engine.compare.words.scaling_text import model_name
 from ui.common import download_csv, edit_table, plain, show_chart, show_table, store
 from ui.sweep_scaling import published_section
 

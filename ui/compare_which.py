@@ -13,8 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts.which import which_chart
-from engine.compare import likeforlike as lfl
 from engine.compare import which as wd
+from engine.compare.facts import likeforlike as lfl
 from engine.spec import hardware_table
 from engine.spec import prices as price_table
 from ui.common import edit_table, plain, show_chart, show_table
@@ -160,7 +160,7 @@ def _price_cell(r: wd.DeviceRow) -> str:
 
 
 def cases_note(w: wd.WhichDevice) -> str:
-    """The estimates grouped by their case, each with its checked error (engine.compare.error_case): never one
+    """The estimates grouped by their case, each with its checked error (engine.compare.estimate.error_case): never one
     figure for all ("" without estimates)."""
     cases: dict[str, list[str]] = {}
     for r in w.rows:

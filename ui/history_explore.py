@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts import history as charts
-from engine.compare.saturation import pipeline_bound_rows
+from engine.compare.evidence.saturation import pipeline_bound_rows
 from engine.imports import default_view, units
 from engine.results import history
 from ui.common import download_csv, plain, show_chart, show_table

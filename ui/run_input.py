@@ -31,8 +31,8 @@ def _settings_text(row: dict[str, Any]) -> str:
 
 def host_lines(answer: Any, most: int = 4) -> list[str]:
     """'H100: alone ≈1,345 ex/s; its host's pipeline ≈480 ex/s (24 vCPUs) → would wait for input' for the
-    answer's devices whose host is known (engine.compare.input_cap), those that would wait first."""
-    from engine.compare.input_cap import cap_of
+    answer's devices whose host is known (engine.compare.words.input_cap), those that would wait first."""
+    from engine.compare.words.input_cap import cap_of
 
     caps = [cap for c in (answer.rows[1:] if answer is not None else ()) if (cap := cap_of(c)) is not None]
     caps = list({cap.hardware_key: cap for cap in caps}.values())  # one line per device
@@ -77,7 +77,7 @@ def input_section(run_id: str, row: dict[str, Any], answer: Any = None) -> None:
         elif not synthetic:
             st.caption("The share of a step spent waiting for input was not recorded for this run.")
         if lines := host_lines(answer):
-            from engine.compare.input_cap import ESTIMATE_WORDS, LIFTS
+            from engine.compare.words.input_cap import ESTIMATE_WORDS, LIFTS
 
             st.markdown("**On a rented host** (" + ESTIMATE_WORDS + "):  \n" + "  \n".join(lines))
             if any("would wait for input" in line for line in lines):

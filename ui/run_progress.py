@@ -23,7 +23,7 @@ POLL_S = 1.0
 
 def run_title(row: Mapping[str, Any]) -> str:
     """'matmul (512x512)@(512x512) · float32 · CPU · TF' or 'fashion_cnn on synthetic · global batch 256 ·
-    float32 · CPU · JAX': the backend too, as in every run label (engine.compare.tables.run_label)."""
+    float32 · CPU · JAX': the backend too, as in every run label (engine.compare.words.tables.run_label)."""
     device = (row.get("device") or "?").upper()
     if row.get("kind") == "train":
         what = f"{row.get('model')} on {row.get('dataset')} · global batch {row.get('global_batch_size')}"

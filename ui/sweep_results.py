@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.charts.sweep import batch_curve_figure, heatmap_figure, workers_figure
-from engine.compare import scaling_text
+from engine.compare.words import scaling_text
 from engine.results.schema import ResultRow
 from engine.sweep import summary
 from engine.sweep.workers import workers_frame

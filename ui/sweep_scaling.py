@@ -1,7 +1,7 @@
 """Scaling on the Sweep page and on Compare: a `--processes 1,2,4` sweep's throughput against ideal (chart, then
 the table, then each point as a sentence), and the published multi-GPU curves of the same model beside it
 (efficiency against device count, the curves picked, each as a sentence, one estimate for two nodes, the table).
-Layout only: the numbers come from engine.sweep.summary.scaling and engine.compare.scaling_refs / scaling_text."""
+Layout only: the numbers come from engine.sweep.summary.scaling and engine.compare.evidence.scaling_refs / scaling_text."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from engine.charts.scaling import published_efficiency_figure, sweep_scaling_figure
-from engine.compare import scaling_refs, scaling_text
+from engine.compare.evidence import scaling_refs
+from engine.compare.words import scaling_text
 from ui.common import plain, show_chart, show_table
 from ui.compare_select import reference
 

@@ -10,7 +10,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from engine.charts.base import empty_figure, finish
-from engine.compare.input_cap import finite_number
+from engine.compare.words.input_cap import finite_number
 
 WAIT_COLOUR, COMPUTE_COLOUR = "#f97316", "#2563eb"  # orange / blue: both read on the light and the dark theme
 SPLIT_X_TITLE = "Share of one training step (%)"

@@ -3,7 +3,7 @@
 The worker's events (engine.runs.progress) are turned into one `ProgressView` — phase, done/total,
 current rate, ETA, the per-repeat or per-step times — so the page only lays it out and the
 arithmetic is unit-tested. The reference chart puts a run's rate of work next to the seed
-articles' (engine.compare.likeforlike); a row's device colour comes from the reference data's own
+articles' (engine.compare.facts.likeforlike); a row's device colour comes from the reference data's own
 `device_type`, which is how article 000's "TPU runtime that ran on the CPU" stays a CPU bar.
 """
 
@@ -28,7 +28,7 @@ from engine.charts.base import (
     short_number,
     time_unit,
 )
-from engine.compare.likeforlike import Rate
+from engine.compare.facts.likeforlike import Rate
 
 # Above this max/min ratio a linear axis hides the small bars, so the axis goes logarithmic.
 LOG_AXIS_RATIO = 20.0

@@ -1,7 +1,7 @@
 """Scaling figures: a sweep's throughput at 1, 2, 4 … processes against ideal (N × the rate at 1, dashed), each
 point labelled with its efficiency and its spread; and the published multi-device curves of the same model as
 efficiency against device count (100 % = ideal), a sweep's own efficiency beside them. Frames come from
-engine.sweep.summary.scaling and engine.compare.scaling_refs.frame; no streamlit here."""
+engine.sweep.summary.scaling and engine.compare.evidence.scaling_refs.frame; no streamlit here."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def _count_ticks(values) -> dict:
 
 
 def published_efficiency_figure(published: pd.DataFrame, measured: pd.DataFrame | None = None) -> go.Figure:
-    """`published`: engine.compare.scaling_refs.frame (series, devices, efficiency, low, high, speedup, unit …);
+    """`published`: engine.compare.evidence.scaling_refs.frame (series, devices, efficiency, low, high, speedup, unit …);
     `measured`: a sweep's scaling table (efficiency against processes), drawn beside them in the run colour.
     Efficiency against device count on a log₂ axis, 100 % dashed; error bars span each point's spread."""
     measured = measured if measured is not None and not measured.empty else pd.DataFrame(columns=["cell", "batch_size"])

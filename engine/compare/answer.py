@@ -1,6 +1,6 @@
 """The answer to "how much faster would that GPU or TPU be than this machine, for my model?": a baseline (the
-user's run) against other rows as rates of work, under the one same-workload rule (engine.compare.workload),
-each graded (engine.compare.grade) and seen as ONE device (engine.compare.single), in one sentence with the
+user's run) against other rows as rates of work, under the one same-workload rule (engine.compare.facts.workload),
+each graded (engine.compare.facts.grade) and seen as ONE device (engine.compare.facts.single), in one sentence with the
 number and the cost per million examples — the same on the Run page, on Compare and from `engine compare`.
 
 answer_for_run is one forward pipeline: run → rate (likeforlike) → candidate figures (your store's runs:
@@ -15,14 +15,14 @@ from typing import Any
 
 import pandas as pd
 
-from engine.compare import likeforlike as lfl
-from engine.compare.compared import Compared
-from engine.compare.grade import grade
+from engine.compare.evidence.store_rows import store_rates
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.compared import Compared
+from engine.compare.facts.grade import grade
+from engine.compare.facts.single import one_device
+from engine.compare.facts.workload import not_comparable
 from engine.compare.picks import default_rows, other_shapes, reference_rates
-from engine.compare.sentence import WORKLOAD_NAMES, headline, times, times_range
-from engine.compare.single import one_device
-from engine.compare.store_rows import store_rates
-from engine.compare.workload import not_comparable
+from engine.compare.words.sentence import WORKLOAD_NAMES, headline, times, times_range
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def rates_for_ids(ids: Iterable[str], ref: pd.DataFrame | None, precision: str =
 
 
 def _compared(r: lfl.Rate, base: lfl.Rate, base_one: lfl.Rate | None, prices: Mapping[str, Any]) -> Compared:
-    from engine.compare.efficiency import price_for  # the one price rule (user's, else the price table's)
+    from engine.compare.rank.efficiency import price_for  # the one price rule (user's, else the price table's)
 
     g = grade(base.settings, r.settings, r.derivation)
     one = one_device(r) if r.origin != "peak" else None
@@ -118,7 +118,7 @@ def answer_for_run(
     measured by AccelBench, else published — anchored on a measured device where one source published both —
     else estimated) or the given ids; `device` keeps one hardware key; `all_devices` estimates every GPU and TPU
     with a datasheet peak, not only the rentable few (engine.compare.which). `store_runs`: result rows of the
-    store (engine.compare.store_rows.runs_of), the first evidence for a device. None when the run measured no
+    store (engine.compare.evidence.store_rows.runs_of), the first evidence for a device. None when the run measured no
     rate (failed, cancelled)."""
     base = lfl.rate_of_run(run)
     if base is None:
@@ -136,7 +136,7 @@ def answer_for_run(
     user = dict(prices or {})
     if run.get("price_per_hour_usd") and base.hardware_key not in user:
         user[base.hardware_key] = run["price_per_hour_usd"]
-    from engine.compare.input_cap import with_input_caps  # each device against its host's input pipeline (38/4)
+    from engine.compare.words.input_cap import with_input_caps  # each device against its host's input pipeline (38/4)
 
     return with_input_caps(compare(base, others, user), run)
 
@@ -144,7 +144,7 @@ def answer_for_run(
 def to_json(a: Answer) -> dict[str, Any]:
     """One object: the baseline, every row (rate, how it was found, speedup, grade, cost) and the headline."""
 
-    from engine.compare.input_cap import cap_json, cap_of, headline_cap
+    from engine.compare.words.input_cap import cap_json, cap_of, headline_cap
 
     def row(c: Compared) -> dict[str, Any]:
         r = c.rate

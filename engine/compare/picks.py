@@ -1,7 +1,7 @@
 """What Compare shows by default for a run: one row per device kind for the run's own workload, best evidence
-first — a run in your store (engine.compare.store_rows), else AccelBench's reference pack, else a published row,
-else an estimate (engine.compare.estimate) — nearest precision first. A device that only a source of another
-stack published is anchored on one AccelBench measured (engine.compare.scaled: basis "scaled"), that source's own
+first — a run in your store (engine.compare.evidence.store_rows), else AccelBench's reference pack, else a published row,
+else an estimate (engine.compare.estimate.estimate) — nearest precision first. A device that only a source of another
+stack published is anchored on one AccelBench measured (engine.compare.scale.scaled: basis "scaled"), that source's own
 figure listed beside it with its stack named. The page's default view, `engine compare --reference auto` and the
 Run card all take these rows, so they give the same sentence for the same run.
 """
@@ -14,15 +14,15 @@ from dataclasses import replace
 
 import pandas as pd
 
-from engine.compare import likeforlike as lfl
-from engine.compare.estimate import Estimate, Point, estimate, point_of_rate, points_from_reference
-from engine.compare.one_scale import TPU_FLOAT32, Scale, scale_of
-from engine.compare.saturation import flag_saturated
-from engine.compare.scaled import publisher, scaled_rows, with_stack
-from engine.compare.single import one_device
-from engine.compare.step_floor import capped, step_floor
-from engine.compare.tpu_chain import chained
-from engine.compare.workload import not_comparable, precision_class
+from engine.compare.estimate.estimate import Estimate, Point, estimate, point_of_rate, points_from_reference
+from engine.compare.estimate.step_floor import capped, step_floor
+from engine.compare.estimate.tpu_chain import chained
+from engine.compare.evidence.saturation import flag_saturated
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.single import one_device
+from engine.compare.facts.workload import not_comparable, precision_class
+from engine.compare.scale.one_scale import TPU_FLOAT32, Scale, scale_of
+from engine.compare.scale.scaled import publisher, scaled_rows, with_stack
 from engine.reference.units import HARDWARE, same_family, units_between
 from engine.spec import hardware_table
 
@@ -121,18 +121,18 @@ def default_rows(
     all_devices: bool = False,
 ) -> list[lfl.Rate]:
     """One row per accelerator kind for `base`'s workload (or only `device`), best evidence first: your store's
-    runs (`store`: engine.compare.store_rows rates of any workload), AccelBench's pack, published rows; a device
+    runs (`store`: engine.compare.evidence.store_rows rates of any workload), AccelBench's pack, published rows; a device
     only a source published is anchored on a measured one (basis "scaled", the source's figure listed beside it
     with its stack); estimates for the rentable devices with no row — every GPU and TPU with a datasheet peak
     with `all_devices` (engine.compare.which) — (training only: an estimate needs examples/s to scale)."""
     mine, framework = precision_class(base.precision), str(base.settings.get("framework") or "")
     groups: dict[str, list[lfl.Rate]] = {}
-    # a pipeline-bound source's figures are flagged first (engine.compare.saturation): no ratio, no headline
+    # a pipeline-bound source's figures are flagged first (engine.compare.evidence.saturation): no ratio, no headline
     for r in flag_saturated([r for r in [*same_workload(base, store), *reference_rates(base, ref)]]):
         if _accelerator(r.hardware_key):
             groups.setdefault(r.hardware_key, []).append(r)
     picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
-    if all_devices and not device:  # "Which device?": every row on one scale (engine.compare.one_scale)
+    if all_devices and not device:  # "Which device?": every row on one scale (engine.compare.scale.one_scale)
         return one_scale_rows(base, ref, groups, picked, store)
     wanted = [k for k in picked if device is None or k == device]
     published = [r for g in groups.values() for r in g if r.basis == "published"]
@@ -147,7 +147,7 @@ def default_rows(
         keys = [device] if device else list(all_device_keys() if all_devices else ESTIMATE_DEVICES)
         covered = {f for k in groups for f in same_family(k)} if all_devices and not device else set(groups)
         covered -= {k for k, r in picked.items() if "saturated" in r.settings and k not in scaled}
-        # from the answer's measured anchors, as "Which device?" does (one scale: engine.compare.one_scale)
+        # from the answer's measured anchors, as "Which device?" does (one scale: engine.compare.scale.one_scale)
         scale = scale_of(base, [*picked.values(), *([base] if _accelerator(base.hardware_key) else [])])
         points = [p for p in (point_of_rate(a) for a in scale.anchors) if p is not None]
         out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store, anchors=points or None)
@@ -234,7 +234,7 @@ def estimated_rows(
     store: Sequence[lfl.Rate] = (),
     anchors: Sequence[Point] | None = None,
 ) -> list[lfl.Rate]:
-    """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate); the
+    """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate.estimate); the
     store's measured runs (of any model) join the reference table's figures as points. `anchors`: the figures
     of the model an estimate may start from (one scale), else any."""
     if not keys or ref is None:

@@ -18,12 +18,12 @@ from typing import Any
 import pandas as pd
 
 from engine.compare.answer import answer_for_run
-from engine.compare.compared import Compared
-from engine.compare.error_case import fitted_devices, with_error_cases
-from engine.compare.input_cap import cap_of
-from engine.compare.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
-from engine.compare.which_rows import DeviceRow, WhichDevice, Work
-from engine.compare.workload import device_unit
+from engine.compare.estimate.error_case import fitted_devices, with_error_cases
+from engine.compare.facts.compared import Compared
+from engine.compare.facts.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
+from engine.compare.facts.which_rows import DeviceRow, WhichDevice, Work
+from engine.compare.facts.workload import device_unit
+from engine.compare.words.input_cap import cap_of
 from engine.reference.feed import fed
 from engine.reference.normalize import is_missing
 from engine.reference.units import same_family, units_between
@@ -140,7 +140,7 @@ def which_device(
 ) -> WhichDevice | None:
     """Every device for `run`'s training workload, fastest first. `prices`: the user's USD/h for one device per
     hardware key (they override the price table's); `work`: the epochs to time (default: the run's own);
-    `store_runs`: the results store's runs, the first evidence for a device (engine.compare.store_rows). None
+    `store_runs`: the results store's runs, the first evidence for a device (engine.compare.evidence.store_rows). None
     for a run with no rate or one that is not training (a microbenchmark measures GFLOP/s, not examples)."""
     answer = answer_for_run(run, ref, prices=prices, all_devices=True, store_runs=store_runs)
     if answer is None or answer.baseline.task != "training":
@@ -174,7 +174,7 @@ SCALE_NOTE_NONE = "No device was measured for this model at this precision: each
 def on_one_scale(rows: list[DeviceRow]) -> list[DeviceRow]:
     """Each row's ratio to its anchor row of the same table (a measured anchor's own ratio: 1); a row whose
     anchor is not a measured row of this table has none (it is on its own figure's scale) — except a scaled row
-    hanging from another row that is itself on the scale (a TPU from the root TPU: engine.compare.tpu_chain and
+    hanging from another row that is itself on the scale (a TPU from the root TPU: engine.compare.estimate.tpu_chain and
     tpu_family)."""
     measured = {r.hardware_key: r.rate_one_device for r in rows if r.basis == "measured" and r.anchor is None}
     out = [_on_measured(r, measured) for r in rows]
@@ -194,8 +194,8 @@ def _on_measured(r: DeviceRow, measured: Mapping[str, float]) -> DeviceRow:
     return replace(r, anchor=None, ratio=None)
 
 
-# the table as text, JSON and a frame (engine.compare.which_text), read through this module by its callers
-from engine.compare.which_text import (  # noqa: E402
+# the table as text, JSON and a frame (engine.compare.words.which_text), read through this module by its callers
+from engine.compare.words.which_text import (  # noqa: E402
     basis_text,
     duration_text,
     epoch_text,

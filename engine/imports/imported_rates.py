@@ -1,4 +1,4 @@
-"""Imported History rows on Compare: one configuration × metric becomes one rate (engine.compare.likeforlike)
+"""Imported History rows on Compare: one configuration × metric becomes one rate (engine.compare.facts.likeforlike)
 with its noise band, so it can stand next to local runs and reference rows, and two rows whose difference is
 inside the band are said to be "within noise".
 
@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from engine.compare.likeforlike import Rate
-from engine.compare.workload import device_unit
+from engine.compare.facts.likeforlike import Rate
+from engine.compare.facts.workload import device_unit
 from engine.imports.default_view import default_metric
 from engine.imports.imported import CONFIG, default_target, time_to_target
 from engine.results.history import higher_is_better, metric_columns, metric_title

@@ -112,13 +112,13 @@ RESULT_METRICS: dict[str, Metric] = {
     )
 }
 
-# Rates of work: what every comparison is expressed in before a ratio (engine.compare.likeforlike).
+# Rates of work: what every comparison is expressed in before a ratio (engine.compare.facts.likeforlike).
 RATES: dict[str, Metric] = {
     "training": _m("examples_per_s", "Training throughput", "examples/s", True, "throughput", "rate"),
     "micro": _m("gflops", "Achieved compute", "GFLOP/s", True, "compute", "rate"),
 }
 
-# Work per joule and per dollar on the same footing (engine.compare.efficiency): each is a rate of work
+# Work per joule and per dollar on the same footing (engine.compare.rank.efficiency): each is a rate of work
 # divided by the row's watts or its price per hour; the watts' basis (measured, published, estimate) rides along.
 EFFICIENCY: dict[str, Metric] = {
     m.name: m

@@ -33,7 +33,7 @@ class Price:
       date: when the price was published or read ("2026-08", "undated").
       source: where the figure comes from, in words; source_url: its address ('' when none).
       host_vcpus: the offer's host vCPUs per `per_unit` (instance vCPUs ÷ its devices; None: not known), with
-        host_vcpus_source saying where that count is from (engine.compare.input_cap: the host's input pipeline).
+        host_vcpus_source saying where that count is from (engine.compare.words.input_cap: the host's input pipeline).
     """
 
     hardware_key: str

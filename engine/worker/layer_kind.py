@@ -1,6 +1,6 @@
 """Which way a user's model leans — 'transformer', 'recurrent' or 'conv' — read from the class names of its
 layers (Keras) or modules (torch.nn), so Compare's estimate for it borrows the device ratios and the MFU band
-of zoo models of its kind (engine.compare.workload.MODEL_KINDS) instead of guessing. Class names, not
+of zoo models of its kind (engine.compare.facts.workload.MODEL_KINDS) instead of guessing. Class names, not
 framework types: a user's own `SelfAttention` or `TransformerBlock` counts, and nothing here imports a
 framework. None when no layer says (an MLP, say): the estimate then keeps its default and says so."""
 

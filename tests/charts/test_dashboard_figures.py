@@ -1,4 +1,4 @@
-"""engine.charts.base and engine.compare.tables: every figure has axis titles with units, speedups sit on a log axis
+"""engine.charts.base and engine.compare.words.tables: every figure has axis titles with units, speedups sit on a log axis
 with a 1× line, History charts are built from aggregates (one trace per colour group, never per row),
 and the Compare tables (speedup, batch sweep, scaling efficiency, step samples, cost) are right."""
 
@@ -14,7 +14,7 @@ from conftest import run_row
 from engine.charts import base as charts
 from engine.charts import compare as ccharts
 from engine.charts import history as hcharts
-from engine.compare import tables as cmp
+from engine.compare.words import tables as cmp
 from engine.results import history, history_files
 from engine.results.csvio import rows_to_csv
 

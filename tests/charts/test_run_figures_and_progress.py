@@ -100,7 +100,7 @@ def test_empty_progress():
 
 
 def test_micro_shape_text_round_trips_through_the_parser():
-    from engine.compare.likeforlike import parse_shape
+    from engine.compare.facts.likeforlike import parse_shape
 
     for name in MICRO_PRESETS:
         micro = spec.validate_micro(preset_fields(name))
@@ -110,7 +110,7 @@ def test_micro_shape_text_round_trips_through_the_parser():
 
 def _rates(op: str, shape: str, gflops: float):
     from engine.compare.answer import auto_references
-    from engine.compare.likeforlike import rate_of_run
+    from engine.compare.facts.likeforlike import rate_of_run
 
     run = rate_of_run({"run_id": "r1", "status": "ok", "kind": op, "model": op, "shape": shape, "dtype": "float32",
                        "device": "cpu", "gflops": gflops, "step_time_ms_median": 1.0})  # fmt: skip

@@ -8,7 +8,7 @@ import pytest
 
 from engine.charts import base as charts
 from engine.charts.scaling import published_efficiency_figure, sweep_scaling_figure
-from engine.compare import scaling_refs as sr
+from engine.compare.evidence import scaling_refs as sr
 from engine.results.status import RunStatus
 from engine.sweep import summary
 

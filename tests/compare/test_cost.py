@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.compare import cost as analysis
-from engine.compare import efficiency as eff
-from engine.compare import likeforlike as lfl
-from engine.compare import tables as cmp
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.rank import cost as analysis
+from engine.compare.rank import efficiency as eff
+from engine.compare.words import tables as cmp
 from engine.reference.data import load_reference
 
 

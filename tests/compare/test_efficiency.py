@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.compare import efficiency as eff
-from engine.compare import likeforlike as lfl
-from engine.compare.tpu_claim import check_claim
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.rank import efficiency as eff
+from engine.compare.words.tpu_claim import check_claim
 from engine.reference.data import load_reference
 from engine.reference.metrics import EFFICIENCY
 

@@ -8,13 +8,13 @@ import math
 
 import pytest
 
-from engine.compare import estimate as est
-from engine.compare import estimate_check as chk
-from engine.compare import silicon_check as sc
-from engine.compare import step_fit
-from engine.compare.error_case import error_case, with_error_cases
-from engine.compare.step_model import silicon
-from engine.compare.which_rows import DeviceRow
+from engine.compare.estimate import estimate as est
+from engine.compare.estimate import estimate_check as chk
+from engine.compare.estimate import silicon_check as sc
+from engine.compare.estimate import step_fit
+from engine.compare.estimate.error_case import error_case, with_error_cases
+from engine.compare.facts.silicon import silicon
+from engine.compare.facts.which_rows import DeviceRow
 from engine.reference.data import load_reference
 
 
@@ -120,7 +120,7 @@ def test_the_screen_groups_the_estimates_by_their_case():
 
 
 def test_the_devices_the_fit_sees_count_as_evidence():
-    from engine.compare.error_case import fitted_devices
+    from engine.compare.estimate.error_case import fitted_devices
 
     seen = fitted_devices(load_reference())
     assert {"h100", "tpu_v4", "tpu_v6e"} <= seen and "l4" not in seen  # the TPU rows of tpu_refs.py are in the fit

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.compare import estimate as est
-from engine.compare import estimate_check as chk
+from engine.compare.estimate import estimate as est
+from engine.compare.estimate import estimate_check as chk
 from engine.reference.data import load_reference
 
 ROOT = Path(__file__).resolve().parents[2]

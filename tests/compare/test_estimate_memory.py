@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.compare import estimate as est
-from engine.compare import estimate_check as chk
-from engine.compare import model_costs, step_fit, step_model
-from engine.compare.model_flops import TRAIN_FLOPS
+from engine.compare.estimate import estimate as est
+from engine.compare.estimate import estimate_check as chk
+from engine.compare.estimate import step_fit, step_model
+from engine.compare.facts import model_costs, silicon
+from engine.compare.facts.model_flops import TRAIN_FLOPS
 from engine.reference.data import load_reference
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -49,7 +50,7 @@ def _speedup(model: str, new: str, old: str, fit: step_fit.Fit, pc: str = "mixed
 
 
 def _flops_ratio(new: str, old: str, pc: str = "mixed") -> float:
-    return step_model.peak_flops(new, pc) / step_model.peak_flops(old, pc)  # type: ignore[operator]
+    return silicon.peak_flops(new, pc) / silicon.peak_flops(old, pc)  # type: ignore[operator]
 
 
 def test_a_memory_bound_model_gains_less_than_the_flops_ratio(fitted):

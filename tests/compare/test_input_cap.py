@@ -1,4 +1,4 @@
-"""Answers that know the host (issue 38 item 4, engine.compare.input_cap): a real-data flowers run stored through
+"""Answers that know the host (issue 38 item 4, engine.compare.words.input_cap): a real-data flowers run stored through
 the real store, whose pipeline per core × the H100 host's vCPUs is below what an H100 alone would train, is
 answered with the cap by `engine compare --device h100 --json` (both figures in the JSON, the sentence says the
 H100 would wait for input and what would lift it); the same run on synthetic data is answered by the device
@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from engine.compare.input_cap import LIFTS, cap_for, per_core_examples_per_sec
+from engine.compare.words.input_cap import LIFTS, cap_for, per_core_examples_per_sec
 from engine.results.schema import SCHEMA_VERSION
 from engine.spec.prices import default_price
 from tests.conftest import run_cli

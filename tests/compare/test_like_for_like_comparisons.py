@@ -13,9 +13,9 @@ from engine.charts import compare as ccharts
 from engine.charts.base import ChartError
 from engine.cli import main
 from engine.compare import answer as ans
-from engine.compare import likeforlike as lfl
-from engine.compare import tables as cmp
-from engine.compare.grade import differing, grade
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.grade import differing, grade
+from engine.compare.words import tables as cmp
 from engine.reference.normalize import local_settings
 from engine.results.schema import SCHEMA_VERSION
 from engine.runs.store import Store

@@ -13,10 +13,10 @@ import re
 import pytest
 from test_which_device import R50
 
-from engine.compare import likeforlike as lfl
 from engine.compare import which as wd
-from engine.compare.one_scale import TPU_FLOAT32
-from engine.compare.saturation import saturated
+from engine.compare.evidence.saturation import saturated
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.scale.one_scale import TPU_FLOAT32
 from engine.reference.data import REFERENCE_CSV, load_reference
 from engine.spec import prices
 
@@ -37,7 +37,7 @@ def test_every_row_is_its_anchor_row_times_its_ratio(table):
     for r in w.rows:
         if r.basis in ("scaled", "estimate"):
             anchor = by_key[r.anchor]  # a row of this same table: measured, or a TPU row hanging from the root TPU
-            root = anchor if anchor.anchor is None else by_key[anchor.anchor]  # (engine.compare.tpu_chain, tpu_family)
+            root = anchor if anchor.anchor is None else by_key[anchor.anchor]  # (estimate.tpu_chain, tpu_family)
             assert root.basis == "measured" and root.anchor is None, r
             assert anchor is root or r.device_type == anchor.device_type == "tpu", r
             assert r.rate_one_device == pytest.approx(anchor.rate_one_device * r.ratio, rel=1e-9)

@@ -9,10 +9,10 @@ import pytest
 
 from engine.cli import main
 from engine.compare import answer as ans
-from engine.compare import likeforlike as lfl
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.single import one_device
+from engine.compare.facts.workload import not_comparable
 from engine.compare.picks import default_rows
-from engine.compare.single import one_device
-from engine.compare.workload import not_comparable
 from engine.reference.normalize import local_settings
 from engine.results.schema import SCHEMA_VERSION
 from engine.runs.store import Store

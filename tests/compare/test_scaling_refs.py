@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.compare import scaling_refs as sr
-from engine.compare import scaling_text as st
+from engine.compare.evidence import scaling_refs as sr
+from engine.compare.words import scaling_text as st
 from engine.sweep import summary
 
 LAMBDA = "LAMBDA-DLB-V2"

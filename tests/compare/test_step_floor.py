@@ -8,10 +8,10 @@ import dataclasses
 
 import pytest
 
-from engine.compare import likeforlike as lfl
-from engine.compare.estimate import Estimate
+from engine.compare.estimate.estimate import Estimate
+from engine.compare.estimate.step_floor import capped, step_floor
+from engine.compare.facts import likeforlike as lfl
 from engine.compare.picks import default_rows
-from engine.compare.step_floor import capped, step_floor
 from engine.reference.data import load_reference
 
 

@@ -18,10 +18,10 @@ from page_helpers import no_exception, page
 from streamlit.testing.v1 import AppTest
 
 from engine.compare import answer as ans
-from engine.compare import likeforlike as lfl
 from engine.compare import picks
-from engine.compare.estimate import point_of_rate
-from engine.compare.store_rows import runs_of, store_rate, store_rates
+from engine.compare.estimate.estimate import point_of_rate
+from engine.compare.evidence.store_rows import runs_of, store_rate, store_rates
+from engine.compare.facts import likeforlike as lfl
 from engine.runs.store import Store
 
 TRAIN = ("run", "--model", "tiny_cnn", "--dataset", "synthetic", "--batch-size", "16", "--epochs", "2",

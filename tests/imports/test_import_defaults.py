@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.compare.answer import compare
-from engine.compare.likeforlike import Rate
+from engine.compare.facts.likeforlike import Rate
 from engine.imports.companion import companions, is_batch_table, join_batch
 from engine.imports.imported import default_target, scaling, time_to_target
 from engine.imports.imported_rates import rates_of_rows

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.compare.answer import compare
-from engine.compare.single import one_device
+from engine.compare.facts.single import one_device
 from engine.imports.imported_rates import headline, rates_of_rows, within_noise
 from engine.imports.importer import load_foreign
 

@@ -96,7 +96,7 @@ def test_accelbench_runs_matmul_and_exports_from_the_installed_package(installed
     # every reference file the engine loads, from the wheel's own copy (engine.paths), read as the engine reads it
     code = (
         "from engine.reference.data import REFERENCE_CSV, load_reference; from engine.spec.prices import PRICES_CSV; "
-        "from engine.compare.efficiency import SOURCE_POWER_CSV as P; "
+        "from engine.compare.rank.efficiency import SOURCE_POWER_CSV as P; "
         "print(len(load_reference()), *(f.is_file() and 'site-packages' in str(f) for f in (REFERENCE_CSV, PRICES_CSV, P)))"
     )
     count, *packaged = _sh(bin_dir / "python", "-c", code, cwd=work, env=env).stdout.split()

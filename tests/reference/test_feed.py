@@ -34,7 +34,7 @@ def test_which_device_names_what_each_figure_beside_the_ranking_fed(ref):
     from test_which_device import R50
 
     from engine.compare import which as wd
-    from engine.compare.which_text import beside_lines
+    from engine.compare.words.which_text import beside_lines
 
     w = wd.which_device({**R50, "precision": "mixed_bfloat16"}, ref)
     assert w.beside and all(r.fed for r in w.beside)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from engine.compare import answer as ans
-from engine.compare.estimate import points_from_reference
-from engine.compare.model_flops import train_flops_per_example
-from engine.compare.workload import input_shape, model_kind, shaped_model
+from engine.compare.estimate.estimate import points_from_reference
+from engine.compare.facts.model_flops import train_flops_per_example
+from engine.compare.facts.workload import input_shape, model_kind, shaped_model
 from engine.reference.data import REFERENCE_CSV, load_reference
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -130,7 +130,7 @@ def test_compare_of_a_gpt2_small_run_cites_llm_c(ref):
 def test_every_bert_and_gpt_key_in_the_table_counts_as_a_transformer():
     """A reference-only key (bert_large, gpt2_xl) must not fall back to 'conv': the estimate would otherwise scale a
     convnet by BERT's device ratios."""
-    from engine.compare.workload import model_kind
+    from engine.compare.facts.workload import model_kind
     from engine.reference.data import load_reference
 
     keys = {m for m in load_reference()["model"].dropna() if m.startswith(("bert", "gpt"))}

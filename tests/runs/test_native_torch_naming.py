@@ -8,7 +8,7 @@ import sqlite3
 
 from conftest import ROOT
 
-from engine.compare import likeforlike
+from engine.compare.facts import likeforlike
 from engine.reference.normalize import local_settings
 from engine.results import csvio
 from engine.runs.store import Store

@@ -75,7 +75,7 @@ def test_the_sweep_page_shows_the_scaling_table(tmp_path, monkeypatch):
 
 
 def test_a_cell_across_ray_nodes_says_so_in_its_sentence():
-    from engine.compare.scaling_text import measured_sentence
+    from engine.compare.words.scaling_text import measured_sentence
 
     across = {**_row("eeeee", 4, 360.0), "node": "10.0.0.1 (aa); 10.0.0.2 (bb)"}
     table = summary.scaling([*ROWS[:2], across]).set_index("processes")

@@ -128,17 +128,17 @@ def test_asking_for_a_gpu_that_is_not_there_never_reports_a_cpu_number(tmp_path)
 @pytest.mark.slow
 def test_cli_fashion_cnn_run_fills_every_metric(cli, db):
     proc = cli(
-        "run", "--model", "fashion_cnn", "--dataset", "synthetic", "--batch-size", "256", "--epochs", "3",
-        "--steps-per-epoch", "20", "--json", timeout=900,
+        "run", "--model", "fashion_cnn", "--dataset", "synthetic", "--batch-size", "32", "--epochs", "3",
+        "--steps-per-epoch", "4", "--json", timeout=900,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     row = last_json(proc.stdout)
     assert row["status"] == "ok" and row["kind"] == "train"
     assert all(row[k] is not None for k in TRAIN_METRICS), {k: row[k] for k in TRAIN_METRICS if row[k] is None}
-    assert row["params"] == 1_619_470 and row["replicas"] == 1 and row["global_batch_size"] == 256
+    assert row["params"] == 1_619_470 and row["replicas"] == 1 and row["global_batch_size"] == 32
     assert row["device_name"] and row["tf_version"] and row["keras_version"]
     store = Store(db)
-    assert len(store.get_series(row["run_id"], "step")) == 60 and len(store.get_series(row["run_id"], "epoch")) == 3
+    assert len(store.get_series(row["run_id"], "step")) == 12 and len(store.get_series(row["run_id"], "epoch")) == 3
     assert store.get_run(row["run_id"]) == row
 
 

@@ -1,0 +1,82 @@
+"""Which error an estimate row really has (issue 36 item 6): the case it is in, with that case's checked figures.
+
+An estimate of a chip whose silicon sibling was measured (an H200 answered beside a measured H100: one GH100 die)
+misses by about a tenth; one of silicon nobody measured (a TPU v6e beside GPUs only) by about a fifth, with a
+range widened out of sample; one whose own figures of other workloads are in the table (a B200 with Lambda's
+figures beside the ranking) by its leave-one-out error. One figure for every row would overstate the first and
+understate the second. The figures are estimate_check.CHECK's (bench/bench_estimates.py --json): read from that one place, never restated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON, SIBLING
+from engine.compare.estimate.points import points_from_reference
+from engine.compare.facts.silicon import silicon
+from engine.compare.facts.which_rows import DeviceRow
+from engine.reference.units import HARDWARE
+
+OWN = "memory-aware"  # CHECK's key of the case "this chip's own other figures are in": memory-aware, leave one out
+
+
+@dataclass(frozen=True)
+class ErrorCase:
+    """The case of one estimate row.
+
+    Attributes:
+      case: OWN ("memory-aware": the chip's own other figures are in), SIBLING ("sibling measured") or
+        NEW_SILICON ("new silicon"); the CHECK entry its figures are from.
+      sibling: the hardware key of the measured sibling ("" for new silicon).
+      median_error_pct, coverage_pct: that case's median absolute error and how often its range held the truth.
+      text: the words a row carries ("a sibling of this chip (H100) was measured: ~10 %, range held 89 %").
+    """
+
+    case: str
+    sibling: str
+    median_error_pct: float
+    coverage_pct: float
+    text: str
+
+
+def error_case(hardware_key: str, measured_keys: Iterable[str]) -> ErrorCase:
+    """The case of an estimate for `hardware_key` in an answer whose rows measured, published (or anchor on)
+    `measured_keys`: a device of the same silicon among them → "a sibling of this chip was measured"; else the
+    device itself (a figure of another workload, stack or precision, which the step model's fit sees) → its
+    leave-one-out error; else "new silicon"."""
+    chip, keys = silicon(hardware_key), set(measured_keys)
+    siblings = sorted(k for k in keys if k != hardware_key and silicon(k) == chip)
+    if siblings:  # checked with the chip's own figures all out: it only gets better with them in
+        name = HARDWARE[siblings[0]].short if siblings[0] in HARDWARE else siblings[0]
+        case, sibling, lead = SIBLING, siblings[0], f"a sibling of this chip ({name}) was measured"
+    elif hardware_key in keys:  # its own figures of other workloads are in: the leave-one-out case
+        case, sibling, lead = OWN, "", "this chip's own figures (other workloads, stacks or precisions) are in the fit"
+    else:
+        case, sibling, lead = NEW_SILICON, "", "new silicon"
+    c = CHECK[case]
+    text = f"{lead}: ~{c.median_error_pct:.0f} % median error, range held {c.coverage_pct:.0f} %"
+    return ErrorCase(case, sibling, c.median_error_pct, c.coverage_pct, text)
+
+
+def fitted_devices(ref: Any) -> set[str]:
+    """The devices with a usable training figure in the reference table (a DataFrame; None: none): what the step
+    model's fit sees, so what leave-one-out, device-left-out and silicon-left-out were checked against."""
+    return {p.hardware_key for p in points_from_reference(ref)} if ref is not None and not ref.empty else set()
+
+
+def with_error_cases(
+    rows: Sequence[DeviceRow], beside: Sequence[DeviceRow] = (), fitted: Iterable[str] = ()
+) -> list[DeviceRow]:
+    """Each estimate row of a Which-device table with its case (error_case) and the case's words after its how;
+    the devices with a figure in the table (measured, published or scaled rows, ranked or beside) and those the
+    fit saw (`fitted`: fitted_devices of the reference) are the evidence."""
+    figured = {r.hardware_key for r in [*rows, *beside] if not r.is_estimate} | set(fitted)
+    out = []
+    for r in rows:
+        if r.is_estimate:
+            case = error_case(r.hardware_key, figured | ({r.anchor} if r.anchor else set()))
+            r = replace(r, error_case=case.text, how=f"{r.how.rstrip('.')}. How far off it may be: {case.text}")
+        out.append(r)
+    return out

@@ -1,0 +1,101 @@
+"""The evidence an estimate starts from: every measured or published training figure as ONE device's Point
+(engine.compare.estimate.estimate reads them; its check engine.compare.estimate.estimate_check too)."""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.workload import device_count, precision_class, shaped_model
+from engine.reference.normalize import is_missing
+from engine.reference.units import HARDWARE
+
+Key = tuple[str, str, str]  # (model, hardware_key, precision_class)
+
+
+@dataclass(frozen=True)
+class Point:
+    """One measured or published training throughput of ONE device.
+
+    Attributes:
+      model: the model (workload) key; `bert_base@384` at a stated sequence length not the zoo's (shaped_model).
+      hardware_key: the device; precision_class: "float32" or "mixed".
+      examples_per_sec: per single device (workload.device_unit: a GPU, a K80 die, a v2-8 board, a TPU chip).
+      basis: "measured" (AccelBench's own runs) or "published".
+      source_id: where the figure came from; label: how a person reads it.
+      batch: the batch per device it ran at, where stated (the step model's per-step overhead needs it).
+    """
+
+    model: str
+    hardware_key: str
+    precision_class: str
+    examples_per_sec: float
+    basis: str
+    source_id: str
+    label: str
+    batch: float | None = None
+
+
+def point_of_rate(rate: lfl.Rate) -> Point | None:
+    """A training rate as one device's Point; None for doubtful rows, one-sided bounds or an unknown count."""
+    n_devices = device_count(rate.hardware_key, rate.settings.get("hardware_count"), rate.settings.get("count_unit"))
+    # a one-sided bound is not a value to scale from, nor one to check an estimate against
+    if rate.task != "training" or rate.doubtful or rate.bound in ("at most", "at least") or not n_devices:
+        return None
+    basis = "measured" if rate.basis == "measured" else "published"
+    per_device_batch = _batch(rate.settings.get("batch_size"), n_devices)
+    return Point(
+        shaped_model(rate.settings), rate.hardware_key, precision_class(rate.precision), rate.value / n_devices, basis,
+        rate.source_id, rate.label, per_device_batch,
+    )  # fmt: skip
+
+
+def _batch(batch: object, n_devices: float) -> float | None:
+    try:
+        b = float(str(batch)) if not is_missing(batch) else 0.0
+    except ValueError:
+        return None
+    return b / n_devices if b > 0 else None
+
+
+def points_from_reference(ref: pd.DataFrame) -> list[Point]:
+    """Every usable training figure of the reference table, per single device.
+
+    AccelBench's own pack measures one workload on several backends on one machine; their spread is each
+    backend's overhead, not the device (Keras-torch's eager dispatch runs ResNet-50 at a quarter of Keras-JAX's
+    rate on an H100), so per (model, device, precision class, source) only the fastest backend's figure is kept.
+    """
+    rows = ref[ref["task"] == "training"].to_dict("records") if not ref.empty else []
+    rates = (lfl.rate_of_reference(r) for r in rows)
+    points = [p for p in (point_of_rate(r) for r in rates if r is not None) if p is not None]
+    best: dict[tuple[str, str, str, str], Point] = {}
+    for p in points:
+        k = (p.model, p.hardware_key, p.precision_class, p.source_id)
+        if p.basis == "measured" and (k not in best or p.examples_per_sec > best[k].examples_per_sec):
+            best[k] = p
+    return [
+        p
+        for p in points
+        if p.basis != "measured" or best[(p.model, p.hardware_key, p.precision_class, p.source_id)] is p
+    ]
+
+
+def usable_device(key: str) -> bool:
+    """A device an estimate can name: a known GPU or TPU (a CPU host has no stable ratio to anything)."""
+    dev = HARDWARE.get(key)
+    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
+
+
+def group_points(points: Sequence[Point]) -> dict[Key, list[Point]]:
+    keys = dict.fromkeys((p.model, p.hardware_key, p.precision_class) for p in points)
+    return {k: [p for p in points if (p.model, p.hardware_key, p.precision_class) == k] for k in keys}
+
+
+def middle(group: Sequence[Point]) -> Point:
+    """The group's middle figure (median_low: a real figure, not an average of two)."""
+    mid = statistics.median_low(p.examples_per_sec for p in group)
+    return next(p for p in group if p.examples_per_sec == mid)

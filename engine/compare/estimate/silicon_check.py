@@ -1,0 +1,92 @@
+"""The error an estimate of NEW silicon really has (issue 36 item 6), and its range chosen out of sample.
+
+Leaving one device out keeps its silicon siblings in: an H100 held out is still answered from the H200, GH200 and
+H100 PCIe (one GH100 die), which is the easy case. Leaving the silicon out removes every device of the held-out
+device's silicon (engine.spec.hardware_table `silicon`) at once, so each of its figures is estimated from other
+silicon only — the situation of a chip generation nobody here has.
+
+The range is widened out of sample: an estimate's own range (the fit's residual quantiles, in-sample) is
+stretched in log space by a factor w around its value (estimate.widen). Nested: for each held-out silicon, w is
+the smallest of WIDENINGS whose range held at least TARGET_HELD_PCT of the OTHER silicons' held-out figures, and
+that w is what scores this silicon — so the coverage published is never the one w was tuned on. `chosen_widening`
+over every silicon is the w an estimate of new silicon carries (step_fit.NEW_SILICON_WIDENING, which the estimates
+of a leave-silicon-out already have: `raw` takes it off before the nested choice).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.compare.estimate.estimate import Estimate, Point, usable_device, widen
+from engine.compare.estimate.estimate_check import leave_out
+from engine.compare.estimate.step_fit import NEW_SILICON_WIDENING
+from engine.compare.facts.silicon import silicon
+
+TARGET_HELD_PCT = 80.0
+WIDENINGS = tuple(round(1.0 + 0.1 * i, 1) for i in range(16))  # 1.0 … 2.5
+
+Pairs = list[tuple[Point, Estimate]]
+
+
+def leave_silicon_out(points: Sequence[Point], flops: dict[str, float] | None = None) -> dict[str, Pairs]:
+    """Per device with figures for two or more models: each of its figures estimated with EVERY device of its
+    silicon removed (device → [(true figure, estimate)]); the step model is refitted on what is left."""
+    return leave_out(points, flops, lambda held, other: silicon(other) == silicon(held))
+
+
+def raw(pairs: Sequence[tuple[Point, Estimate]]) -> Pairs:
+    """The pairs with the in-use new-silicon widening taken off (the fit's own residual band)."""
+    return [(p, widen(e, 1.0 / NEW_SILICON_WIDENING)) for p, e in pairs]
+
+
+def _held(pairs: Sequence[tuple[Point, Estimate]], w: float) -> float:
+    got = [widen(e, w) for _, e in pairs]
+    return 100.0 * sum(x.low <= p.examples_per_sec <= x.high for (p, _), x in zip(pairs, got, strict=True)) / len(pairs)
+
+
+def chosen_widening(pairs: Sequence[tuple[Point, Estimate]]) -> float:
+    """The smallest widening whose range holds TARGET_HELD_PCT of these figures (the widest one if none does)."""
+    if not pairs:
+        return 1.0
+    return next((w for w in WIDENINGS if _held(pairs, w) >= TARGET_HELD_PCT), WIDENINGS[-1])
+
+
+@dataclass(frozen=True)
+class Nested:
+    """The nested choice of the range: per held-out silicon the widening chosen on the others, and every held-out
+    figure's estimate at that widening (the pairs the published coverage counts)."""
+
+    widening_by_silicon: dict[str, float]
+    pairs: Pairs
+
+
+def nested_band(by_device: dict[str, Pairs]) -> Nested:
+    """Each silicon's figures scored at the widening chosen on the other silicons' figures alone (by_device: the
+    leave_silicon_out pairs as estimates state them)."""
+    by_silicon: dict[str, Pairs] = {}
+    for device, pairs in by_device.items():
+        by_silicon.setdefault(silicon(device), []).extend(raw(pairs))
+    chosen, scored = {}, []
+    for s, pairs in sorted(by_silicon.items()):
+        others = [x for t, got in by_silicon.items() if t != s for x in got]
+        chosen[s] = chosen_widening(others)
+        scored += [(p, widen(e, chosen[s])) for p, e in pairs]
+    return Nested(chosen, scored)
+
+
+def log_width(e: Estimate) -> float:
+    """How wide a range is, as log(high ÷ low) (for medians that do not favour one side)."""
+    return math.log(e.high / e.low)
+
+
+def median_width(pairs: Sequence[tuple[Point, Estimate]]) -> float:
+    return math.exp(statistics.median(log_width(e) for _, e in pairs)) if pairs else 0.0
+
+
+def with_sibling(points: Sequence[Point]) -> set[str]:
+    """The devices with a figure whose silicon also has another device's figure (an H100 beside an H200)."""
+    devices = {p.hardware_key for p in points if usable_device(p.hardware_key)}
+    return {d for d in devices if any(o != d and silicon(o) == silicon(d) for o in devices)}

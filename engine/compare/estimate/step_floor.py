@@ -1,0 +1,81 @@
+"""The shortest training step an accelerator has been seen to take: a ceiling on every estimate.
+
+A roofline estimate divides FLOPs by a peak. For a small model at a small batch that predicts steps of
+microseconds, which no framework reaches: every step still launches its kernels, runs the optimizer and
+returns to Python. The fastest training step AccelBench itself measured on an accelerator (its reference
+pack, source kind `accelbench`) bounds what an estimate may claim: at global batch B, at most B ÷ that step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+from engine.compare.estimate.estimate import Estimate
+from engine.reference.normalize import is_missing
+
+_RATES = ("examples_per_s", "images_per_s")
+
+
+@dataclass(frozen=True)
+class StepFloor:
+    """The fastest measured training step on an accelerator.
+
+    Attributes:
+      step_s: its median step time in seconds (global batch ÷ examples/s).
+      label: what it was, for the sentence that names the cap ("reuters_conv1d, batch 256, H100, keras-jax").
+    """
+
+    step_s: float
+    label: str
+
+
+def step_floor(ref: pd.DataFrame | None) -> StepFloor | None:
+    """The fastest AccelBench-measured training step on a GPU or TPU in the reference table (None: none measured)."""
+    if ref is None or ref.empty or "source_kind" not in ref:
+        return None
+    rows = ref[
+        (ref["source_kind"] == "accelbench")
+        & (ref["task"] == "training")
+        & ref["device_type"].isin(["gpu", "tpu"])
+        & ref["metric"].isin(_RATES)
+    ]
+    best: tuple[float, dict[str, Any]] | None = None
+    for row in rows.to_dict("records"):
+        batch, rate = row.get("batch_size"), row.get("value")
+        if is_missing(batch) or is_missing(rate) or not float(rate) > 0:
+            continue
+        step_s = float(batch) / float(rate)
+        if best is None or step_s < best[0]:
+            best = (step_s, row)
+    if best is None:
+        return None
+    step_s, row = best
+    label = f"{row['model']}, batch {int(float(row['batch_size']))}, {row['hardware']}, {row['framework']}"
+    return StepFloor(step_s, label)
+
+
+def capped(e: Estimate, batch: Any, floor: StepFloor | None) -> Estimate:
+    """`e` with its value and range held at or below batch ÷ the fastest measured step (unchanged when under it)."""
+    if floor is None or is_missing(batch) or not float(batch) > 0:
+        return e
+    ceiling = float(batch) / floor.step_s
+    if e.high <= ceiling:
+        return e
+    how = (
+        f"{e.how}; held at ≤ {ceiling:,.0f} examples/s: at batch {int(float(batch))} a step cannot be shorter than "
+        f"the fastest training step AccelBench has measured on an accelerator ({floor.step_s * 1000:.2g} ms: "
+        f"{floor.label}), so this small workload is bound by per-step overhead, not the device's FLOP/s"
+    )
+    return dataclasses.replace(
+        e,
+        examples_per_sec=min(e.examples_per_sec, ceiling),
+        low=min(e.low, ceiling),
+        high=ceiling,
+        rough=True,
+        how=how,
+        capped=True,
+    )

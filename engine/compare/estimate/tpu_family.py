@@ -1,0 +1,84 @@
+"""TPU chips no source measured beside another for the run's model, placed from the TPU root along the model's
+own TPU scaling law (issue 36: "no TPU v6e chip below an older TPU chip").
+
+Where one source measured the model on two TPU chips (engine.compare.estimate.tpu_chain: Google's MLPerf v0.7 ResNet-50 on
+TPU v3 and v4, per chip), that ratio says how the model follows a TPU's compute and its memory bandwidth on XLA's
+TPU stack: ratio = (peak ratio)^α × (bandwidth ratio)^(1 − α). For ResNet-50, 3,478 / 2,004 = 1.74 between chips
+2.24× apart in compute and 1.33× in bandwidth gives α ≈ 0.55; for BERT-large, 2.26 gives α ≈ 1 (compute-bound). The
+other TPU chips (v2, v5e, v5p, v6e) then hang from the root by that law rather than by the GPU-fitted step model,
+whose bytes — traced by XLA on a CPU, unfused — make ResNet-50 look memory-bound on every TPU and would rank a
+918-TFLOP/s v6e below a 459-TFLOP/s v5p. Still an estimate, with the step model's range; the law rests on one pair.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import replace
+
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.silicon import bandwidth, peak_flops
+from engine.reference.units import HARDWARE
+
+MIN_SPREAD = 0.1  # log(peak ratio) − log(bandwidth ratio) below this says nothing about α
+
+
+def exponent(target: str, anchor: str, ratio: float, pc: str) -> float | None:
+    """α of one measured pair: how much of the ratio follows compute (1) rather than bandwidth (0)."""
+    p_t, p_a, b_t, b_a = peak_flops(target, pc), peak_flops(anchor, pc), bandwidth(target), bandwidth(anchor)
+    if not (p_t and p_a and b_t and b_a) or ratio <= 0:
+        return None
+    lp, lb = math.log(p_t / p_a), math.log(b_t / b_a)
+    if abs(lp - lb) < MIN_SPREAD:
+        return None
+    return min(1.0, max(0.0, (math.log(ratio) - lb) / (lp - lb)))
+
+
+def law_ratio(target: str, root: str, alpha: float, pc: str) -> float | None:
+    p_t, p_r, b_t, b_r = peak_flops(target, pc), peak_flops(root, pc), bandwidth(target), bandwidth(root)
+    if not (p_t and p_r and b_t and b_r):
+        return None
+    return float((p_t / p_r) ** alpha * (b_t / b_r) ** (1 - alpha))
+
+
+def _short(key: str) -> str:
+    return HARDWARE[key].short if key in HARDWARE else key
+
+
+def along_law(rows: Sequence[lfl.Rate], root: lfl.Rate, pairs: Sequence[tuple[str, str, float, str]],
+              pc: str, skip: set[str]) -> list[lfl.Rate]:  # fmt: skip
+    """`rows` with every TPU estimate other than the root and the `skip`ped (chained) chips placed from the root by the
+    model's TPU law (α from `pairs`, each a (target, anchor, target/anchor, words) of one source)."""
+    alphas = [a for t, k, r, _ in pairs if (a := exponent(t, k, r, pc)) is not None]
+    if not alphas:
+        return list(rows)
+    alpha = statistics.median(alphas)
+    words = "; ".join(sorted({w.split("|", 1)[0] for *_, w in pairs}))
+    out = []
+    for r in rows:
+        ratio = law_ratio(r.hardware_key, root.hardware_key, alpha, pc)
+        mine = r.device_type == "tpu" and r.basis == "estimate" and r.hardware_key not in skip | {root.hardware_key}
+        if not mine or not ratio:
+            out.append(r)
+            continue
+        out.append(_placed(r, root, ratio, alpha, words))
+    return out
+
+
+def _placed(row: lfl.Rate, root: lfl.Rate, ratio: float, alpha: float, words: str) -> lfl.Rate:
+    name, root_name = _short(row.hardware_key), _short(root.hardware_key)
+    source = f"TPU scaling law of this model (α {alpha:.2f}, from {words})"
+    how = (
+        f"Estimate: the {root_name} row ({root.value:,.0f} {root.unit}, {root.basis}) × {ratio:.3g} = "
+        f"({name}/{root_name} peak)^{alpha:.2f} × ({name}/{root_name} bandwidth)^{1 - alpha:.2f}, the law the "
+        f"model's own TPU pair follows ({words}); the step model's range"
+    )
+    low = row.low / row.value if row.low and row.value else None
+    high = row.high / row.value if row.high and row.value else None
+    value = root.value * ratio
+    settings = {**row.settings, "anchor_key": root.hardware_key, "ratio_source": source}
+    return replace(
+        row, value=value, how=how, settings=settings,
+        low=value * low if low else None, high=value * high if high else None,
+    )  # fmt: skip

@@ -1,0 +1,75 @@
+"""One scale for one answer (issue 36): every device row of "Which device?" is an anchor × a ratio, where the
+anchor is a row measured on one stack at the run's precision class (the user's store first, then AccelBench's
+pack) and the ratio comes from ONE source that measured both devices on one stack and precision, or from the
+step model. A published figure of another stack never stands in the ranking as it is: it is listed beside.
+The saturation rule (engine.compare.evidence.saturation) keeps a pipeline-bound source's ratios out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.single import one_device
+from engine.compare.facts.workload import precision_class
+from engine.compare.scale.scaled import stack
+from engine.reference.units import HARDWARE
+
+TPU_FLOAT32 = "float32 on a TPU runs its matmuls as bf16 passes (XLA's default precision)"
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The measured rows one answer is expressed on.
+
+    Attributes:
+      anchors: one-device rows measured at the run's precision class on one stack (one per device).
+      stack: that stack's name ('PyTorch'); own_stack: whether it is the run's own.
+      precision_class: the run's ("float32" or "mixed").
+    """
+
+    anchors: tuple[lfl.Rate, ...]
+    stack: str
+    own_stack: bool
+    precision_class: str
+
+    @property
+    def keys(self) -> set[str]:
+        return {a.hardware_key for a in self.anchors}
+
+    @property
+    def note(self) -> str:
+        """The one line at the top of the table saying which scale every row is on."""
+        if not self.anchors:
+            return (
+                "No device was measured for this model at this precision: each estimate is on the scale of the "
+                "figure it starts from."
+            )
+        names = ", ".join(HARDWARE[a.hardware_key].short if a.hardware_key in HARDWARE else a.label
+                          for a in self.anchors)  # fmt: skip
+        where = "your run's stack" if self.own_stack else "the nearest measured stack: yours has no measured row"
+        return (
+            f"One scale: every row is a row measured on {names} ({self.stack or 'stack not stated'}, {where}) × a "
+            f"ratio that one source measured on one stack, or the step model's."
+        )
+
+
+def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
+    """The anchors: the measured one-device rows at the run's precision class, on the run's own stack where any
+    is, else on the stack with the most such rows (the fastest first between equals)."""
+    pc = precision_class(base.precision)
+    ones = [o for r in measured if r.basis == "measured" and (o := one_device(r)) is not None]
+    ones = [o for o in ones if precision_class(o.precision) == pc]
+    mine = stack(base)
+    stacks: dict[str, list[lfl.Rate]] = {}
+    for o in ones:
+        stacks.setdefault(stack(o), []).append(o)
+    if not stacks:
+        return Scale((), mine, True, pc)
+    chosen = mine if mine in stacks else max(stacks, key=lambda s: (len(stacks[s]), max(o.value for o in stacks[s])))
+    best: dict[str, lfl.Rate] = {}
+    for o in stacks[chosen]:
+        if o.hardware_key not in best or o.value > best[o.hardware_key].value:
+            best[o.hardware_key] = o
+    return Scale(tuple(best.values()), chosen, chosen == mine, pc)
