@@ -16,24 +16,28 @@ from conftest import last_json, run_cli
 from engine.spec.input_bound import BOUND_RULE_TEXT, classify_bound
 from engine.worker import tfrecord_read
 
-BIG = "4000x3000"  # ~3 MB JPEGs: a few hundred ms to decode each, far slower than tiny_cnn's step on 2 images
-HUGE = "6000x4500"  # for JAX, whose CPU convolutions make tiny_cnn's step ~10x slower than TensorFlow's here
+BIG = (4000, 3000)  # ~3 MB JPEGs: a few hundred ms to decode each, far slower than tiny_cnn's step on 2 images
+HUGE = (6000, 4500)  # for JAX, whose CPU convolutions make tiny_cnn's step ~10x slower than TensorFlow's here
 
 
 @pytest.fixture(scope="module")
 def sets(tmp_path_factory) -> dict[str, Path]:
+    """The small set through the CLI (`engine data sample`); the large ones through the writer that command calls,
+    in this process: the same files without three more Python and TensorFlow starts."""
+    from engine.worker.sample_data import write_sample
+
     root = tmp_path_factory.mktemp("input")
+    done = run_cli("data", "sample", "flowers", "--out", str(root / "small"), "--examples", "40", "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1])["examples"] == 40
     made = {
-        "small": ("--examples", "40"),
-        "big_tfrecord": ("--examples", "6", "--size", BIG),
-        "big_folder": ("--examples", "6", "--size", BIG, "--layout", "folder"),
-        "huge_tfrecord": ("--examples", "3", "--size", HUGE),
+        "big_tfrecord": (6, "tfrecord", BIG),
+        "big_folder": (6, "folder", BIG),
+        "huge_tfrecord": (3, "tfrecord", HUGE),
     }
-    for name, flags in made.items():
-        done = run_cli("data", "sample", "flowers", "--out", str(root / name), *flags, "--json")
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert json.loads(done.stdout.strip().splitlines()[-1])["examples"] == int(flags[1])
-    return {name: root / name for name in made}
+    for name, (examples, layout, (width, height)) in made.items():
+        assert write_sample(str(root / name), examples, layout, width, height).examples == examples
+    return {name: root / name for name in ("small", *made)}
 
 
 def test_data_sample_writes_real_jpegs_in_the_seeds_layouts(sets):
