@@ -14,16 +14,16 @@ from dataclasses import replace
 
 import pandas as pd
 
-from engine.compare.estimate.estimate import Estimate, Point, estimate, point_of_rate, points_from_reference
-from engine.compare.estimate.step_floor import capped, step_floor
+from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.single import one_device
+from engine.compare.facts.source import publisher, with_stack
 from engine.compare.facts.workload import not_comparable, precision_class
-from engine.compare.scale.one_scale import TPU_FLOAT32, Scale, scale_of
-from engine.compare.scale.scaled import publisher, scaled_rows, with_stack
-from engine.reference.units import HARDWARE, same_family, units_between
+from engine.compare.scale.one_scale import Scale, scale_of
+from engine.compare.scale.scaled import scaled_rows
+from engine.reference.units import HARDWARE, same_family
 from engine.spec import hardware_table
 
 # Devices a user can rent today (each has a price): where none of these has a row for the workload, an
@@ -112,6 +112,13 @@ def _anchors(base: lfl.Rate, picked: Sequence[lfl.Rate]) -> list[lfl.Rate]:
     return out
 
 
+def answer_rows(
+    base: lfl.Rate, ref: pd.DataFrame | None, device: str | None, all_devices: bool, store: Sequence[lfl.Rate]
+) -> list[lfl.Rate]:
+    """Every candidate row of an answer in one pass: the default rows, then the other shapes (listed apart)."""
+    return [*default_rows(base, ref, device=device, all_devices=all_devices, store=store), *other_shapes(base, ref)]
+
+
 def default_rows(
     base: lfl.Rate,
     ref: pd.DataFrame | None,
@@ -149,8 +156,7 @@ def default_rows(
         covered -= {k for k, r in picked.items() if "saturated" in r.settings and k not in scaled}
         # from the answer's measured anchors, as "Which device?" does (one scale: engine.compare.scale.one_scale)
         scale = scale_of(base, [*picked.values(), *([base] if _accelerator(base.hardware_key) else [])])
-        points = [p for p in (point_of_rate(a) for a in scale.anchors) if p is not None]
-        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store, anchors=points or None)
+        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store, anchors=scale.anchors)
     return out
 
 
@@ -180,8 +186,7 @@ def one_scale_rows(
         why = "pipeline-bound source" if "saturated" in r.settings else _beside_why(r, scale)
         beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))
     keys = [k for k in all_device_keys() if k not in ranked]
-    points = [p for p in (point_of_rate(a) for a in anchors) if p is not None]
-    estimates = estimated_rows(base, ref, keys, store=store, anchors=points or None)
+    estimates = estimated_rows(base, ref, keys, store=store, anchors=anchors)
     estimates = chained(estimates, published, scale.precision_class)  # TPUs from TPU figures (issue 36 item 5)
     return [*[a for a in anchors if a.id != base.id], *scaled, *estimates, *beside]
 
@@ -218,67 +223,10 @@ def automatic_rows(
     covered = measured | set(groups)
     targets = sorted({r.hardware_key for r in picked_same if r.basis == "published"} - covered)
     pool = [r for r in [*reference_rates(base, ref), *picked_same] if r.basis == "published"]
-    pool = list({r.id: r for r in pool}.values())
+    pool = flag_saturated(list({r.id: r for r in pool}.values()))  # the evidence stage's flag, as default_rows
     scaled = scaled_rows(base, anchors, pool, targets)
     covered |= {r.hardware_key for r in picked_same} | {r.hardware_key for r in scaled}
     out = mine_rows + scaled
     if base.task == "training":
         out += estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered], store=store)
     return out
-
-
-def estimated_rows(
-    base: lfl.Rate,
-    ref: pd.DataFrame | None,
-    keys: Sequence[str],
-    store: Sequence[lfl.Rate] = (),
-    anchors: Sequence[Point] | None = None,
-) -> list[lfl.Rate]:
-    """An estimate per device key, as a rate marked basis "estimate" with its range (engine.compare.estimate.estimate); the
-    store's measured runs (of any model) join the reference table's figures as points. `anchors`: the figures
-    of the model an estimate may start from (one scale), else any."""
-    if not keys or ref is None:
-        return []
-
-    points = points_from_reference(ref) + [p for p in (point_of_rate(r) for r in store) if p is not None]
-    # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
-    floor = step_floor(ref) if anchors is None else None
-    out = []
-    for key in keys:
-        kind = base.settings.get("model_kind") or None  # a user model's, from its layers
-        e = estimate(base.workload, key, base.precision, points, _flops(base), kind, anchors)
-        if e is not None:
-            out.append(_as_rate(base, capped(e, base.settings.get("batch_size"), floor)))
-    return out
-
-
-def _flops(base: lfl.Rate) -> float | None:
-    v = base.settings.get("flops_per_example")
-    return float(v) if v else None
-
-
-def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
-    dev = HARDWARE.get(e.hardware_key)
-    name = dev.short if dev else e.hardware_key
-    precision = base.precision if precision_class(base.precision) == e.precision_class else "mixed_bfloat16"
-    unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
-    base_unit = "core" if unit == "chip" else "die"  # likeforlike counts TPU cores and GPU dies
-    device_type = dev.device_type if dev else "gpu"
-    settings = {
-        "hardware_key": e.hardware_key, "hardware": name, "device_type": device_type,
-        "hardware_count": 1, "count_unit": unit, "task": "training", "model": base.workload,
-        "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "method": e.method, "source_kind": "estimate",
-        "anchor_key": e.anchor.hardware_key if e.anchor else None,
-        "ratio_source": "step model" if e.method == "memory-aware" else f"ratio on {len(e.ratio_models)} other models",
-    }  # fmt: skip
-    if device_type == "tpu" and precision_class(base.precision) == "float32":
-        settings["precision_note"] = TPU_FLOAT32
-    words = "estimate, rough" if e.rough else "estimate"
-    return lfl.Rate(
-        id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "
-        f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
-        value=e.examples_per_sec, unit="examples/s", devices=units_between(e.hardware_key, unit, base_unit),
-        derivation="estimate", how=e.how, bound="at most" if e.capped else "about",
-        hardware_key=e.hardware_key, device_type=device_type, source_id="ESTIMATE", settings=settings,
-        basis="estimate", low=e.low, high=e.high,
-    )  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 
 from engine.compare.answer import answer_for_run
-from engine.compare.estimate.error_case import fitted_devices, with_error_cases
+from engine.compare.estimate.error_case import with_error_cases
 from engine.compare.facts.compared import Compared
 from engine.compare.facts.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
 from engine.compare.facts.which_rows import DeviceRow, WhichDevice, Work
@@ -159,7 +159,7 @@ def which_device(
         rows.append(got)
     beside = [r for r in rows if r.beside_why]
     ranked = sorted(_one_per_family(on_one_scale([r for r in rows if not r.beside_why])), key=sort_key)
-    ranked = with_error_cases(ranked, beside, fitted_devices(ref))  # each estimate's own error (issue 36 item 6)
+    ranked = with_error_cases(ranked, beside, ref=ref)  # each estimate's own error (issue 36 item 6)
     note = next((str(c.rate.settings["scale_note"]) for c in answer.rows if c.rate.settings.get("scale_note")), "")
     return WhichDevice(
         str(run.get("run_id") or ""), answer.baseline.workload, answer.baseline.unit, base.rate.label, base_one,

@@ -67,12 +67,12 @@ def fitted_devices(ref: Any) -> set[str]:
 
 
 def with_error_cases(
-    rows: Sequence[DeviceRow], beside: Sequence[DeviceRow] = (), fitted: Iterable[str] = ()
+    rows: Sequence[DeviceRow], beside: Sequence[DeviceRow] = (), fitted: Iterable[str] = (), ref: Any = None
 ) -> list[DeviceRow]:
     """Each estimate row of a Which-device table with its case (error_case) and the case's words after its how;
     the devices with a figure in the table (measured, published or scaled rows, ranked or beside) and those the
-    fit saw (`fitted`: fitted_devices of the reference) are the evidence."""
-    figured = {r.hardware_key for r in [*rows, *beside] if not r.is_estimate} | set(fitted)
+    fit saw (`fitted`, and fitted_devices of `ref`, the reference table) are the evidence."""
+    figured = {r.hardware_key for r in [*rows, *beside] if not r.is_estimate} | set(fitted) | fitted_devices(ref)
     out = []
     for r in rows:
         if r.is_estimate:

@@ -251,6 +251,20 @@ def estimate(
     return _new_silicon_range(_by_memory(*target, groups, flops_per_example, kind, anchors) or ratio, groups)
 
 
+def estimates(
+    model: str,
+    keys: Sequence[str],
+    precision: str,
+    points: Sequence[Point],
+    flops_per_example: float | None = None,
+    kind: str | None = None,
+    anchors: Sequence[Point] | None = None,
+) -> list[Estimate]:
+    """`estimate` for each device key, in one pass (the keys with no estimate left out)."""
+    out = [estimate(model, k, precision, points, flops_per_example, kind, anchors) for k in keys]
+    return [e for e in out if e is not None]
+
+
 def widen(e: Estimate, w: float) -> Estimate:
     """The estimate with its range stretched w× in log space around its value (w = 1: unchanged)."""
     v = e.examples_per_sec

@@ -62,6 +62,16 @@ def _batch(batch: object, n_devices: float) -> float | None:
     return b / n_devices if b > 0 else None
 
 
+def evidence_points(
+    ref: pd.DataFrame, store: Sequence[lfl.Rate], anchors: Sequence[lfl.Rate] | None
+) -> tuple[list[Point], list[Point] | None]:
+    """(the reference table's and the store's measured figures as points, the answer's anchors as points — None
+    when there are none: any figure of the model may then be a start), in one pass."""
+    points = points_from_reference(ref) + [p for p in (point_of_rate(r) for r in store) if p is not None]
+    starts = [p for p in (point_of_rate(a) for a in anchors or ()) if p is not None]
+    return points, starts or None
+
+
 def points_from_reference(ref: pd.DataFrame) -> list[Point]:
     """Every usable training figure of the reference table, per single device.
 

@@ -9,6 +9,7 @@ pack, source kind `accelbench`) bounds what an estimate may claim: at global bat
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,12 @@ def step_floor(ref: pd.DataFrame | None) -> StepFloor | None:
     step_s, row = best
     label = f"{row['model']}, batch {int(float(row['batch_size']))}, {row['hardware']}, {row['framework']}"
     return StepFloor(step_s, label)
+
+
+def capped_all(es: Sequence[Estimate], batch: Any, ref: pd.DataFrame | None) -> list[Estimate]:
+    """Every estimate held under the reference table's step floor (`ref` None: no ceiling, as on one scale)."""
+    floor = step_floor(ref) if ref is not None else None
+    return [capped(e, batch, floor) for e in es]
 
 
 def capped(e: Estimate, batch: Any, floor: StepFloor | None) -> Estimate:

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.compare.estimate.tpu_family import along_law
-from engine.compare.evidence.saturation import saturated
 from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.source import publisher, stack
 from engine.compare.facts.workload import precision_class
-from engine.compare.scale.scaled import BASIS, publisher, stack
+from engine.compare.scale.scaled import BASIS
 from engine.reference.units import HARDWARE
 
 MAX_SLICE_RATIO = 4.0  # chips of the two slices of one ratio at most this far apart
@@ -42,10 +42,9 @@ Pair = tuple[str, str, float, str]  # (target key, anchor key, target / anchor, 
 
 def tpu_pairs(published: Sequence[lfl.Rate], pc: str) -> list[Pair]:
     """Every same-source, same-round, same-stack ratio between two TPU chips at precision class `pc`."""
-    why = saturated(published)
     ones = [
         r for r in published
-        if r.device_type == "tpu" and r.id not in why and not r.doubtful and r.bound not in ("at most", "at least")
+        if r.device_type == "tpu" and "saturated" not in r.settings and not r.doubtful and r.bound not in ("at most", "at least")
         and precision_class(r.precision) == pc and _chips(r) and r.value > 0
     ]  # fmt: skip
     out = []

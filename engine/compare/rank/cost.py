@@ -10,7 +10,7 @@ and `python -m engine compare` charge the same device the same.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +40,11 @@ class HardwarePrice:
     choice: PriceChoice
     devices: float | None
     text: str
+
+
+def hardware_prices(rows: Sequence[tuple[str, Any, Any, Any]]) -> list[HardwarePrice | None]:
+    """hardware_price for each (key, count, unit, the user's USD/h), in one pass."""
+    return [hardware_price(*r) for r in rows]
 
 
 def hardware_price(key: str, count: Any, unit: Any, user_usd_h: Any = None) -> HardwarePrice | None:

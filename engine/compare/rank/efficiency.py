@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.rank.cost import hardware_price
+from engine.compare.rank.cost import HardwarePrice, hardware_price, hardware_prices
 from engine.reference.units import same_family, units_between
 from engine.settings import REFERENCE_DIR
 from engine.spec import hardware_table, prices
@@ -157,10 +157,19 @@ def price_for(rate: lfl.Rate, user_usd_h: Any = None) -> tuple[float | None, str
     """(USD per hour for the row's hardware, which price applies): the run's own price ("user: …"), else the price
     table's default per device × the row's devices — the same rule as the Cost tab (engine.compare.rank.cost)."""
     unit = BASE_UNIT.get(rate.device_type, "die")
-    got = hardware_price(rate.hardware_key, rate.devices, unit, user_usd_h)
+    return _price_words(hardware_price(rate.hardware_key, rate.devices, unit, user_usd_h))
+
+
+def _price_words(got: HardwarePrice | None) -> tuple[float | None, str]:
     if got is None:
         return None, "no price: none given and none in the price table for this device"
     return got.usd_per_hour, ("user: " if got.choice.whose == "yours" else "") + got.text
+
+
+def prices_for(rows: Sequence[tuple[lfl.Rate, Any]]) -> list[tuple[float | None, str]]:
+    """price_for each (one-device rate, the user's USD/h or None), in one pass for a whole answer."""
+    got = hardware_prices([(r.hardware_key, r.devices, BASE_UNIT.get(r.device_type, "die"), u) for r, u in rows])
+    return [_price_words(p) for p in got]
 
 
 def efficiencies(

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.single import one_device
+from engine.compare.facts.source import stack
 from engine.compare.facts.workload import precision_class
-from engine.compare.scale.scaled import stack
 from engine.reference.units import HARDWARE
 
 TPU_FLOAT32 = "float32 on a TPU runs its matmuls as bf16 passes (XLA's default precision)"
@@ -26,33 +26,30 @@ class Scale:
     Attributes:
       anchors: one-device rows measured at the run's precision class on one stack (one per device).
       stack: that stack's name ('PyTorch'); own_stack: whether it is the run's own.
-      precision_class: the run's ("float32" or "mixed").
+      precision_class: the run's ("float32" or "mixed"); keys: the anchors' devices; note: the line saying so.
     """
 
     anchors: tuple[lfl.Rate, ...]
     stack: str
     own_stack: bool
     precision_class: str
+    keys: frozenset[str] = frozenset()  # the anchors' hardware keys
+    note: str = ""  # the one line at the top of the table saying which scale every row is on
 
-    @property
-    def keys(self) -> set[str]:
-        return {a.hardware_key for a in self.anchors}
 
-    @property
-    def note(self) -> str:
-        """The one line at the top of the table saying which scale every row is on."""
-        if not self.anchors:
-            return (
-                "No device was measured for this model at this precision: each estimate is on the scale of the "
-                "figure it starts from."
-            )
-        names = ", ".join(HARDWARE[a.hardware_key].short if a.hardware_key in HARDWARE else a.label
-                          for a in self.anchors)  # fmt: skip
-        where = "your run's stack" if self.own_stack else "the nearest measured stack: yours has no measured row"
+def _note(anchors: Sequence[lfl.Rate], stack_name: str, own_stack: bool) -> str:
+    """The one line at the top of the table saying which scale every row is on."""
+    if not anchors:
         return (
-            f"One scale: every row is a row measured on {names} ({self.stack or 'stack not stated'}, {where}) × a "
-            f"ratio that one source measured on one stack, or the step model's."
+            "No device was measured for this model at this precision: each estimate is on the scale of the "
+            "figure it starts from."
         )
+    names = ", ".join(HARDWARE[a.hardware_key].short if a.hardware_key in HARDWARE else a.label for a in anchors)
+    where = "your run's stack" if own_stack else "the nearest measured stack: yours has no measured row"
+    return (
+        f"One scale: every row is a row measured on {names} ({stack_name or 'stack not stated'}, {where}) × a "
+        f"ratio that one source measured on one stack, or the step model's."
+    )
 
 
 def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
@@ -66,10 +63,12 @@ def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
     for o in ones:
         stacks.setdefault(stack(o), []).append(o)
     if not stacks:
-        return Scale((), mine, True, pc)
+        return Scale((), mine, True, pc, frozenset(), _note((), mine, True))
     chosen = mine if mine in stacks else max(stacks, key=lambda s: (len(stacks[s]), max(o.value for o in stacks[s])))
     best: dict[str, lfl.Rate] = {}
     for o in stacks[chosen]:
         if o.hardware_key not in best or o.value > best[o.hardware_key].value:
             best[o.hardware_key] = o
-    return Scale(tuple(best.values()), chosen, chosen == mine, pc)
+    anchors = tuple(best.values())
+    keys = frozenset(a.hardware_key for a in anchors)
+    return Scale(anchors, chosen, chosen == mine, pc, keys, _note(anchors, chosen, chosen == mine))

@@ -8,7 +8,7 @@ family. So the order of devices for one workload does not flip because their fig
 frameworks (a Keras-JAX H100 at 5,262 img/s beside a PyTorch B200 at 3,076 would read as a slower B200).
 
 Basis "scaled": a measured anchor × a published same-source ratio. The source's own figure for D stays listed
-beside it with its stack named (with_stack). Pure Python over engine.compare.facts.likeforlike rates.
+beside it with its stack named (engine.compare.facts.source.with_stack). Pure Python over engine.compare.facts.likeforlike rates.
 """
 
 from __future__ import annotations
@@ -16,42 +16,18 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Collection, Sequence
-from dataclasses import replace
 
-from engine.compare.evidence.saturation import saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.single import one_device
+from engine.compare.facts.source import publisher, stack
 from engine.compare.facts.workload import device_unit, precision_class
 from engine.reference.units import HARDWARE, units_between
 
 BASIS = "scaled"
-# Publishers named in a ratio's words ("Lambda's B200/H100 ratio"); else the row's source id.
-PUBLISHERS = ("Lambda", "MLPerf", "NVIDIA", "Google", "AMD", "TensorFlow", "RiseML", "Puget", "Microsoft", "Intel")
-
-
-def publisher(r: lfl.Rate) -> str:
-    """A source's short name for a sentence: 'Lambda', 'MLPerf', … (else its source id)."""
-    text = f"{r.settings.get('source_title') or ''} {r.settings.get('source_url') or ''}".lower()
-    return next((p for p in PUBLISHERS if p.lower() in text), r.source_id or "one source")
 
 
 def _short(key: str) -> str:
     return HARDWARE[key].short if key in HARDWARE else key
-
-
-def stack(r: lfl.Rate) -> str:
-    """The row's software stack as a label reads it ('PyTorch', 'Keras-JAX'); '' when not stated."""
-    fw = str(r.settings.get("framework") or "")
-    return lfl.FRAMEWORK_TEXT.get(fw, fw) if fw and fw != "unknown" else ""
-
-
-def with_stack(r: lfl.Rate) -> lfl.Rate:
-    """A published row listed beside a scaled one, its stack named: 'B200 (published, PyTorch, fp16)'."""
-    fw = stack(r)
-    if r.basis != "published" or not fw or fw in r.label:
-        return r
-    name = str(r.settings.get("hardware") or _short(r.hardware_key))
-    return replace(r, label=f"{name} (published, {fw}, {lfl.precision_text(r.precision)})")
 
 
 def _config(r: lfl.Rate) -> tuple[str, float]:
@@ -116,8 +92,8 @@ def scaled_rows(
     anchors: measured one-device rates of this workload (your store's, the pack's, the run itself on a GPU),
     at most one per device; published: every published rate of this workload (the sources of the ratios).
     """
-    why = saturated(published)  # a pipeline-bound source's ratio measures its input pipeline, not the devices
-    published = [r for r in published if r.id not in why]
+    # a pipeline-bound source's ratio measures its input pipeline, not the devices (flagged by the evidence stage)
+    published = [r for r in published if "saturated" not in r.settings]
     out = []
     for key in devices:
         options = [

@@ -1,0 +1,68 @@
+"""The estimate stage's rows: one estimate per device key as a rate of work marked basis "estimate", with its
+range (engine.compare.estimate.estimate), held under the step floor where the run's own batch applies
+(step_floor), from the answer's measured anchors where there are any (one scale)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from engine.compare.estimate.estimate import Estimate, estimates
+from engine.compare.estimate.points import evidence_points
+from engine.compare.estimate.step_floor import capped_all
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.workload import precision_class
+from engine.compare.scale.one_scale import TPU_FLOAT32
+from engine.reference.units import HARDWARE, units_between
+
+
+def estimated_rows(
+    base: lfl.Rate,
+    ref: pd.DataFrame | None,
+    keys: Sequence[str],
+    store: Sequence[lfl.Rate] = (),
+    anchors: Sequence[lfl.Rate] | None = None,
+) -> list[lfl.Rate]:
+    """An estimate per device key, as a rate marked basis "estimate" with its range (estimate.estimate); the
+    store's measured runs (of any model) join the reference table's figures as points. `anchors`: the answer's
+    measured rows of the model an estimate may start from (one scale), else any of its figures."""
+    if not keys or ref is None:
+        return []
+    points, starts = evidence_points(ref, store, anchors)
+    kind = base.settings.get("model_kind") or None  # a user model's, from its layers
+    es = estimates(base.workload, keys, base.precision, points, _flops(base), kind, starts)
+    # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
+    return [_as_rate(base, e) for e in capped_all(es, base.settings.get("batch_size"), ref if starts is None else None)]
+
+
+def _flops(base: lfl.Rate) -> float | None:
+    v = base.settings.get("flops_per_example")
+    return float(v) if v else None
+
+
+def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
+    dev = HARDWARE.get(e.hardware_key)
+    name = dev.short if dev else e.hardware_key
+    precision = base.precision if precision_class(base.precision) == e.precision_class else "mixed_bfloat16"
+    unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
+    base_unit = "core" if unit == "chip" else "die"  # likeforlike counts TPU cores and GPU dies
+    device_type = dev.device_type if dev else "gpu"
+    settings = {
+        "hardware_key": e.hardware_key, "hardware": name, "device_type": device_type,
+        "hardware_count": 1, "count_unit": unit, "task": "training", "model": base.workload,
+        "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "method": e.method, "source_kind": "estimate",
+        "anchor_key": e.anchor.hardware_key if e.anchor else None,
+        "ratio_source": "step model" if e.method == "memory-aware" else f"ratio on {len(e.ratio_models)} other models",
+    }  # fmt: skip
+    if device_type == "tpu" and precision_class(base.precision) == "float32":
+        settings["precision_note"] = TPU_FLOAT32
+    words = "estimate, rough" if e.rough else "estimate"
+    return lfl.Rate(
+        id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "
+        f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
+        value=e.examples_per_sec, unit="examples/s", devices=units_between(e.hardware_key, unit, base_unit),
+        derivation="estimate", how=e.how, bound="at most" if e.capped else "about",
+        hardware_key=e.hardware_key, device_type=device_type, source_id="ESTIMATE", settings=settings,
+        basis="estimate", low=e.low, high=e.high,
+    )  # fmt: skip
