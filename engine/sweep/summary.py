@@ -41,11 +41,18 @@ def group_of(row: ResultRow, with_processes: bool = True) -> str:
     return group + (f" ×{processes_of(row)} processes" if with_processes and processes_of(row) > 1 else "")
 
 
+def workers_text(row: ResultRow) -> str:
+    """' · input workers N' (or 'auto') for a cell of a sweep over --input-workers, else ''."""
+    workers = row.get("input_workers")
+    return "" if workers is None else f" · input workers {'auto' if int(workers) == 0 else int(workers)}"
+
+
 def grid(rows: Sequence[ResultRow]) -> pd.DataFrame:
-    """One line per cell, in matrix order."""
+    """One line per cell, in matrix order; cells that differ only in input workers are separate lines (else the
+    heatmap and the batch-size curve would stack them at one batch size)."""
     records = []
     for r in rows:
-        group = group_of(r)
+        group = group_of(r) + workers_text(r)
         records.append(
             {
                 "cell": group,

@@ -59,3 +59,21 @@ def test_the_sweep_page_draws_training_against_input_workers(tmp_path, monkeypat
     names = [t["name"] for t in workers["data"]]
     assert names[0].endswith(": training") and names[1].startswith(names[0].removesuffix(": training"))
     assert workers["data"][1]["line"]["dash"] == "dash"
+
+
+def test_cells_that_differ_only_in_input_workers_are_separate_curves_and_heatmap_rows():
+    """Three cells at one batch size (seen on the page: one vertical line at batch 64): one point per cell."""
+    from engine.charts.sweep import batch_curve_figure
+    from engine.sweep import summary
+
+    curve = summary.batch_curve(CELLS)  # type: ignore[arg-type]
+    assert sorted(curve["cell"].str.extract(r"input workers (\d+)$")[0]) == ["1", "2", "4"]
+    assert curve.groupby("cell").size().max() == 1
+    fig = batch_curve_figure(curve)
+    assert all(len(t.x) <= 1 for t in fig.data)  # never two points of one trace at one batch size
+    auto = summary.grid([{**CELLS[0], "input_workers": 0}])  # type: ignore[list-item]
+    assert auto["cell"].iloc[0].endswith("· input workers auto")
+    assert (
+        "input workers"
+        not in summary.grid([{k: v for k, v in CELLS[0].items() if k != "input_workers"}])["cell"].iloc[0]
+    )  # type: ignore[misc]
