@@ -7,6 +7,8 @@ sentence come from engine.compare.answer, the same as on the Run page and from `
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
@@ -45,9 +47,7 @@ def rates(runs: list[dict], refs: pd.DataFrame, peaks: list[str]) -> list[lfl.Ra
     precision = str(next((r.get("dtype") for r in runs if r.get("kind") != "train"), "float32"))
     out += [r for r in (lfl.peak_rate(k, precision) for k in peaks) if r is not None]
     labels = [r.label for r in out]  # two runs on this machine: tell them apart by their id
-    return [
-        lfl.Rate(**{**r.__dict__, "label": f"{r.label} ({r.id[-6:]})"}) if labels.count(r.label) > 1 else r for r in out
-    ]
+    return [replace(r, label=f"{r.label} ({r.id[-6:]})") if labels.count(r.label) > 1 else r for r in out]
 
 
 def estimates(

@@ -19,6 +19,7 @@ from engine.compare.evidence.store_rows import store_rates
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.compared import Compared
 from engine.compare.facts.grade import grade
+from engine.compare.facts.run import facts_of
 from engine.compare.facts.single import one_device
 from engine.compare.facts.workload import not_comparable
 from engine.compare.picks import answer_rows, reference_rates
@@ -130,8 +131,9 @@ def answer_for_run(
     ids = list(ids or ["auto"])
     others: list[lfl.Rate] = []
     if "auto" in ids:  # all_devices: every GPU/TPU with a peak estimated where nothing was measured (issue 29/7)
+        facts = facts_of(base)  # the run's facts, read once and carried through every stage
         store = store_rates(base, store_runs)  # your store's runs: the first evidence for a device
-        others = answer_rows(base, ref, device=device, all_devices=all_devices, store=store)
+        others = answer_rows(base, ref, facts, device, all_devices, store)
     others += rates_for_ids([i for i in ids if i != "auto"], ref, precision)
     user = dict(prices or {})
     if run.get("price_per_hour_usd") and base.hardware_key not in user:

@@ -18,12 +18,13 @@ from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.run import RunFacts, facts_of, is_accelerator
 from engine.compare.facts.single import one_device
 from engine.compare.facts.source import publisher, with_stack
 from engine.compare.facts.workload import not_comparable, precision_class
 from engine.compare.scale.one_scale import Scale, scale_of
 from engine.compare.scale.scaled import scaled_rows
-from engine.reference.units import HARDWARE, same_family
+from engine.reference.units import same_family
 from engine.spec import hardware_table
 
 # Devices a user can rent today (each has a price): where none of these has a row for the workload, an
@@ -73,11 +74,6 @@ def _pick(group: Sequence[lfl.Rate], mine: str, framework: str) -> lfl.Rate:
     return next(r for r in tied if one[r.id] == pick)
 
 
-def _accelerator(key: str) -> bool:
-    dev = HARDWARE.get(key)
-    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
-
-
 def _same_model(base: lfl.Rate, ref: pd.DataFrame | None) -> list[lfl.Rate]:
     if ref is None or ref.empty:
         return []
@@ -99,7 +95,7 @@ def same_workload(base: lfl.Rate, rates: Sequence[lfl.Rate]) -> list[lfl.Rate]:
     """The rates of `base`'s workload (the one rule) on a known GPU or TPU."""
     return [
         r for r in rates
-        if _accelerator(r.hardware_key) and not_comparable(base.settings, r.settings, r.derivation) is None
+        if is_accelerator(r.hardware_key) and not_comparable(base.settings, r.settings, r.derivation) is None
     ]  # fmt: skip
 
 
@@ -107,16 +103,22 @@ def _anchors(base: lfl.Rate, picked: Sequence[lfl.Rate]) -> list[lfl.Rate]:
     """Measured one-device rates a scaled row may start from: the picks AccelBench measured, and the run itself
     when it ran on a GPU or TPU."""
     out = [r for r in picked if r.basis == "measured" and one_device(r) is not None]
-    if _accelerator(base.hardware_key) and base.hardware_key not in {r.hardware_key for r in out}:
+    if is_accelerator(base.hardware_key) and base.hardware_key not in {r.hardware_key for r in out}:
         out.append(base)
     return out
 
 
 def answer_rows(
-    base: lfl.Rate, ref: pd.DataFrame | None, device: str | None, all_devices: bool, store: Sequence[lfl.Rate]
+    base: lfl.Rate,
+    ref: pd.DataFrame | None,
+    facts: RunFacts,
+    device: str | None,
+    all_devices: bool,
+    store: Sequence[lfl.Rate],
 ) -> list[lfl.Rate]:
     """Every candidate row of an answer in one pass: the default rows, then the other shapes (listed apart)."""
-    return [*default_rows(base, ref, device=device, all_devices=all_devices, store=store), *other_shapes(base, ref)]
+    rows = default_rows(base, ref, device=device, all_devices=all_devices, store=store, facts=facts)
+    return [*rows, *other_shapes(base, ref)]
 
 
 def default_rows(
@@ -126,21 +128,24 @@ def default_rows(
     estimates: bool = True,
     store: Sequence[lfl.Rate] = (),
     all_devices: bool = False,
+    facts: RunFacts | None = None,
 ) -> list[lfl.Rate]:
     """One row per accelerator kind for `base`'s workload (or only `device`), best evidence first: your store's
     runs (`store`: engine.compare.evidence.store_rows rates of any workload), AccelBench's pack, published rows; a device
     only a source published is anchored on a measured one (basis "scaled", the source's figure listed beside it
     with its stack); estimates for the rentable devices with no row — every GPU and TPU with a datasheet peak
-    with `all_devices` (engine.compare.which) — (training only: an estimate needs examples/s to scale)."""
-    mine, framework = precision_class(base.precision), str(base.settings.get("framework") or "")
+    with `all_devices` (engine.compare.which) — (training only: an estimate needs examples/s to scale). `facts`:
+    the run's, read once by the answer (engine.compare.facts.run)."""
+    facts = facts or facts_of(base)
+    mine, framework = facts.precision_class, facts.framework
     groups: dict[str, list[lfl.Rate]] = {}
     # a pipeline-bound source's figures are flagged first (engine.compare.evidence.saturation): no ratio, no headline
     for r in flag_saturated([r for r in [*same_workload(base, store), *reference_rates(base, ref)]]):
-        if _accelerator(r.hardware_key):
+        if is_accelerator(r.hardware_key):
             groups.setdefault(r.hardware_key, []).append(r)
     picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
     if all_devices and not device:  # "Which device?": every row on one scale (engine.compare.scale.one_scale)
-        return one_scale_rows(base, ref, groups, picked, store)
+        return one_scale_rows(base, ref, groups, picked, store, facts)
     wanted = [k for k in picked if device is None or k == device]
     published = [r for g in groups.values() for r in g if r.basis == "published"]
     unmeasured = [k for k in wanted if picked[k].basis != "measured"]
@@ -155,8 +160,8 @@ def default_rows(
         covered = {f for k in groups for f in same_family(k)} if all_devices and not device else set(groups)
         covered -= {k for k, r in picked.items() if "saturated" in r.settings and k not in scaled}
         # from the answer's measured anchors, as "Which device?" does (one scale: engine.compare.scale.one_scale)
-        scale = scale_of(base, [*picked.values(), *([base] if _accelerator(base.hardware_key) else [])])
-        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store=store, anchors=scale.anchors)
+        scale = scale_of(base, [*picked.values(), *([base] if facts.on_accelerator else [])])
+        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store, scale.anchors, facts)
     return out
 
 
@@ -166,12 +171,14 @@ def one_scale_rows(
     groups: dict[str, list[lfl.Rate]],
     picked: dict[str, lfl.Rate],
     store: Sequence[lfl.Rate] = (),
+    facts: RunFacts | None = None,
 ) -> list[lfl.Rate]:
     """Every device on one scale: the measured anchors (one stack, the run's precision class), devices one source
     measured beside an anchor (scaled, never by a pipeline-bound source's ratio), the step model from an anchor
     for every other GPU and TPU with a peak; each other figure (published, another stack or precision) listed
     beside with its `scale_role` "beside" and why, never ranked."""
-    scale = scale_of(base, [*picked.values(), *([base] if _accelerator(base.hardware_key) else [])])
+    facts = facts or facts_of(base)
+    scale = scale_of(base, [*picked.values(), *([base] if facts.on_accelerator else [])])
     anchors = [replace(a, settings={**a.settings, "scale_role": "anchor", "scale_note": scale.note})
                for a in scale.anchors]  # fmt: skip
     published = [r for g in groups.values() for r in g if r.basis == "published"]
@@ -186,7 +193,7 @@ def one_scale_rows(
         why = "pipeline-bound source" if "saturated" in r.settings else _beside_why(r, scale)
         beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))
     keys = [k for k in all_device_keys() if k not in ranked]
-    estimates = estimated_rows(base, ref, keys, store=store, anchors=anchors)
+    estimates = estimated_rows(base, ref, keys, store, anchors, facts)
     estimates = chained(estimates, published, scale.precision_class)  # TPUs from TPU figures (issue 36 item 5)
     return [*[a for a in anchors if a.id != base.id], *scaled, *estimates, *beside]
 
@@ -206,7 +213,8 @@ def automatic_rows(
     """Compare's rows beside the ones a user picked, in the order of evidence: your store's runs (one per device,
     the first evidence for it even beside a picked pack row), a scaled row for each picked published device that
     AccelBench did not measure, then estimates for the rentable devices still without a row."""
-    mine, framework = precision_class(base.precision), str(base.settings.get("framework") or "")
+    facts = facts_of(base)
+    mine, framework = facts.precision_class, facts.framework
     picked_same = [r for r in same_workload(base, chosen) if r.id != base.id]
     measured = {r.hardware_key for r in picked_same if r.basis == "measured"}
     ids = {r.id for r in chosen}
@@ -228,5 +236,5 @@ def automatic_rows(
     covered |= {r.hardware_key for r in picked_same} | {r.hardware_key for r in scaled}
     out = mine_rows + scaled
     if base.task == "training":
-        out += estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered], store=store)
+        out += estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered], store, None, facts)
     return out

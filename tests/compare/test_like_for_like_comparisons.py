@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pandas as pd
 import pytest
@@ -81,9 +82,9 @@ def test_peaks_are_rows_marked_not_measured():
 
 def test_raw_time_ratio_only_between_identical_workloads():
     a = lfl.rate_of_run(MATMUL)
-    faster = lfl.Rate(**{**a.__dict__, "id": "other", "value": a.value * 2, "time_s": a.time_s / 2})
+    faster = replace(a, id="other", value=a.value * 2, time_s=a.time_s / 2)
     assert lfl.time_ratio(faster, a) == pytest.approx(2.0)
-    bigger = lfl.Rate(**{**faster.__dict__, "work": a.work * 12})
+    bigger = replace(faster, work=a.work * 12)
     assert lfl.time_ratio(bigger, a) is None and lfl.speedup(bigger, a) == pytest.approx(2.0)
 
 

@@ -4,6 +4,7 @@ single device with its cost, the backend named, and `engine compare --device` an
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -66,7 +67,7 @@ def test_a_system_enters_the_headline_only_as_one_device_when_its_count_is_state
     four = next(r for r in (lfl.rate_of_reference(x) for x in rows.to_dict("records")) if r is not None)
     one = one_device(four)
     assert one is not None and one.value == pytest.approx(four.value / 4) and "÷ 4" in one.how
-    unstated = lfl.Rate(**{**four.__dict__, "id": "x", "settings": {**four.settings, "hardware_count": None}})
+    unstated = replace(four, id="x", settings={**four.settings, "hardware_count": None})
     assert one_device(unstated) is None
     a = ans.compare(lfl.rate_of_run(run), [unstated])
     assert "no single-device figure" in a.headline and "as a whole system" in a.headline

@@ -12,7 +12,7 @@ from engine.compare.estimate.estimate import Estimate, estimates
 from engine.compare.estimate.points import evidence_points
 from engine.compare.estimate.step_floor import capped_all
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.workload import precision_class
+from engine.compare.facts.run import RunFacts, facts_of
 from engine.compare.scale.one_scale import TPU_FLOAT32
 from engine.reference.units import HARDWARE, units_between
 
@@ -23,28 +23,26 @@ def estimated_rows(
     keys: Sequence[str],
     store: Sequence[lfl.Rate] = (),
     anchors: Sequence[lfl.Rate] | None = None,
+    facts: RunFacts | None = None,
 ) -> list[lfl.Rate]:
     """An estimate per device key, as a rate marked basis "estimate" with its range (estimate.estimate); the
     store's measured runs (of any model) join the reference table's figures as points. `anchors`: the answer's
-    measured rows of the model an estimate may start from (one scale), else any of its figures."""
+    measured rows of the model an estimate may start from (one scale), else any of its figures. `facts`: the
+    run's, read once by the answer (engine.compare.facts.run)."""
     if not keys or ref is None:
         return []
+    facts = facts or facts_of(base)
     points, starts = evidence_points(ref, store, anchors)
-    kind = base.settings.get("model_kind") or None  # a user model's, from its layers
-    es = estimates(base.workload, keys, base.precision, points, _flops(base), kind, starts)
+    es = estimates(base.workload, keys, base.precision, points, facts.flops_per_example, facts.model_kind, starts)
     # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
-    return [_as_rate(base, e) for e in capped_all(es, base.settings.get("batch_size"), ref if starts is None else None)]
+    es = capped_all(es, facts.batch_size, ref if starts is None else None)
+    return [_as_rate(base, facts, e) for e in es]
 
 
-def _flops(base: lfl.Rate) -> float | None:
-    v = base.settings.get("flops_per_example")
-    return float(v) if v else None
-
-
-def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
+def _as_rate(base: lfl.Rate, facts: RunFacts, e: Estimate) -> lfl.Rate:
     dev = HARDWARE.get(e.hardware_key)
     name = dev.short if dev else e.hardware_key
-    precision = base.precision if precision_class(base.precision) == e.precision_class else "mixed_bfloat16"
+    precision = base.precision if facts.precision_class == e.precision_class else "mixed_bfloat16"
     unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
     base_unit = "core" if unit == "chip" else "die"  # likeforlike counts TPU cores and GPU dies
     device_type = dev.device_type if dev else "gpu"
@@ -55,7 +53,7 @@ def _as_rate(base: lfl.Rate, e: Estimate) -> lfl.Rate:
         "anchor_key": e.anchor.hardware_key if e.anchor else None,
         "ratio_source": "step model" if e.method == "memory-aware" else f"ratio on {len(e.ratio_models)} other models",
     }  # fmt: skip
-    if device_type == "tpu" and precision_class(base.precision) == "float32":
+    if device_type == "tpu" and facts.precision_class == "float32":
         settings["precision_note"] = TPU_FLOAT32
     words = "estimate, rough" if e.rough else "estimate"
     return lfl.Rate(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.run import is_accelerator
 from engine.reference.units import HARDWARE
 from engine.spec.backends import short_label
 
@@ -46,18 +47,13 @@ def provenance(run: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _accelerator(key: str) -> bool:
-    dev = HARDWARE.get(key)
-    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
-
-
 def store_rate(run: Mapping[str, Any]) -> lfl.Rate | None:
     """One finished run on a known GPU or TPU as a measured rate labelled with its provenance; None for a CPU
     run, an unrecognised device, or a run that measured no rate."""
     if run.get("status") not in (None, "ok"):
         return None
     r = lfl.rate_of_run(run, origin=ORIGIN)
-    if r is None or not _accelerator(r.hardware_key):
+    if r is None or not is_accelerator(r.hardware_key):
         return None
     dev = HARDWARE[r.hardware_key]
     where = provenance(run)

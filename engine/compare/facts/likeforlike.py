@@ -71,14 +71,14 @@ class Rate:
     basis: str = "measured"
     low: float | None = None
     high: float | None = None
+    precision: str = field(init=False, compare=False, repr=False)  # settings["precision"], else "unknown"
 
     @property
     def per_device(self) -> float | None:
         return self.value / self.devices if self.devices else None
 
-    @property
-    def precision(self) -> str:
-        return str(self.settings.get("precision") or "unknown")
+    def __post_init__(self) -> None:  # a row's precision, read once when the row is made (replace remakes it)
+        object.__setattr__(self, "precision", str(self.settings.get("precision") or "unknown"))
 
 
 def _n(v: float) -> str:

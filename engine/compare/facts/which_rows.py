@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -86,6 +86,7 @@ class DeviceRow:
     fed: str = ""  # a published figure's input: real data through a pipeline, synthetic, or not stated (issue 38/5)
     input_cap: Any = None  # engine.compare.words.input_cap.HostCap: this run's pipeline on the device's host (issue 38)
     error_case: str = ""  # an estimate's case and its checked error (engine.compare.estimate.error_case)
+    is_estimate: bool = field(init=False, compare=False, repr=False)  # basis "estimate"
 
     @property
     def price_short(self) -> str:
@@ -94,9 +95,8 @@ class DeviceRow:
             return "no price"
         return f"${self.usd_per_hour:.3g}/h, {self.price_whose}"
 
-    @property
-    def is_estimate(self) -> bool:
-        return self.basis == "estimate"
+    def __post_init__(self) -> None:  # read once when the row is made (replace remakes it)
+        object.__setattr__(self, "is_estimate", self.basis == "estimate")
 
     @property
     def has_range(self) -> bool:

@@ -1,0 +1,50 @@
+"""The facts of the run an answer is about, read ONCE (facts_of, in engine.compare.answer.answer_for_run) and
+carried through every stage in one frozen dataclass, so no stage reads them again for itself: its precision
+class, its stack, the model's kind and FLOPs where the run knows them (a user model's), its batch, and whether
+it ran on a GPU or TPU (then the run itself is an anchor of the scale)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.source import stack
+from engine.compare.facts.workload import precision_class
+from engine.reference.units import HARDWARE
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """Attributes:
+    precision_class: "float32" or "mixed"; framework: the run's framework id ('tensorflow'), stack: as a label
+    reads it ('TensorFlow'); model_kind: a user model's kind from its layers (None: the zoo's, known by name);
+    flops_per_example: the run's own count, if any; batch_size: the run's batch (the step floor's ceiling);
+    on_accelerator: the run ran on a known GPU or TPU."""
+
+    precision_class: str
+    framework: str
+    stack: str
+    model_kind: str | None
+    flops_per_example: float | None
+    batch_size: Any
+    on_accelerator: bool
+
+
+def is_accelerator(key: str) -> bool:
+    """A known GPU or TPU (not an unnamed one: '…_unknown')."""
+    dev = HARDWARE.get(key)
+    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
+
+
+def facts_of(base: lfl.Rate) -> RunFacts:
+    flops = base.settings.get("flops_per_example")
+    return RunFacts(
+        precision_class=precision_class(base.precision),
+        framework=str(base.settings.get("framework") or ""),
+        stack=stack(base),
+        model_kind=base.settings.get("model_kind") or None,
+        flops_per_example=float(flops) if flops else None,
+        batch_size=base.settings.get("batch_size"),
+        on_accelerator=is_accelerator(base.hardware_key),
+    )
