@@ -34,11 +34,19 @@ def source_copy(dest: Path) -> Path:
     return src
 
 
+_BUILT: list[Path] = []  # the session's wheel: the checkout does not change under a test session
+
+
 def build_wheel(tmp: Path, env: dict[str, str]) -> Path:
-    """accelbench-*.whl built from a source copy under `tmp`."""
+    """accelbench-*.whl built from a source copy under `tmp` — once per session; a later call gets a copy of it in
+    `tmp`/dist."""
+    if _BUILT:
+        (tmp / "dist").mkdir(parents=True, exist_ok=True)
+        return Path(shutil.copy2(_BUILT[0], tmp / "dist" / _BUILT[0].name))
     src = source_copy(tmp)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"), str(src)],
                           cwd=tmp, env=env, capture_output=True, text=True, timeout=600)  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     (wheel,) = (tmp / "dist").glob("accelbench-*-py3-none-any.whl")
+    _BUILT.append(wheel)
     return wheel

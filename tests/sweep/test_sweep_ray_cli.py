@@ -59,7 +59,12 @@ def test_ctrl_c_while_connecting_cancels_cleanly_without_a_traceback(db):
     # nothing listens on this loopback port: Ray Client would try for 30 s; Ctrl-C comes once it is trying
     args = [sys.executable, "-m", "engine", "sweep", "--models", "tiny_cnn", "--backends", "jax",
             "--on", f"ray://127.0.0.1:{free_port()}"]  # fmt: skip
-    sweep = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # a suite started in the background (`cmd &`) inherits SIGINT ignored, and the sweep would then wait out Ray's
+    # 30 s and fail to connect: give it the terminal's default, as a user's shell does (as test_sweep_local)
+    sweep = subprocess.Popen(
+        args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
     guard = threading.Timer(400, sweep.kill)
     guard.start()
     seen = ""
