@@ -21,7 +21,7 @@ from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of, is_accelerator
 from engine.compare.facts.single import one_device
 from engine.compare.facts.source import publisher, with_stack
-from engine.compare.facts.workload import not_comparable, precision_class
+from engine.compare.facts.workload import not_comparable
 from engine.compare.scale.one_scale import Scale, scale_of
 from engine.compare.scale.scaled import scaled_rows
 from engine.reference.units import same_family
@@ -58,7 +58,7 @@ def _rank(r: lfl.Rate, mine: str, framework: str) -> tuple[int, bool, bool, bool
     one = one_device(r)
     scaled = one is None or one is not r
     other_fw = r.basis == "measured" and r.settings.get("framework") != framework
-    return EVIDENCE_RANK.get(evidence(r), 9), precision_class(r.precision) != mine, other_fw, r.doubtful, scaled
+    return EVIDENCE_RANK.get(evidence(r), 9), r.precision_class != mine, other_fw, r.doubtful, scaled
 
 
 def _pick(group: Sequence[lfl.Rate], mine: str, framework: str) -> lfl.Rate:
@@ -199,7 +199,7 @@ def one_scale_rows(
 
 
 def _beside_why(r: lfl.Rate, scale: Scale) -> str:
-    if precision_class(r.precision) != scale.precision_class:
+    if r.precision_class != scale.precision_class:
         return f"another precision ({lfl.precision_text(r.precision)})"
     stack = lfl.FRAMEWORK_TEXT.get(str(r.settings.get("framework")), "stack not stated")
     if r.basis == "measured":

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.workload import device_count, precision_class, shaped_model
+from engine.compare.facts.workload import device_count, shaped_model
 from engine.reference.normalize import is_missing
 from engine.reference.units import HARDWARE
 
@@ -49,7 +49,7 @@ def point_of_rate(rate: lfl.Rate) -> Point | None:
     basis = "measured" if rate.basis == "measured" else "published"
     per_device_batch = _batch(rate.settings.get("batch_size"), n_devices)
     return Point(
-        shaped_model(rate.settings), rate.hardware_key, precision_class(rate.precision), rate.value / n_devices, basis,
+        shaped_model(rate.settings), rate.hardware_key, rate.precision_class, rate.value / n_devices, basis,
         rate.source_id, rate.label, per_device_batch,
     )  # fmt: skip
 

@@ -17,7 +17,6 @@ from dataclasses import replace
 from engine.compare.estimate.tpu_family import along_law
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.source import publisher, stack
-from engine.compare.facts.workload import precision_class
 from engine.compare.scale.scaled import BASIS
 from engine.reference.units import HARDWARE
 
@@ -45,7 +44,7 @@ def tpu_pairs(published: Sequence[lfl.Rate], pc: str) -> list[Pair]:
     ones = [
         r for r in published
         if r.device_type == "tpu" and "saturated" not in r.settings and not r.doubtful and r.bound not in ("at most", "at least")
-        and precision_class(r.precision) == pc and _chips(r) and r.value > 0
+        and r.precision_class == pc and _chips(r) and r.value > 0
     ]  # fmt: skip
     out = []
     for t in ones:

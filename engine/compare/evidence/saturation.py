@@ -49,12 +49,12 @@ def saturated(rates: Sequence[lfl.Rate]) -> dict[str, str]:
         o = one_device(r)
         if r.basis != "published" or o is None or r.bound in ("at most", "at least"):
             continue
-        k = (r.source_id, r.workload, precision_class(r.precision))
+        k = (r.source_id, r.workload, r.precision_class)
         groups.setdefault(k, {}).setdefault(r.hardware_key, []).append(o.value)
     flagged = _flagged(groups)
     out = {}
     for r in rates:
-        got = flagged.get((r.source_id, r.workload, precision_class(r.precision)))
+        got = flagged.get((r.source_id, r.workload, r.precision_class))
         if got is not None and r.hardware_key in got[0] and r.basis == "published":
             out[r.id] = got[1]
     return out

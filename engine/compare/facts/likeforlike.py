@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.compare.facts.workload import parse_shape
+from engine.compare.facts.workload import precision_class as class_of
 from engine.reference.normalize import is_missing, is_present, local_settings
 from engine.reference.units import HARDWARE, THROUGHPUT_METRICS, units_between
 from engine.spec import hardware_table
@@ -72,13 +73,15 @@ class Rate:
     low: float | None = None
     high: float | None = None
     precision: str = field(init=False, compare=False, repr=False)  # settings["precision"], else "unknown"
+    precision_class: str = field(init=False, compare=False, repr=False)  # "float32" or "mixed" (workload's rule)
 
     @property
     def per_device(self) -> float | None:
         return self.value / self.devices if self.devices else None
 
-    def __post_init__(self) -> None:  # a row's precision, read once when the row is made (replace remakes it)
+    def __post_init__(self) -> None:  # a row's precision and its class, read once when made (replace remakes them)
         object.__setattr__(self, "precision", str(self.settings.get("precision") or "unknown"))
+        object.__setattr__(self, "precision_class", class_of(self.precision))
 
 
 def _n(v: float) -> str:

@@ -10,7 +10,6 @@ from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.source import stack
-from engine.compare.facts.workload import precision_class
 from engine.reference.units import HARDWARE
 
 
@@ -40,7 +39,7 @@ def is_accelerator(key: str) -> bool:
 def facts_of(base: lfl.Rate) -> RunFacts:
     flops = base.settings.get("flops_per_example")
     return RunFacts(
-        precision_class=precision_class(base.precision),
+        precision_class=base.precision_class,
         framework=str(base.settings.get("framework") or ""),
         stack=stack(base),
         model_kind=base.settings.get("model_kind") or None,

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.single import one_device
 from engine.compare.facts.source import stack
-from engine.compare.facts.workload import precision_class
 from engine.reference.units import HARDWARE
 
 TPU_FLOAT32 = "float32 on a TPU runs its matmuls as bf16 passes (XLA's default precision)"
@@ -55,9 +54,9 @@ def _note(anchors: Sequence[lfl.Rate], stack_name: str, own_stack: bool) -> str:
 def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
     """The anchors: the measured one-device rows at the run's precision class, on the run's own stack where any
     is, else on the stack with the most such rows (the fastest first between equals)."""
-    pc = precision_class(base.precision)
+    pc = base.precision_class
     ones = [o for r in measured if r.basis == "measured" and (o := one_device(r)) is not None]
-    ones = [o for o in ones if precision_class(o.precision) == pc]
+    ones = [o for o in ones if o.precision_class == pc]
     mine = stack(base)
     stacks: dict[str, list[lfl.Rate]] = {}
     for o in ones:

@@ -20,7 +20,7 @@ from collections.abc import Collection, Sequence
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.single import one_device
 from engine.compare.facts.source import publisher, stack
-from engine.compare.facts.workload import device_unit, precision_class
+from engine.compare.facts.workload import device_unit
 from engine.reference.units import HARDWARE, units_between
 
 BASIS = "scaled"
@@ -32,7 +32,7 @@ def _short(key: str) -> str:
 
 def _config(r: lfl.Rate) -> tuple[str, float]:
     """What two rows of one source must share to give a device ratio: precision class and device count."""
-    return precision_class(r.precision), float(r.settings.get("per_device_of") or 1)
+    return r.precision_class, float(r.settings.get("per_device_of") or 1)
 
 
 def _source_ratios(published: Sequence[lfl.Rate], target: str, anchor: str) -> list[tuple[lfl.Rate, lfl.Rate, str]]:
@@ -57,7 +57,7 @@ def _option(
     pairs = _source_ratios(published, target, anchor.hardware_key)
     if not pairs:
         return None
-    a_pc = precision_class(anchor.precision)
+    a_pc = anchor.precision_class
     by_source: dict[tuple[str, str, float], list[tuple[lfl.Rate, lfl.Rate]]] = {}
     for t, a, pc in pairs:
         if pc == a_pc:  # a ratio at another precision class does not carry (tensor cores change it)
@@ -77,7 +77,7 @@ def _option(
     t, a = next((t, a) for t, a in chosen if t.value / a.value == mid)
     rank = (
         stack(anchor) != stack(base) if stack(base) else False,  # the run's own framework family first
-        a_pc != precision_class(base.precision),
+        a_pc != base.precision_class,
         abs(math.log(mid)),  # the nearest measured device: the least carried
         -anchor.value,
     )

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.compared import Compared
 from engine.compare.facts.single import scaled_from
-from engine.compare.facts.workload import precision_class
 from engine.spec.prices import usd_text
 
 WORKLOAD_NAMES = {
@@ -114,12 +113,12 @@ def headline_order(rows: Sequence[Compared], baseline: lfl.Rate) -> list[Compare
         c for c in usable
         if not (c.grade and "doubtful figure" in c.grade.top) and not c.rate.settings.get("saturated")  # issue 36
     ]  # fmt: skip
-    mine = precision_class(baseline.precision)
+    mine = baseline.precision_class
     return sorted(
         trusted or usable,
         key=lambda c: (
             BASIS_RANK.get(c.rate.basis, 9),
-            precision_class(c.rate.precision) != mine,
+            c.rate.precision_class != mine,
             c.rate.origin != "store",
             -(c.per_device_speedup or 0),
         ),
