@@ -44,8 +44,18 @@ def run_worker(db, raw: dict) -> tuple[dict, dict]:
 TINY_TRAIN = {"kind": "train", "model": "tiny_cnn", "dataset": "synthetic", "batch_size": 8, "epochs": 2}
 
 
-def test_jax_run_never_imports_tensorflow(db):
-    row, imported = run_worker(db, {**TINY_TRAIN, "steps_per_epoch": 3, "backend": "jax"})
+@pytest.fixture(scope="module")
+def jax_tiny_run(tmp_path_factory) -> tuple[dict, dict]:
+    """One tiny JAX training run in a store of its own, for the tests that only read its row."""
+    with pytest.MonkeyPatch.context() as env:  # what the `db` fixture does, for the whole module
+        path = tmp_path_factory.mktemp("jax_tiny") / "results.db"
+        env.setenv("ACCELBENCH_DB", str(path))
+        env.delenv("ACCELBENCH_DEMO", raising=False)
+        yield run_worker(path, {**TINY_TRAIN, "steps_per_epoch": 3, "backend": "jax"})
+
+
+def test_jax_run_never_imports_tensorflow(jax_tiny_run):
+    row, imported = jax_tiny_run
     assert row["status"] == "ok", row["error"]
     assert imported == {"rc": 0, "tensorflow": False, "torch": False, "jax": True}
     assert row["backend"] == "jax" and row["framework_version"].startswith("jax ")
@@ -113,11 +123,11 @@ def test_jax_progress_counts_synced_steps_whose_pace_matches_the_stored_median(d
     assert expected_s / 10 < view.eta_s < 10 * expected_s, (view.eta_s, expected_s)  # its order, not a speed
 
 
-def test_a_cpu_runs_share_of_peak_is_at_most_100_percent_or_marked_a_floor(db):
+def test_a_cpu_runs_share_of_peak_is_at_most_100_percent_or_marked_a_floor(jax_tiny_run):
     from engine.results.backend_text import FLOOR_NOTE, peak_text
     from engine.runs import hardware
 
-    row, _ = run_worker(db, {**TINY_TRAIN, "epochs": 1, "steps_per_epoch": 3, "backend": "jax"})
+    row, _ = jax_tiny_run
     assert row["status"] == "ok", row["error"]
     floor = hardware.cpu_info().peak_is_floor
     assert (FLOOR_NOTE in row["notes"]) == floor  # stored with the run, so another machine's card knows too
