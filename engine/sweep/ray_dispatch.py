@@ -13,12 +13,8 @@ from __future__ import annotations
 import importlib
 import os
 import re
-import signal
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from engine import settings
@@ -69,40 +65,7 @@ def import_ray() -> Any:
     return ray
 
 
-@contextmanager
-def _ctrl_c_kept() -> Iterator[threading.Event]:
-    """Ctrl-C during `ray.init` is the user's, even where Ray's client swallows the KeyboardInterrupt in its
-    connect loop and reports a timeout instead (seen on a loaded host): the event says it came."""
-    came = threading.Event()
-    if threading.current_thread() is not threading.main_thread():
-        yield came
-        return
-
-    def on_sigint(signum: int, frame: Any) -> None:
-        came.set()
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, on_sigint)
-    try:
-        yield came
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _connect(ray: Any, address: str) -> None:
-    """`ray.init`; Ctrl-C while it tries is a KeyboardInterrupt whatever Ray made of it (_ctrl_c_kept)."""
-    with _ctrl_c_kept() as ctrl_c:
-        try:
-            _init(ray, address)
-        except Exception:
-            if ctrl_c.is_set():
-                raise KeyboardInterrupt from None
-            raise
-        if ctrl_c.is_set():
-            raise KeyboardInterrupt
-
-
-def _init(ray: Any, address: str) -> None:
     """`ray.init`, retried where a busy head's Ray Client server refused the session before it started.
 
     The client server starts one process per client; on a loaded head that start can fail once with an
