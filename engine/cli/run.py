@@ -140,8 +140,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK if row.get("status") == RunStatus.OK else EXIT_FAILED
 
 
-class _Terminated(Exception):
-    """SIGTERM arrived while the CLI waited for its run."""
+class _Terminated(BaseException):
+    """SIGTERM arrived while the CLI waited for its run (a BaseException, like KeyboardInterrupt: raised inside a
+    store query, an Exception would come back wrapped as a database error and leave the run `running`)."""
 
 
 def _on_sigterm(signum: int, frame: object) -> None:

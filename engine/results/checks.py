@@ -16,11 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIVE, SCHEMA_VERSION
+from engine.results.schema import COLUMN_NAMES, COLUMN_TYPES, KINDS, NON_NEGATIVE, RUN_ID, SCHEMA_VERSION
 from engine.results.status import STATUSES
 
 ISO_UTC = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$"
-RUN_ID = r"^[A-Za-z0-9._-]{1,128}$"  # a run id names a folder under runs/: no separators, no "..", no spaces
 INT64_MAX = 2**63 - 1  # what an SQLite INTEGER holds
 BOOL_TEXT = {"true": True, "1": True, "false": False, "0": False}
 

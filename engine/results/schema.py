@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 SCHEMA_VERSION = 2  # 2: backend "torch" is native PyTorch, "keras-torch" Keras on torch (was "torch")
+RUN_ID = r"^[A-Za-z0-9._-]{1,128}$"  # a run id names a folder under runs/: no separators, no "..", no spaces
 
 KINDS = ("matmul", "conv2d", "train")
 
