@@ -17,7 +17,7 @@ import pandas as pd
 
 from engine.compare.evidence.store_rows import store_rates
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.compared import Compared
+from engine.compare.facts.compared import Compared, per_device_speedup, speedup, time_ratio
 from engine.compare.facts.grade import grade
 from engine.compare.facts.run import facts_of
 from engine.compare.facts.single import one_device
@@ -71,12 +71,12 @@ def _compared(
 ) -> Compared:
     g = grade(base.settings, r.settings, r.derivation)
     ref_one = base_one or base
-    per = one.value / ref_one.value if one is not None else lfl.per_device_speedup(r, base)
+    per = one.value / ref_one.value if one is not None else per_device_speedup(r, base)
     low = one.low / ref_one.value if one is not None and one.low is not None else per
     high = one.high / ref_one.value if one is not None and one.high is not None else per
     usd_h, how = price
     usd = usd_h / 3600.0 * 1e6 / one.value if usd_h and one is not None else None
-    return Compared(r, lfl.speedup(r, base), per, lfl.time_ratio(r, base), g, one, low, high, usd, how)
+    return Compared(r, speedup(r, base), per, time_ratio(r, base), g, one, low, high, usd, how)
 
 
 def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate], prices: Mapping[str, Any] | None = None) -> Answer:

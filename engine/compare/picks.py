@@ -18,7 +18,7 @@ from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.run import RunFacts, facts_of, is_accelerator
+from engine.compare.facts.run import RunFacts, facts_of
 from engine.compare.facts.single import one_device
 from engine.compare.facts.source import publisher, with_stack
 from engine.compare.facts.workload import not_comparable
@@ -95,7 +95,7 @@ def same_workload(base: lfl.Rate, rates: Sequence[lfl.Rate]) -> list[lfl.Rate]:
     """The rates of `base`'s workload (the one rule) on a known GPU or TPU."""
     return [
         r for r in rates
-        if is_accelerator(r.hardware_key) and not_comparable(base.settings, r.settings, r.derivation) is None
+        if r.on_accelerator and not_comparable(base.settings, r.settings, r.derivation) is None
     ]  # fmt: skip
 
 
@@ -103,7 +103,7 @@ def _anchors(base: lfl.Rate, picked: Sequence[lfl.Rate]) -> list[lfl.Rate]:
     """Measured one-device rates a scaled row may start from: the picks AccelBench measured, and the run itself
     when it ran on a GPU or TPU."""
     out = [r for r in picked if r.basis == "measured" and one_device(r) is not None]
-    if is_accelerator(base.hardware_key) and base.hardware_key not in {r.hardware_key for r in out}:
+    if base.on_accelerator and base.hardware_key not in {r.hardware_key for r in out}:
         out.append(base)
     return out
 
@@ -141,7 +141,7 @@ def default_rows(
     groups: dict[str, list[lfl.Rate]] = {}
     # a pipeline-bound source's figures are flagged first (engine.compare.evidence.saturation): no ratio, no headline
     for r in flag_saturated([r for r in [*same_workload(base, store), *reference_rates(base, ref)]]):
-        if is_accelerator(r.hardware_key):
+        if r.on_accelerator:
             groups.setdefault(r.hardware_key, []).append(r)
     picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
     if all_devices and not device:  # "Which device?": every row on one scale (engine.compare.scale.one_scale)

@@ -14,6 +14,7 @@ from engine.charts import compare as ccharts
 from engine.charts.base import ChartError
 from engine.cli import main
 from engine.compare import answer as ans
+from engine.compare.facts import compared
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.grade import differing, grade
 from engine.compare.words import tables as cmp
@@ -83,9 +84,9 @@ def test_peaks_are_rows_marked_not_measured():
 def test_raw_time_ratio_only_between_identical_workloads():
     a = lfl.rate_of_run(MATMUL)
     faster = replace(a, id="other", value=a.value * 2, time_s=a.time_s / 2)
-    assert lfl.time_ratio(faster, a) == pytest.approx(2.0)
+    assert compared.time_ratio(faster, a) == pytest.approx(2.0)
     bigger = replace(faster, work=a.work * 12)
-    assert lfl.time_ratio(bigger, a) is None and lfl.speedup(bigger, a) == pytest.approx(2.0)
+    assert compared.time_ratio(bigger, a) is None and compared.speedup(bigger, a) == pytest.approx(2.0)
 
 
 def test_grade_names_what_matters_and_not_what_normalisation_removes(ref):

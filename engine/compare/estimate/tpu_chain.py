@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from engine.compare.estimate.tpu_family import along_law
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.source import publisher, stack
+from engine.compare.facts.source import publisher
 from engine.compare.scale.scaled import BASIS
 from engine.reference.units import HARDWARE
 
@@ -49,13 +49,13 @@ def tpu_pairs(published: Sequence[lfl.Rate], pc: str) -> list[Pair]:
     out = []
     for t in ones:
         for a in ones:
-            same = (t.source_id, _round(t), stack(t), t.precision) == (a.source_id, _round(a), stack(a), a.precision)
+            same = (t.source_id, _round(t), t.stack, t.precision) == (a.source_id, _round(a), a.stack, a.precision)
             if not same or t.hardware_key == a.hardware_key:
                 continue
             chips_t, chips_a = _chips(t) or 1.0, _chips(a) or 1.0
             if max(chips_t, chips_a) / min(chips_t, chips_a) > MAX_SLICE_RATIO:
                 continue
-            words = f"{_who(t)}, {_round(t)} ({stack(t) or 'stack not stated'} on TPU), per chip"
+            words = f"{_who(t)}, {_round(t)} ({t.stack or 'stack not stated'} on TPU), per chip"
             how = (f"{_short(t.hardware_key)} {t.value:,.4g} / {_short(a.hardware_key)} {a.value:,.4g} per chip "
                    f"({t.id}, {a.id}; slices of {chips_t:g} and {chips_a:g} chips)")  # fmt: skip
             out.append((t.hardware_key, a.hardware_key, t.value / a.value, f"{words}|{how}"))

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.run import is_accelerator
 from engine.reference.units import HARDWARE
 from engine.spec.backends import short_label
 
@@ -53,7 +52,7 @@ def store_rate(run: Mapping[str, Any]) -> lfl.Rate | None:
     if run.get("status") not in (None, "ok"):
         return None
     r = lfl.rate_of_run(run, origin=ORIGIN)
-    if r is None or not is_accelerator(r.hardware_key):
+    if r is None or not r.on_accelerator:
         return None
     dev = HARDWARE[r.hardware_key]
     where = provenance(run)

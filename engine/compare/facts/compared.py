@@ -30,3 +30,30 @@ class Compared:
     high: float | None = None
     usd_per_million_examples: float | None = None
     price_how: str = ""
+
+
+# A row against the baseline, as ratios of rates of work (the answer's numbers).
+def speedup(subject: lfl.Rate, baseline: lfl.Rate) -> float:
+    """How many times faster `subject` is than `baseline` (>1 = faster), as a ratio of rates of work."""
+    if subject.unit != baseline.unit:
+        raise ValueError(f"cannot compare {subject.unit} with {baseline.unit}")
+    if not (subject.value > 0 and baseline.value > 0):
+        raise ValueError("speedup needs two positive rates")
+    return subject.value / baseline.value
+
+
+def per_device_speedup(subject: lfl.Rate, baseline: lfl.Rate) -> float | None:
+    a, b = subject.per_device, baseline.per_device
+    return a / b if a and b else None
+
+
+def same_workload(a: lfl.Rate, b: lfl.Rate) -> bool:
+    """Identical work: same model/op and the same number of examples or FLOPs."""
+    return a.workload == b.workload and a.work is not None and a.work == b.work
+
+
+def time_ratio(subject: lfl.Rate, baseline: lfl.Rate) -> float | None:
+    """baseline time ÷ subject time — only when both timed the identical workload, else None."""
+    if not same_workload(subject, baseline) or not (subject.time_s and baseline.time_s):
+        return None
+    return baseline.time_s / subject.time_s

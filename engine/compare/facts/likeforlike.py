@@ -74,14 +74,23 @@ class Rate:
     high: float | None = None
     precision: str = field(init=False, compare=False, repr=False)  # settings["precision"], else "unknown"
     precision_class: str = field(init=False, compare=False, repr=False)  # "float32" or "mixed" (workload's rule)
-
-    @property
-    def per_device(self) -> float | None:
-        return self.value / self.devices if self.devices else None
+    per_device: float | None = field(init=False, compare=False, repr=False)  # value ÷ devices, when known
+    stack: str = field(init=False, compare=False, repr=False)  # the software stack as a label reads it ('PyTorch')
+    on_accelerator: bool = field(init=False, compare=False, repr=False)  # a known GPU or TPU (is_accelerator)
 
     def __post_init__(self) -> None:  # a row's precision and its class, read once when made (replace remakes them)
         object.__setattr__(self, "precision", str(self.settings.get("precision") or "unknown"))
         object.__setattr__(self, "precision_class", class_of(self.precision))
+        object.__setattr__(self, "per_device", self.value / self.devices if self.devices else None)
+        fw = str(self.settings.get("framework") or "")
+        object.__setattr__(self, "stack", FRAMEWORK_TEXT.get(fw, fw) if fw and fw != "unknown" else "")
+        object.__setattr__(self, "on_accelerator", is_accelerator(self.hardware_key))
+
+
+def is_accelerator(key: str) -> bool:
+    """A known GPU or TPU (not an unnamed one: '…_unknown')."""
+    dev = HARDWARE.get(key)
+    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
 
 
 def _n(v: float) -> str:
@@ -269,29 +278,3 @@ def peak_rate(key: str, precision: str = "float32", workload: str = "matmul") ->
         value=tflops * 1000, unit="GFLOP/s", devices=devices, derivation="peak", how=how, hardware_key=key,
         device_type=dev.device_type, source_id="datasheet", settings=settings, basis="peak",
     )  # fmt: skip
-
-
-def speedup(subject: Rate, baseline: Rate) -> float:
-    """How many times faster `subject` is than `baseline` (>1 = faster), as a ratio of rates of work."""
-    if subject.unit != baseline.unit:
-        raise ValueError(f"cannot compare {subject.unit} with {baseline.unit}")
-    if not (subject.value > 0 and baseline.value > 0):
-        raise ValueError("speedup needs two positive rates")
-    return subject.value / baseline.value
-
-
-def per_device_speedup(subject: Rate, baseline: Rate) -> float | None:
-    a, b = subject.per_device, baseline.per_device
-    return a / b if a and b else None
-
-
-def same_workload(a: Rate, b: Rate) -> bool:
-    """Identical work: same model/op and the same number of examples or FLOPs."""
-    return a.workload == b.workload and a.work is not None and a.work == b.work
-
-
-def time_ratio(subject: Rate, baseline: Rate) -> float | None:
-    """baseline time ÷ subject time — only when both timed the identical workload, else None."""
-    if not same_workload(subject, baseline) or not (subject.time_s and baseline.time_s):
-        return None
-    return baseline.time_s / subject.time_s

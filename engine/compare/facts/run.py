@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.source import stack
-from engine.reference.units import HARDWARE
 
 
 @dataclass(frozen=True)
@@ -30,20 +28,14 @@ class RunFacts:
     on_accelerator: bool
 
 
-def is_accelerator(key: str) -> bool:
-    """A known GPU or TPU (not an unnamed one: '…_unknown')."""
-    dev = HARDWARE.get(key)
-    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
-
-
 def facts_of(base: lfl.Rate) -> RunFacts:
     flops = base.settings.get("flops_per_example")
     return RunFacts(
         precision_class=base.precision_class,
         framework=str(base.settings.get("framework") or ""),
-        stack=stack(base),
+        stack=base.stack,
         model_kind=base.settings.get("model_kind") or None,
         flops_per_example=float(flops) if flops else None,
         batch_size=base.settings.get("batch_size"),
-        on_accelerator=is_accelerator(base.hardware_key),
+        on_accelerator=base.on_accelerator,
     )

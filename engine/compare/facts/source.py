@@ -18,15 +18,9 @@ def publisher(r: lfl.Rate) -> str:
     return next((p for p in PUBLISHERS if p.lower() in text), r.source_id or "one source")
 
 
-def stack(r: lfl.Rate) -> str:
-    """The row's software stack as a label reads it ('PyTorch', 'Keras-JAX'); '' when not stated."""
-    fw = str(r.settings.get("framework") or "")
-    return lfl.FRAMEWORK_TEXT.get(fw, fw) if fw and fw != "unknown" else ""
-
-
 def with_stack(r: lfl.Rate) -> lfl.Rate:
     """A published row listed beside a scaled one, its stack named: 'B200 (published, PyTorch, fp16)'."""
-    fw = stack(r)
+    fw = r.stack
     if r.basis != "published" or not fw or fw in r.label:
         return r
     name = str(

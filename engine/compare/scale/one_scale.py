@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.single import one_device
-from engine.compare.facts.source import stack
 from engine.reference.units import HARDWARE
 
 TPU_FLOAT32 = "float32 on a TPU runs its matmuls as bf16 passes (XLA's default precision)"
@@ -57,10 +56,10 @@ def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
     pc = base.precision_class
     ones = [o for r in measured if r.basis == "measured" and (o := one_device(r)) is not None]
     ones = [o for o in ones if o.precision_class == pc]
-    mine = stack(base)
+    mine = base.stack
     stacks: dict[str, list[lfl.Rate]] = {}
     for o in ones:
-        stacks.setdefault(stack(o), []).append(o)
+        stacks.setdefault(o.stack, []).append(o)
     if not stacks:
         return Scale((), mine, True, pc, frozenset(), _note((), mine, True))
     chosen = mine if mine in stacks else max(stacks, key=lambda s: (len(stacks[s]), max(o.value for o in stacks[s])))

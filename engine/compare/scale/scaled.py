@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.single import one_device
-from engine.compare.facts.source import publisher, stack
+from engine.compare.facts.source import publisher
 from engine.compare.facts.workload import device_unit
 from engine.reference.units import HARDWARE, units_between
 
@@ -45,7 +45,7 @@ def _source_ratios(published: Sequence[lfl.Rate], target: str, anchor: str) -> l
             continue
         for a_raw, a in ones:
             same_source = a_raw.hardware_key == anchor and a_raw.source_id == t_raw.source_id
-            if same_source and stack(a_raw) == stack(t_raw) and _config(a) == _config(t):
+            if same_source and a_raw.stack == t_raw.stack and _config(a) == _config(t):
                 out.append((t, a, _config(t)[0]))
     return out
 
@@ -76,7 +76,7 @@ def _option(
     mid = statistics.median_low(ratios)
     t, a = next((t, a) for t, a in chosen if t.value / a.value == mid)
     rank = (
-        stack(anchor) != stack(base) if stack(base) else False,  # the run's own framework family first
+        anchor.stack != base.stack if base.stack else False,  # the run's own framework family first
         a_pc != base.precision_class,
         abs(math.log(mid)),  # the nearest measured device: the least carried
         -anchor.value,
@@ -114,14 +114,14 @@ def _n(v: float) -> str:
 def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[float]) -> lfl.Rate:
     one = one_device(anchor) or anchor
     ratio = t.value / a.value
-    who, fw, dev = publisher(t), stack(t), HARDWARE.get(key)
+    who, fw, dev = publisher(t), t.stack, HARDWARE.get(key)
     name, anchor_name = _short(key), _short(anchor.hardware_key)
     words = f"measured on {anchor_name} × {who}'s {name}/{anchor_name} ratio"
     count = _config(t)[1]
     each = f"{count:g} devices each, ÷ {count:g}" if count != 1 else "one device each"
     anchor_how = one.how.split(":")[0] if ":" in one.how else "measured"
     how = (
-        f"{words}: {_n(one.value)} {anchor.unit} ({anchor_how}; {stack(anchor) or 'framework not stated'}, "
+        f"{words}: {_n(one.value)} {anchor.unit} ({anchor_how}; {anchor.stack or 'framework not stated'}, "
         f"{lfl.precision_text(anchor.precision)}) × {_n(t.value)} / {_n(a.value)} = {ratio:.3g}× ({who}, "
         f"{fw or 'stack not stated'}, {lfl.precision_text(t.precision)}, {each}; both from one source and one "
         f"stack, so the stack cancels)"
@@ -137,7 +137,7 @@ def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[f
     lo, hi = min(ratios), max(ratios)
     spread = hi / lo > 1.005
     return lfl.Rate(
-        id=f"scaled:{key}:{anchor.id}", label=f"{name} (scaled from {anchor_name}, {stack(anchor) or 'measured'}, "
+        id=f"scaled:{key}:{anchor.id}", label=f"{name} (scaled from {anchor_name}, {anchor.stack or 'measured'}, "
         f"{lfl.precision_text(anchor.precision)})", origin=BASIS, task=anchor.task, workload=anchor.workload,
         value=one.value * ratio, unit=anchor.unit,
         devices=units_between(key, unit, "core" if unit == "chip" else "die"), derivation=BASIS, how=how,
