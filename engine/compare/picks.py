@@ -200,7 +200,7 @@ def one_scale_rows(
 
 def _beside_why(r: lfl.Rate, scale: Scale) -> str:
     if r.precision_class != scale.precision_class:
-        return f"another precision ({lfl.precision_text(r.precision)})"
+        return f"another precision ({r.precision_words})"
     stack = lfl.FRAMEWORK_TEXT.get(str(r.settings.get("framework")), "stack not stated")
     if r.basis == "measured":
         return f"measured on another stack ({stack})"

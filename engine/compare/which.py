@@ -20,7 +20,7 @@ import pandas as pd
 from engine.compare.answer import answer_for_run
 from engine.compare.estimate.error_case import with_error_cases
 from engine.compare.facts.compared import Compared
-from engine.compare.facts.likeforlike import FRAMEWORK_TEXT, Rate, precision_text
+from engine.compare.facts.likeforlike import FRAMEWORK_TEXT, Rate
 from engine.compare.facts.which_rows import DeviceRow, WhichDevice, Work
 from engine.compare.facts.workload import device_unit
 from engine.compare.words.input_cap import cap_of
@@ -99,7 +99,7 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         price=c.price_how if c.usd_per_million_examples is not None else "no price: give yours",
         price_whose=_price_whose(c), how=one.how, device_type=one.device_type, setting=setting_text(one),
         method=str(c.rate.settings.get("method") or ""), input_cap=cap_of(c), anchor=s.get("anchor_key"),
-        ratio_source=str(s.get("ratio_source") or ""), precision=precision_text(one.precision),
+        ratio_source=str(s.get("ratio_source") or ""), precision=one.precision_words,
         precision_note=str(s.get("precision_note") or ""), per="chip" if one.device_type == "tpu" else "gpu",
         devices_per_rental=devices_per_rental(one.hardware_key), flag=str(s.get("saturated") or ""),
         beside_why=str(s.get("beside_why") or "") if s.get("scale_role") == "beside" else "",
@@ -112,7 +112,7 @@ def setting_text(r: Rate) -> str:
     fw = str(r.settings.get("framework") or "")
     stack = "" if r.basis == "estimate" or fw in ("", "unknown") else FRAMEWORK_TEXT.get(fw, fw)
     xla = " → bf16 (XLA)" if r.settings.get("precision_note") else ""  # one_scale.TPU_FLOAT32: bf16 passes
-    return " · ".join(x for x in (precision_text(r.precision) + xla, stack) if x)
+    return " · ".join(x for x in (r.precision_words + xla, stack) if x)
 
 
 def _one_per_family(rows: list[DeviceRow]) -> list[DeviceRow]:

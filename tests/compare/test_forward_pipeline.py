@@ -137,7 +137,7 @@ def test_the_tracer_sees_the_pipeline(traced):
 @pytest.mark.xfail(
     strict=True,
     reason="baseline on the flat layout (5caf5bd): 54 (workload 12, likeforlike 10, single 6, step_model 4, scaled 3, "
-    "points 3, saturation 2, which_rows 2, 12 modules 1 each); stage packages: 41, 35 of them into the facts "
+    "points 3, saturation 2, which_rows 2, 12 modules 1 each); stage packages: 37, 31 of them into the facts "
     "(a row's one device, device unit, silicon and the Rate constructors, read per row by each stage), "
     "5 inside the estimate stage (estimate → points, step_fit, step_model; step_fit → step_model; error_case → "
     "points) and which → words.input_cap",

@@ -121,7 +121,7 @@ def _from_root(row: lfl.Rate, root: lfl.Rate, pair: Pair) -> lfl.Rate:
     }  # fmt: skip
     return replace(
         row, id=f"scaled:{row.hardware_key}:{root.id}", label=f"{name} (scaled from {root_name}, "
-        f"{lfl.precision_text(row.precision)})", origin=BASIS, derivation=BASIS, how=how, bound=root.bound,
+        f"{row.precision_words})", origin=BASIS, derivation=BASIS, how=how, bound=root.bound,
         source_id=row.source_id, settings=settings, basis=BASIS, value=root.value * ratio,
         low=root.low * ratio if root.low else None, high=root.high * ratio if root.high else None,
     )  # fmt: skip

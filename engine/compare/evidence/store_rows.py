@@ -57,7 +57,7 @@ def store_rate(run: Mapping[str, Any]) -> lfl.Rate | None:
     dev = HARDWARE[r.hardware_key]
     where = provenance(run)
     tag = str(run.get("label") or "").strip() or f"run {str(run.get('run_id') or '')[-6:]}"
-    what = f"{short_label(run.get('backend'))}, {lfl.precision_text(r.precision)}"
+    what = f"{short_label(run.get('backend'))}, {r.precision_words}"
     settings = {
         **r.settings, "source_kind": ORIGIN, "hardware": dev.short, "provenance": where,
         "run_label": run.get("label") or None, "created_at": run.get("created_at"),

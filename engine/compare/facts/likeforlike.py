@@ -74,6 +74,7 @@ class Rate:
     high: float | None = None
     precision: str = field(init=False, compare=False, repr=False)  # settings["precision"], else "unknown"
     precision_class: str = field(init=False, compare=False, repr=False)  # "float32" or "mixed" (workload's rule)
+    precision_words: str = field(init=False, compare=False, repr=False)  # as a label reads it ('mixed bf16')
     per_device: float | None = field(init=False, compare=False, repr=False)  # value ÷ devices, when known
     stack: str = field(init=False, compare=False, repr=False)  # the software stack as a label reads it ('PyTorch')
     on_accelerator: bool = field(init=False, compare=False, repr=False)  # a known GPU or TPU (is_accelerator)
@@ -81,6 +82,7 @@ class Rate:
     def __post_init__(self) -> None:  # a row's precision and its class, read once when made (replace remakes them)
         object.__setattr__(self, "precision", str(self.settings.get("precision") or "unknown"))
         object.__setattr__(self, "precision_class", class_of(self.precision))
+        object.__setattr__(self, "precision_words", precision_text(self.precision))
         object.__setattr__(self, "per_device", self.value / self.devices if self.devices else None)
         fw = str(self.settings.get("framework") or "")
         object.__setattr__(self, "stack", FRAMEWORK_TEXT.get(fw, fw) if fw and fw != "unknown" else "")

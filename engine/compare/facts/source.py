@@ -26,4 +26,4 @@ def with_stack(r: lfl.Rate) -> lfl.Rate:
     name = str(
         r.settings.get("hardware") or (HARDWARE[r.hardware_key].short if r.hardware_key in HARDWARE else r.hardware_key)
     )
-    return replace(r, label=f"{name} (published, {fw}, {lfl.precision_text(r.precision)})")
+    return replace(r, label=f"{name} (published, {fw}, {r.precision_words})")

@@ -122,8 +122,8 @@ def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[f
     anchor_how = one.how.split(":")[0] if ":" in one.how else "measured"
     how = (
         f"{words}: {_n(one.value)} {anchor.unit} ({anchor_how}; {anchor.stack or 'framework not stated'}, "
-        f"{lfl.precision_text(anchor.precision)}) × {_n(t.value)} / {_n(a.value)} = {ratio:.3g}× ({who}, "
-        f"{fw or 'stack not stated'}, {lfl.precision_text(t.precision)}, {each}; both from one source and one "
+        f"{anchor.precision_words}) × {_n(t.value)} / {_n(a.value)} = {ratio:.3g}× ({who}, "
+        f"{fw or 'stack not stated'}, {t.precision_words}, {each}; both from one source and one "
         f"stack, so the stack cancels)"
     )
     unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
@@ -132,13 +132,13 @@ def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[f
         "hardware_key": key, "hardware": name, "device_type": dev.device_type if dev else "gpu",
         "hardware_count": 1, "count_unit": device_unit(key), "source_kind": BASIS, "scaled_words": words,
         "anchor_id": anchor.id, "anchor_key": anchor.hardware_key, "ratio_ids": (t.id, a.id),
-        "ratio_source": f"{who}, {fw or 'stack not stated'} ({lfl.precision_text(t.precision)})",
+        "ratio_source": f"{who}, {fw or 'stack not stated'} ({t.precision_words})",
     }  # fmt: skip
     lo, hi = min(ratios), max(ratios)
     spread = hi / lo > 1.005
     return lfl.Rate(
         id=f"scaled:{key}:{anchor.id}", label=f"{name} (scaled from {anchor_name}, {anchor.stack or 'measured'}, "
-        f"{lfl.precision_text(anchor.precision)})", origin=BASIS, task=anchor.task, workload=anchor.workload,
+        f"{anchor.precision_words})", origin=BASIS, task=anchor.task, workload=anchor.workload,
         value=one.value * ratio, unit=anchor.unit,
         devices=units_between(key, unit, "core" if unit == "chip" else "die"), derivation=BASIS, how=how,
         bound="about", hardware_key=key, device_type=settings["device_type"], source_id=t.source_id,

@@ -77,7 +77,7 @@ def _device(c: Compared) -> str:
     n = scaled_from(c.one) if c.one is not None else None
     share = f", an {n:g}-device system ÷ {n:g}" if n else ""
     rough = ", rough" if r.basis == "estimate" and r.settings.get("rough") else ""
-    return f"one {_name(r)} ({lfl.precision_text(r.precision)}, {source}{rough}{share})"
+    return f"one {_name(r)} ({r.precision_words}, {source}{rough}{share})"
 
 
 def _how_much(c: Compared) -> tuple[str, float, float, float]:
