@@ -23,7 +23,6 @@ from engine.compare.facts.compared import Compared
 from engine.compare.facts.likeforlike import FRAMEWORK_TEXT, Rate
 from engine.compare.facts.which_rows import DeviceRow, WhichDevice, Work
 from engine.compare.facts.workload import device_unit
-from engine.compare.words.input_cap import cap_of
 from engine.reference.feed import fed
 from engine.reference.normalize import is_missing
 from engine.reference.units import same_family, units_between
@@ -98,7 +97,7 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         usd_per_million_examples=c.usd_per_million_examples, usd_per_hour=usd_h,
         price=c.price_how if c.usd_per_million_examples is not None else "no price: give yours",
         price_whose=_price_whose(c), how=one.how, device_type=one.device_type, setting=setting_text(one),
-        method=str(c.rate.settings.get("method") or ""), input_cap=cap_of(c), anchor=s.get("anchor_key"),
+        method=str(c.rate.settings.get("method") or ""), input_cap=c.input_cap, anchor=s.get("anchor_key"),
         ratio_source=str(s.get("ratio_source") or ""), precision=one.precision_words,
         precision_note=str(s.get("precision_note") or ""), per="chip" if one.device_type == "tpu" else "gpu",
         devices_per_rental=devices_per_rental(one.hardware_key), flag=str(s.get("saturated") or ""),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.grade import Grade
@@ -18,6 +19,7 @@ class Compared:
       low, high: the per-device speedup's range (an estimate's spread; else both equal the speedup).
       usd_per_million_examples: one device's cost of a million training examples; price_how: whose price.
       grade: the like-for-like grade (None for the baseline itself).
+      input_cap: the run's input pipeline on this device's host (engine.compare.words.input_cap.HostCap), if known.
     """
 
     rate: lfl.Rate
@@ -30,6 +32,7 @@ class Compared:
     high: float | None = None
     usd_per_million_examples: float | None = None
     price_how: str = ""
+    input_cap: Any = field(default=None, compare=False)
 
 
 # A row against the baseline, as ratios of rates of work (the answer's numbers).

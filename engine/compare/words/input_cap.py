@@ -148,7 +148,7 @@ def _capped(c: Compared, per_core: float, base_value: float) -> Compared:
         return c
     settings = {**one.settings, SETTINGS_KEY: cap}
     if not cap.waits_for_input:
-        return replace(c, one=replace(one, settings=settings))
+        return replace(c, one=replace(one, settings=settings), input_cap=cap)
     v = cap.input_cap_examples_per_sec
     how = f"{one.how}; capped at this run's input pipeline on its host (≈{v:,.0f} examples/s, an estimate)"
     low = min(one.low, v) if one.low is not None else None
@@ -157,7 +157,7 @@ def _capped(c: Compared, per_core: float, base_value: float) -> Compared:
     usd = c.usd_per_million_examples * one.value / v if c.usd_per_million_examples is not None else None
     per = v / base_value
     return replace(
-        c, one=capped_one, per_device_speedup=per, low=min(c.low if c.low is not None else per, per),
+        c, one=capped_one, input_cap=cap, per_device_speedup=per, low=min(c.low if c.low is not None else per, per),
         high=min(c.high if c.high is not None else per, per), usd_per_million_examples=usd,
     )  # fmt: skip
 
