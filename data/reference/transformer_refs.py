@@ -3,7 +3,7 @@ shared and seed rows (origin `transformer_refs`), before AccelBench's own pack.
 
 Every figure was read from a file of a public GitHub repository at the commit named in its `source_url`; the
 notes name the file, the table or line, and where batch and sequence length came from. The sequence length is
-in `shape` as `seq N` (engine.compare.workload reads it as the input shape), so a run of the zoo's `bert_base`
+in `shape` as `seq N` (engine.compare.facts.workload reads it as the input shape), so a run of the zoo's `bert_base`
 (128 tokens) is never put in a ratio with a 384- or 512-token figure: those are listed apart and feed the
 estimate only as another workload of the transformer kind.
 
