@@ -35,7 +35,8 @@ def heatmap_figure(table: pd.DataFrame) -> go.Figure:
 
 
 def batch_curve_figure(curve: pd.DataFrame) -> go.Figure:
-    """`curve`: cell, batch_size, examples_per_sec, fits (engine.sweep.summary.batch_curve)."""
+    """`curve`: cell, batch_size, examples_per_sec, fits, out_of_memory (engine.sweep.summary.batch_curve): a cross
+    where a batch ran out of memory, an open circle where a cell failed for another reason (not a size limit)."""
     if curve.empty:
         return empty_figure("No cell of this sweep has ended yet.", "Batch size", THROUGHPUT)
     fig = go.Figure()
@@ -51,16 +52,19 @@ def batch_curve_figure(curve: pd.DataFrame) -> go.Figure:
                 line={"color": colour},
             )
         )
-        failed = part[~part["fits"]]
-        if not failed.empty:
-            top = ok["examples_per_sec"].max() if not ok.empty else 0.0
+        top = ok["examples_per_sec"].max() if not ok.empty else 0.0
+        ended = part[~part["fits"]]
+        oom = ended["out_of_memory"].astype(bool)
+        for why, symbol, failed in (("did not fit", "x", ended[oom]), ("failed", "circle-open", ended[~oom])):
+            if failed.empty:
+                continue
             fig.add_trace(
                 go.Scatter(
                     x=failed["batch_size"],
                     y=[top] * len(failed),
                     mode="markers",
-                    marker={"symbol": "x", "size": 12, "color": BAD},
-                    name=f"{cell}: did not fit",
+                    marker={"symbol": symbol, "size": 12, "color": BAD},
+                    name=f"{cell}: {why}",
                 )
             )
     fig.update_xaxes(type="log")

@@ -17,9 +17,9 @@ from engine.runs.store import Store
 from engine.sweep.dispatch import Dispatcher
 from engine.sweep.matrix import Cell
 from engine.sweep.plan import plan_cells
+from engine.sweep.summary import out_of_memory
 
 MAX_BATCH_LIMIT = 1_048_576  # the spec's own upper bound on --batch-size
-_MEMORY_WORDS = ("out of memory", "needs about")  # a worker's OOM, or the launcher's estimate refusing it
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class Attempt:
 
     @property
     def out_of_memory(self) -> bool:
-        return any(w in self.error for w in _MEMORY_WORDS)
+        return out_of_memory(self.error)
 
 
 @dataclass(frozen=True)

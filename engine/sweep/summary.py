@@ -12,6 +12,15 @@ from engine.results.schema import ResultRow
 from engine.results.status import RunStatus
 
 SECONDS_PER_HOUR = 3600.0
+# a worker's out-of-memory (engine.worker.main.explain) or the launcher's memory estimate refusing a batch
+MEMORY_WORDS = ("out of memory", "needs about")
+
+
+def out_of_memory(error: object) -> bool:
+    """Whether a cell's error says its batch did not fit (the max-batch search and the batch-size curve)."""
+    return any(w in str(error or "") for w in MEMORY_WORDS)
+
+
 GROUP_COLUMNS = ("model", "dataset", "precision", "backend", "device")
 
 
@@ -108,10 +117,13 @@ def best_per_machine(rows: Sequence[ResultRow]) -> pd.DataFrame:
 
 
 def batch_curve(rows: Sequence[ResultRow]) -> pd.DataFrame:
-    """Every ended cell as (group, batch size, examples/s, fits): the throughput at each tried batch size."""
+    """Every ended cell as (group, batch size, examples/s, fits, out_of_memory): the throughput at each tried
+    batch size; a failed cell is out of memory only where its error says so (else it failed for another reason)."""
     table = grid([r for r in rows if r.get("status") in (RunStatus.OK, RunStatus.FAILED)])
     table["fits"] = table["status"] == RunStatus.OK
-    return table[["cell", "batch_size", "examples_per_sec", "fits"]].sort_values(["cell", "batch_size"])
+    table["out_of_memory"] = ~table["fits"] & table["error"].map(out_of_memory).astype(bool)
+    columns = ["cell", "batch_size", "examples_per_sec", "fits", "out_of_memory"]
+    return table[columns].sort_values(["cell", "batch_size"])
 
 
 def scaling(rows: Sequence[ResultRow]) -> pd.DataFrame:

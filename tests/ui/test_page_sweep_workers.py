@@ -71,6 +71,10 @@ def test_cells_that_differ_only_in_input_workers_are_separate_curves_and_heatmap
     assert curve.groupby("cell").size().max() == 1
     fig = batch_curve_figure(curve)
     assert all(len(t.x) <= 1 for t in fig.data)  # never two points of one trace at one batch size
+    # the failed cell has no out-of-memory error: it failed, it did not "not fit"
+    assert [t.name.rsplit(": ", 1)[1] for t in fig.data if t.mode == "markers"] == ["failed"]
+    oom = summary.batch_curve([{**CELLS[2], "error": "out of memory: RESOURCE_EXHAUSTED"}])  # type: ignore[list-item]
+    assert [t.marker.symbol for t in batch_curve_figure(oom).data if t.mode == "markers"] == ["x"]
     auto = summary.grid([{**CELLS[0], "input_workers": 0}])  # type: ignore[list-item]
     assert auto["cell"].iloc[0].endswith("· input workers auto")
     assert (
