@@ -17,10 +17,8 @@ import pandas as pd
 
 from engine.compare.evidence.store_rows import store_rates
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.compared import Compared, per_device_speedup, speedup, time_ratio
-from engine.compare.facts.grade import grade
+from engine.compare.facts.compared import Compared, compared_rows
 from engine.compare.facts.run import facts_of
-from engine.compare.facts.single import one_device
 from engine.compare.facts.workload import not_comparable
 from engine.compare.picks import answer_rows, reference_rates
 from engine.compare.words.sentence import WORKLOAD_NAMES, headline, times, times_range
@@ -66,26 +64,11 @@ def rates_for_ids(ids: Iterable[str], ref: pd.DataFrame | None, precision: str =
     return out
 
 
-def _compared(
-    r: lfl.Rate, one: lfl.Rate | None, base: lfl.Rate, base_one: lfl.Rate | None, price: tuple[float | None, str]
-) -> Compared:
-    g = grade(base.settings, r.settings, r.derivation)
-    ref_one = base_one or base
-    per = one.value / ref_one.value if one is not None else per_device_speedup(r, base)
-    low = one.low / ref_one.value if one is not None and one.low is not None else per
-    high = one.high / ref_one.value if one is not None and one.high is not None else per
-    usd_h, how = price
-    usd = usd_h / 3600.0 * 1e6 / one.value if usd_h and one is not None else None
-    return Compared(r, speedup(r, base), per, time_ratio(r, base), g, one, low, high, usd, how)
-
-
 def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate], prices: Mapping[str, Any] | None = None) -> Answer:
     """The baseline against every row of the same workload in the same unit; rows of other workloads are
     listed apart with the reason and never enter a ratio. `prices`: the user's USD/h per hardware key."""
     from engine.compare.rank.efficiency import prices_for  # the one price rule (user's, else the price table's)
 
-    base_one = one_device(baseline)
-    rows = [Compared(baseline, 1.0, 1.0, None, None, base_one, 1.0, 1.0)]
     left_out, other, kept = [], [], []
     for r in others:
         if r.id == baseline.id:
@@ -96,11 +79,11 @@ def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate], prices: Mapping[str,
         if reason := not_comparable(baseline.settings, r.settings, r.derivation):
             other.append((r.label, reason))
             continue
-        kept.append((r, one_device(r) if r.origin != "peak" else None))
+        kept.append((r, r.one if r.origin != "peak" else None))
     training = [(i, one, r) for i, (r, one) in enumerate(kept) if one is not None and r.task == "training"]
     got = prices_for([(one, (prices or {}).get(r.hardware_key)) for _, one, r in training])  # all rows at once
     price = dict(zip([i for i, _, _ in training], got, strict=True))
-    rows += [_compared(r, one, baseline, base_one, price.get(i, (None, ""))) for i, (r, one) in enumerate(kept)]
+    rows = compared_rows(baseline, kept, price)  # the baseline's row first, each kept row against it
     rows[1:] = sorted(rows[1:], key=lambda c: -(c.per_device_speedup or c.speedup))
     h = headline(baseline, rows[1:])
     return Answer(

@@ -19,7 +19,6 @@ from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
-from engine.compare.facts.single import one_device
 from engine.compare.facts.source import publisher, with_stack
 from engine.compare.facts.workload import not_comparable
 from engine.compare.scale.one_scale import Scale, scale_of
@@ -55,7 +54,7 @@ def evidence(r: lfl.Rate) -> str:
 
 
 def _rank(r: lfl.Rate, mine: str, framework: str) -> tuple[int, bool, bool, bool, bool]:
-    one = one_device(r)
+    one = r.one
     scaled = one is None or one is not r
     other_fw = r.basis == "measured" and r.settings.get("framework") != framework
     return EVIDENCE_RANK.get(evidence(r), 9), r.precision_class != mine, other_fw, r.doubtful, scaled
@@ -68,7 +67,7 @@ def _pick(group: Sequence[lfl.Rate], mine: str, framework: str) -> lfl.Rate:
     grade), not the scatter between sources that the median guards against."""
     best = min(_rank(r, mine, framework) for r in group)
     tied = [r for r in group if _rank(r, mine, framework) == best]
-    one = {r.id: (one_device(r) or r).value for r in tied}
+    one = {r.id: (r.one or r).value for r in tied}
     measured = best[0] <= EVIDENCE_RANK["measured"]
     pick = max(one.values()) if measured else statistics.median_low(sorted(one.values()))
     return next(r for r in tied if one[r.id] == pick)
@@ -102,7 +101,7 @@ def same_workload(base: lfl.Rate, rates: Sequence[lfl.Rate]) -> list[lfl.Rate]:
 def _anchors(base: lfl.Rate, picked: Sequence[lfl.Rate]) -> list[lfl.Rate]:
     """Measured one-device rates a scaled row may start from: the picks AccelBench measured, and the run itself
     when it ran on a GPU or TPU."""
-    out = [r for r in picked if r.basis == "measured" and one_device(r) is not None]
+    out = [r for r in picked if r.basis == "measured" and r.one is not None]
     if base.on_accelerator and base.hardware_key not in {r.hardware_key for r in out}:
         out.append(base)
     return out
@@ -188,7 +187,7 @@ def one_scale_rows(
     anchor_ids = {a.id for a in scale.anchors}
     beside = []
     for r in picked.values():
-        if r.id in anchor_ids or (one_device(r) or r).id in anchor_ids:
+        if r.id in anchor_ids or (r.one or r).id in anchor_ids:
             continue
         why = "pipeline-bound source" if "saturated" in r.settings else _beside_why(r, scale)
         beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))

@@ -21,8 +21,8 @@ from engine.compare.answer import answer_for_run
 from engine.compare.estimate.error_case import with_error_cases
 from engine.compare.facts.compared import Compared
 from engine.compare.facts.likeforlike import FRAMEWORK_TEXT, Rate
+from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.which_rows import DeviceRow, WhichDevice, Work
-from engine.compare.facts.workload import device_unit
 from engine.reference.feed import fed
 from engine.reference.normalize import is_missing
 from engine.reference.units import same_family, units_between
@@ -59,7 +59,11 @@ def _price_whose(c: Compared) -> str:
 
 def per_chip(r: Rate) -> Rate:
     """A TPU row per chip (a v2-8 board's figure ÷ its 4 chips, the count said); any other row as it is."""
-    chips = units_between(r.hardware_key, device_unit(r.hardware_key), "chip") if r.device_type == "tpu" else None
+    chips = (
+        units_between(r.hardware_key, DEVICES.get(r.hardware_key, NONE).unit, "chip")
+        if r.device_type == "tpu"
+        else None
+    )
     if not chips or chips == 1:
         return r
     return replace(
@@ -74,7 +78,7 @@ def devices_per_rental(key: str) -> float:
     for k in [key, *sorted(same_family(key) - {key})]:
         choice = price_for_device(k)
         if choice is not None:
-            return units_between(k, choice.per_unit, "chip" if tpu else device_unit(k)) or 1.0
+            return units_between(k, choice.per_unit, "chip" if tpu else DEVICES.get(k, NONE).unit) or 1.0
     return 1.0
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON, SIBLING
 from engine.compare.estimate.points import points_from_reference
-from engine.compare.facts.silicon import silicon
+from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.which_rows import DeviceRow
 from engine.reference.units import HARDWARE
 
@@ -46,8 +46,8 @@ def error_case(hardware_key: str, measured_keys: Iterable[str]) -> ErrorCase:
     `measured_keys`: a device of the same silicon among them → "a sibling of this chip was measured"; else the
     device itself (a figure of another workload, stack or precision, which the step model's fit sees) → its
     leave-one-out error; else "new silicon"."""
-    chip, keys = silicon(hardware_key), set(measured_keys)
-    siblings = sorted(k for k in keys if k != hardware_key and silicon(k) == chip)
+    chip, keys = (DEVICES.get(hardware_key, NONE).silicon or hardware_key), set(measured_keys)
+    siblings = sorted(k for k in keys if k != hardware_key and (DEVICES.get(k, NONE).silicon or k) == chip)
     if siblings:  # checked with the chip's own figures all out: it only gets better with them in
         name = HARDWARE[siblings[0]].short if siblings[0] in HARDWARE else siblings[0]
         case, sibling, lead = SIBLING, siblings[0], f"a sibling of this chip ({name}) was measured"

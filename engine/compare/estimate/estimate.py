@@ -33,7 +33,7 @@ from engine.compare.estimate.points import (  # noqa: F401 (Point's helpers re-e
     usable_device,
 )
 from engine.compare.estimate.step_model import byte_text, pct, sig
-from engine.compare.facts import silicon
+from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind, precision_class
 from engine.reference.units import HARDWARE
 from engine.spec import catalog
@@ -106,7 +106,7 @@ def _by_ratio(
             continue
         others = sorted(
             o for o, d, oc in groups
-            if d == target and oc == pc and o != model and model_kind(o) == kind and (o, anchor, pc) in groups
+            if d == target and oc == pc and o != model and groups[(o, d, oc)][0].kind == kind and (o, anchor, pc) in groups
         )  # fmt: skip
         if others:
             a = given[anchor] if given is not None else middle(groups[(model, anchor, pc)])
@@ -131,21 +131,28 @@ def _by_ratio(
 
 def fit_figures(groups: dict[Key, list[Point]]) -> tuple[step_fit.Figure, ...]:
     """Each (model, device, precision class)'s middle figure, on the devices an estimate can name."""
-    out = []
+    first = {g[0].model: g[0] for g in groups.values()}  # each model's cost and kind, worked out once
+    out, costs = [], {m: step_model.cost_of(m, None, p.kind) for m, p in first.items()}
     for (m, d, c), group in sorted(groups.items()):
         if usable_device(d):
             mid = middle(group)
-            out.append(step_fit.Figure(m, d, c, mid.examples_per_sec, mid.batch))
+            out.append(step_fit.Figure(m, d, c, mid.examples_per_sec, mid.batch, mid.kind, costs[m]))
     return tuple(out)
+
+
+def _modelled(key: str, pc: str) -> bool:
+    """The device has a peak at `pc` and a bandwidth (facts.silicon.DEVICES): the step model can speak for it."""
+    dev = DEVICES.get(key, NONE)
+    return bool(dev.bandwidth and dev.peak_flops[pc])
 
 
 def _own_figures(model: str, pc: str, groups: dict[Key, list[Point]], anchors: Sequence[Point] | None) -> list[Point]:
     """The model's own figures a memory-aware estimate may start from, on devices with a peak and a bandwidth."""
     if anchors is not None:  # one scale (engine.compare.scale.one_scale): the answer's measured anchors, nothing else
-        return [a for a in anchors if silicon.bandwidth(a.hardware_key) and silicon.peak_flops(a.hardware_key, pc)]
+        return [a for a in anchors if _modelled(a.hardware_key, pc)]
     return [
         middle(g) for (m, d, c), g in groups.items()
-        if m == model and c == pc and usable_device(d) and silicon.bandwidth(d) and silicon.peak_flops(d, c)
+        if m == model and c == pc and usable_device(d) and _modelled(d, c)
     ]  # fmt: skip
 
 
@@ -178,8 +185,8 @@ def _by_memory(
     at the fitted efficiencies × the level of its kind."""
     kind = kind or model_kind(model)
     cost = step_model.cost_of(model, flops, kind)
-    fit, fit_bw = step_fit.fit(fit_figures(groups)), silicon.bandwidth(target)
-    if cost is None or fit is None or not silicon.peak_flops(target, pc) or not fit_bw:
+    fit, fit_bw = step_fit.fit(fit_figures(groups)), DEVICES.get(target, NONE).bandwidth
+    if cost is None or fit is None or not DEVICES.get(target, NONE).peak_flops[pc] or not fit_bw:
         return None
     e_c, e_m = fit.efficiencies(target, pc)
     sibling = fit.borrowed_from(target)
@@ -197,7 +204,8 @@ def _by_memory(
         # from a device of the same silicon where there is one, else the nearest (the step-time ratio closest to
         # 1): the less the model carries, the less its error (checked with the device left out, issue 29: the
         # nearest device missed by less than the median over every device's figure; estimate_check.CHECK)
-        same = [x for x in scaled if silicon.silicon(x[1].hardware_key) == silicon.silicon(target)]
+        die = DEVICES.get(target, NONE).silicon or target
+        same = [x for x in scaled if (DEVICES.get(x[1].hardware_key, NONE).silicon or x[1].hardware_key) == die]
         ratio, a = min(same or scaled, key=lambda x: abs(math.log(x[0])))
         value, (down, up), v = a.examples_per_sec * ratio, step_fit.band(fit.residuals), a.examples_per_sec
         how = (
@@ -207,7 +215,7 @@ def _by_memory(
         )
         rough = len(fit.residuals) < 5
         return Estimate(model, target, pc, value, value * down, value * up, "memory-aware", rough, a, (), how)
-    t, peak, bw = step_model.step_seconds(cost, target, pc, e_c, e_m), silicon.peak_flops(target, pc), fit_bw
+    t, peak, bw = step_model.step_seconds(cost, target, pc, e_c, e_m), DEVICES.get(target, NONE).peak_flops[pc], fit_bw
     if not t or not peak or not bw:
         return None
     level = fit.kind_levels.get(kind, fit.kind_levels[""])
@@ -275,7 +283,11 @@ def _new_silicon_range(e: Estimate | None, groups: dict[Key, list[Point]]) -> Es
     """A step-model estimate for silicon no figure here ran on carries the range widened out of sample
     (step_fit.NEW_SILICON_WIDENING; engine.compare.estimate.silicon_check): the fit's residuals are in-sample and held
     only about 63 % of such figures."""
-    chip = silicon.silicon(e.hardware_key) if e is not None else ""
-    if e is None or e.method != "memory-aware" or any(silicon.silicon(d) == chip for _, d, _ in groups):
+    chip = (DEVICES.get(e.hardware_key, NONE).silicon or e.hardware_key) if e is not None else ""
+    if (
+        e is None
+        or e.method != "memory-aware"
+        or any((DEVICES.get(d, NONE).silicon or d) == chip for _, d, _ in groups)
+    ):
         return e
     return widen(e, step_fit.NEW_SILICON_WIDENING)

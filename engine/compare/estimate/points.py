@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.workload import device_count, shaped_model
+from engine.compare.facts.workload import model_kind, shaped_model
 from engine.reference.normalize import is_missing
 from engine.reference.units import HARDWARE
 
@@ -28,6 +28,8 @@ class Point:
       basis: "measured" (AccelBench's own runs) or "published".
       source_id: where the figure came from; label: how a person reads it.
       batch: the batch per device it ran at, where stated (the step model's per-step overhead needs it).
+      kind: the model's kind (workload.model_kind), read once when the point is made, so the estimate stage reads
+        it instead of working it out per point.
     """
 
     model: str
@@ -38,11 +40,15 @@ class Point:
     source_id: str
     label: str
     batch: float | None = None
+    kind: str = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", model_kind(self.model))
 
 
 def point_of_rate(rate: lfl.Rate) -> Point | None:
     """A training rate as one device's Point; None for doubtful rows, one-sided bounds or an unknown count."""
-    n_devices = device_count(rate.hardware_key, rate.settings.get("hardware_count"), rate.settings.get("count_unit"))
+    n_devices = rate.device_units
     # a one-sided bound is not a value to scale from, nor one to check an estimate against
     if rate.task != "training" or rate.doubtful or rate.bound in ("at most", "at least") or not n_devices:
         return None

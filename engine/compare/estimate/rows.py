@@ -33,7 +33,9 @@ def estimated_rows(
         return []
     facts = facts or facts_of(base)
     points, starts = evidence_points(ref, store, anchors)
-    es = estimates(base.workload, keys, base.precision, points, facts.flops_per_example, facts.model_kind, starts)
+    es = estimates(
+        base.workload, keys, facts.precision_class, points, facts.flops_per_example, facts.model_kind, starts
+    )
     # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
     es = capped_all(es, facts.batch_size, ref if starts is None else None)
     return [_as_rate(base, facts, e) for e in es]

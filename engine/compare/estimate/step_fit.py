@@ -14,13 +14,12 @@ import functools
 import math
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.compare.estimate.step_model import MIXED_BYTES, cost_of
-from engine.compare.facts.silicon import bandwidth, peak_flops, silicon
-from engine.compare.facts.workload import model_kind
+from engine.compare.estimate.step_model import MIXED_BYTES, Cost
+from engine.compare.facts.silicon import DEVICES, NONE
 
 PENALTY = 0.5  # weight (in summed |log error|) that holds a silicon's factors near 1 where few figures speak
 OVERHEADS_S = (0.0, 2.5e-4, 5e-4, 1e-3, 2e-3)  # per-step overheads the fit chooses from (seconds)
@@ -41,13 +40,17 @@ class Figure:
     Attributes:
       model, hardware_key, precision_class: what ran; examples_per_sec: its middle figure, per device;
       batch: its per-device batch (None: not stated; no overhead term then).
+      kind: the model's kind (workload.model_kind); cost: its per-example cost (step_model.cost_of; None: none
+        known) — both worked out once per model by the caller, and not part of what makes two figures equal.
     """
 
     model: str
     hardware_key: str
     precision_class: str
     examples_per_sec: float
-    batch: float | None = None
+    batch: float | None
+    kind: str = field(compare=False)
+    cost: Cost | None = field(compare=False)
 
 
 @dataclass(frozen=True)
@@ -78,12 +81,17 @@ class Fit:
     n_figures: int
 
     def efficiencies(self, key: str, pc: str) -> tuple[float, float]:
-        fc, fm = self.factors.get(silicon(key), (1.0, 1.0))
+        fc, fm = self.factors.get(_die(key), (1.0, 1.0))
         return min(self.e_c[pc] * fc, 1.0), min(self.e_m * fm, 1.0)
 
     def borrowed_from(self, key: str) -> str | None:
         """The silicon whose fitted factors this device uses, where it has any."""
-        return silicon(key) if silicon(key) in self.factors else None
+        return _die(key) if _die(key) in self.factors else None
+
+
+def _die(key: str) -> str:
+    """The silicon a device shares with its siblings (facts.silicon.DEVICES; an unknown device is its own)."""
+    return DEVICES.get(key, NONE).silicon or key
 
 
 def band(samples: Sequence[float]) -> tuple[float, float]:
@@ -122,7 +130,8 @@ class _Data:
 def _data(figures: tuple[Figure, ...]) -> _Data | None:
     rows = []
     for g in figures:
-        cost, peak, bw = cost_of(g.model), peak_flops(g.hardware_key, g.precision_class), bandwidth(g.hardware_key)
+        dev = DEVICES.get(g.hardware_key, NONE)
+        cost, peak, bw = g.cost, dev.peak_flops[g.precision_class], dev.bandwidth
         if cost is not None and peak and bw and g.examples_per_sec > 0:
             rows.append((g, cost, float(peak), float(bw)))
     if not rows:
@@ -135,11 +144,11 @@ def _data(figures: tuple[Figure, ...]) -> _Data | None:
     bws = np.array([w for *_, w in rows])
     models = sorted({g.model for g, *_ in rows})
     by_model = [np.array([i for i, (g, *_) in enumerate(rows) if g.model == m]) for m in models]
-    sils = sorted({silicon(g.hardware_key) for g, *_ in rows})
+    sils = sorted({_die(g.hardware_key) for g, *_ in rows})
     # a silicon's factors are free only where a model was seen both on it and elsewhere (else a level absorbs them)
     spoken = {
-        sils.index(silicon(g.hardware_key)) for g, *_ in rows
-        if any(silicon(h.hardware_key) != silicon(g.hardware_key) and h.model == g.model for h, *_ in rows)
+        sils.index(_die(g.hardware_key)) for g, *_ in rows
+        if any(_die(h.hardware_key) != _die(g.hardware_key) and h.model == g.model for h, *_ in rows)
     }  # fmt: skip
     pad = np.full((len(by_model), max(len(ix) for ix in by_model)), n)
     for k, ix in enumerate(by_model):
@@ -149,7 +158,7 @@ def _data(figures: tuple[Figure, ...]) -> _Data | None:
         s * np.array([c.rest_bytes for _, c, _, _ in rows]) / bws,
         np.array([1.0 / g.batch if g.batch else 0.0 for g, *_ in rows]),
         np.log([g.examples_per_sec for g, *_ in rows]), np.array([g.precision_class == "mixed" for g, *_ in rows]),
-        models, by_model, pad, sils, np.array([sils.index(silicon(g.hardware_key)) for g, *_ in rows]), spoken,
+        models, by_model, pad, sils, np.array([sils.index(_die(g.hardware_key)) for g, *_ in rows]), spoken,
     )  # fmt: skip
 
 
@@ -228,10 +237,11 @@ def fit(figures: tuple[Figure, ...]) -> Fit | None:
     # a kind's level from models counted as themselves (a stand-in's level is in its source's units)
     stand_in = {g.model: c.stand_in for g, c, _, _ in d.rows}
     own = {m: v for m, v in levels.items() if not stand_in[m]}
-    kinds = sorted({model_kind(m) for m in own})
-    kind_levels = {k: _median([v for m, v in own.items() if model_kind(m) == k]) for k in kinds}
+    kind_of = {g.model: g.kind for g, *_ in d.rows}
+    kinds = sorted({kind_of[m] for m in own})
+    kind_levels = {k: _median([v for m, v in own.items() if kind_of[m] == k]) for k in kinds}
     every = _median(list(own.values()))
-    spread = tuple(v - kind_levels.get(model_kind(m), every) for m, v in own.items())
+    spread = tuple(v - kind_levels.get(kind_of[m], every) for m, v in own.items())
     factors = {d.sils[j]: (float(math.exp(p["fc"][j])), float(math.exp(p["fm"][j]))) for j in d.spoken}
     return Fit(
         {"float32": float(p["ec_float32"]), "mixed": float(p["ec_mixed"])}, float(p["em"]), factors,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from engine.compare.facts import model_costs
 from engine.compare.facts.model_flops import TRAIN_FLOPS, train_flops_per_example
-from engine.compare.facts.silicon import bandwidth, peak_flops
+from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind
 
 # the zoo model whose op mix stands in for a model of a kind without a count of its own (a user's model)
@@ -108,7 +108,8 @@ def byte_text(b: float) -> str:
 def step_seconds(cost: Cost, key: str, pc: str, e_c: float, e_m: float, overhead_s: float = 0.0,
                  batch: float | None = None) -> float | None:  # fmt: skip
     """Modelled seconds per training example."""
-    peak, bw = peak_flops(key, pc), bandwidth(key)
+    dev = DEVICES.get(key, NONE)
+    peak, bw = dev.peak_flops[pc], dev.bandwidth
     if not peak or not bw:
         return None
     s = MIXED_BYTES if pc == "mixed" else 1.0
@@ -118,7 +119,8 @@ def step_seconds(cost: Cost, key: str, pc: str, e_c: float, e_m: float, overhead
 
 def bound_share(cost: Cost, key: str, pc: str, e_c: float, e_m: float) -> float:
     """Share of the modelled step held by memory traffic (0: all compute-bound)."""
-    peak, bw = peak_flops(key, pc) or 1.0, bandwidth(key) or 1.0
+    dev = DEVICES.get(key, NONE)
+    peak, bw = dev.peak_flops[pc] or 1.0, dev.bandwidth or 1.0
     s = MIXED_BYTES if pc == "mixed" else 1.0
     mem = s * cost.rest_bytes / (bw * e_m)
     comp = 0.0

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.silicon import bandwidth, peak_flops
+from engine.compare.facts.silicon import DEVICES, NONE
 from engine.reference.units import HARDWARE
 
 MIN_SPREAD = 0.1  # log(peak ratio) − log(bandwidth ratio) below this says nothing about α
@@ -26,7 +26,8 @@ MIN_SPREAD = 0.1  # log(peak ratio) − log(bandwidth ratio) below this says not
 
 def exponent(target: str, anchor: str, ratio: float, pc: str) -> float | None:
     """α of one measured pair: how much of the ratio follows compute (1) rather than bandwidth (0)."""
-    p_t, p_a, b_t, b_a = peak_flops(target, pc), peak_flops(anchor, pc), bandwidth(target), bandwidth(anchor)
+    t, a = DEVICES.get(target, NONE), DEVICES.get(anchor, NONE)
+    p_t, p_a, b_t, b_a = t.peak_flops[pc], a.peak_flops[pc], t.bandwidth, a.bandwidth
     if not (p_t and p_a and b_t and b_a) or ratio <= 0:
         return None
     lp, lb = math.log(p_t / p_a), math.log(b_t / b_a)
@@ -36,7 +37,8 @@ def exponent(target: str, anchor: str, ratio: float, pc: str) -> float | None:
 
 
 def law_ratio(target: str, root: str, alpha: float, pc: str) -> float | None:
-    p_t, p_r, b_t, b_r = peak_flops(target, pc), peak_flops(root, pc), bandwidth(target), bandwidth(root)
+    t, r = DEVICES.get(target, NONE), DEVICES.get(root, NONE)
+    p_t, p_r, b_t, b_r = t.peak_flops[pc], r.peak_flops[pc], t.bandwidth, r.bandwidth
     if not (p_t and p_r and b_t and b_r):
         return None
     return float((p_t / p_r) ** alpha * (b_t / b_r) ** (1 - alpha))

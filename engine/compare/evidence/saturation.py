@@ -12,8 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.silicon import bandwidth, peak_flops
-from engine.compare.facts.single import one_device
+from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import precision_class
 from engine.reference.units import HARDWARE
 
@@ -23,7 +22,8 @@ DISTINCT = 1.5  # devices whose compute and bandwidth both differ by at least th
 
 def _distinct(a: str, b: str, pc: str) -> bool:
     """True when devices a and b differ by ≥ DISTINCT in peak compute (at `pc`) AND in memory bandwidth."""
-    fa, fb, ba, bb = peak_flops(a, pc), peak_flops(b, pc), bandwidth(a), bandwidth(b)
+    da, db = DEVICES.get(a, NONE), DEVICES.get(b, NONE)
+    fa, fb, ba, bb = da.peak_flops[pc], db.peak_flops[pc], da.bandwidth, db.bandwidth
     if not (fa and fb and ba and bb):
         return False
     return max(fa, fb) / min(fa, fb) >= DISTINCT and max(ba, bb) / min(ba, bb) >= DISTINCT
@@ -46,7 +46,7 @@ def saturated(rates: Sequence[lfl.Rate]) -> dict[str, str]:
     class: each device's middle one-device figure; see the module's rule)."""
     groups: dict[tuple[str, str, str], dict[str, list[float]]] = {}
     for r in rates:
-        o = one_device(r)
+        o = r.one
         if r.basis != "published" or o is None or r.bound in ("at most", "at least"):
             continue
         k = (r.source_id, r.workload, r.precision_class)

@@ -1,12 +1,14 @@
-"""One compared row of an answer (engine.compare.answer), shared by the answer and its sentence."""
+"""One compared row of an answer (engine.compare.answer), shared by the answer and its sentence; an answer's rows
+are made here in one call (compared_rows): each row's ratios, grade and cost read by later stages as fields."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.grade import Grade
+from engine.compare.facts.grade import Grade, grade
 
 
 @dataclass(frozen=True)
@@ -60,3 +62,26 @@ def time_ratio(subject: lfl.Rate, baseline: lfl.Rate) -> float | None:
     if not same_workload(subject, baseline) or not (subject.time_s and baseline.time_s):
         return None
     return baseline.time_s / subject.time_s
+
+
+def compared_rows(
+    base: lfl.Rate, kept: Sequence[tuple[lfl.Rate, lfl.Rate | None]], price: Mapping[int, tuple[float | None, str]]
+) -> list[Compared]:
+    """The baseline's own row, then each kept row (a rate and its one-device view) against it; `price`: the
+    (USD/h, whose price) of the kept row at that index, where one is known."""
+    base_one = base.one
+    rows = [Compared(base, 1.0, 1.0, None, None, base_one, 1.0, 1.0)]
+    return rows + [_compared(r, one, base, base_one, price.get(i, (None, ""))) for i, (r, one) in enumerate(kept)]
+
+
+def _compared(
+    r: lfl.Rate, one: lfl.Rate | None, base: lfl.Rate, base_one: lfl.Rate | None, price: tuple[float | None, str]
+) -> Compared:
+    g = grade(base.settings, r.settings, r.derivation)
+    ref_one = base_one or base
+    per = one.value / ref_one.value if one is not None else per_device_speedup(r, base)
+    low = one.low / ref_one.value if one is not None and one.low is not None else per
+    high = one.high / ref_one.value if one is not None and one.high is not None else per
+    usd_h, how = price
+    usd = usd_h / 3600.0 * 1e6 / one.value if usd_h and one is not None else None
+    return Compared(r, speedup(r, base), per, time_ratio(r, base), g, one, low, high, usd, how)

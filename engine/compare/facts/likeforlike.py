@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.compare.facts.workload import parse_shape
+from engine.compare.facts.single import one_device
+from engine.compare.facts.workload import device_count, model_kind, parse_shape
 from engine.compare.facts.workload import precision_class as class_of
 from engine.reference.normalize import is_missing, is_present, local_settings
 from engine.reference.units import HARDWARE, THROUGHPUT_METRICS, units_between
@@ -78,6 +79,11 @@ class Rate:
     per_device: float | None = field(init=False, compare=False, repr=False)  # value ÷ devices, when known
     stack: str = field(init=False, compare=False, repr=False)  # the software stack as a label reads it ('PyTorch')
     on_accelerator: bool = field(init=False, compare=False, repr=False)  # a known GPU or TPU (is_accelerator)
+    kind: str = field(init=False, compare=False, repr=False)  # a user model's, else workload.model_kind
+    device_units: float | None = field(init=False, compare=False, repr=False)  # its devices (workload.device_count)
+    per_device_of: float | None = field(init=False, compare=False, repr=False)  # one device's share: the system size
+    if TYPE_CHECKING:  # the row as ONE device (single.one_device): not a field, as it may be the row itself
+        one: Rate | None = field(init=False)
 
     def __post_init__(self) -> None:  # a row's precision and its class, read once when made (replace remakes them)
         object.__setattr__(self, "precision", str(self.settings.get("precision") or "unknown"))
@@ -87,6 +93,13 @@ class Rate:
         fw = str(self.settings.get("framework") or "")
         object.__setattr__(self, "stack", FRAMEWORK_TEXT.get(fw, fw) if fw and fw != "unknown" else "")
         object.__setattr__(self, "on_accelerator", is_accelerator(self.hardware_key))
+        object.__setattr__(self, "kind", self.settings.get("model_kind") or model_kind(self.workload))
+        s = self.settings
+        object.__setattr__(
+            self, "device_units", device_count(self.hardware_key, s.get("hardware_count"), s.get("count_unit"))
+        )
+        object.__setattr__(self, "per_device_of", float(s["per_device_of"]) if s.get("per_device_of") else None)
+        object.__setattr__(self, "one", one_device(self))  # last: it reads the fields above
 
 
 def is_accelerator(key: str) -> bool:

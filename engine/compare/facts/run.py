@@ -15,14 +15,15 @@ from engine.compare.facts import likeforlike as lfl
 class RunFacts:
     """Attributes:
     precision_class: "float32" or "mixed"; framework: the run's framework id ('tensorflow'), stack: as a label
-    reads it ('TensorFlow'); model_kind: a user model's kind from its layers (None: the zoo's, known by name);
+    reads it ('TensorFlow'); model_kind: the model's kind (Rate.kind: a user model's from its layers, a zoo
+    model's by name);
     flops_per_example: the run's own count, if any; batch_size: the run's batch (the step floor's ceiling);
     on_accelerator: the run ran on a known GPU or TPU."""
 
     precision_class: str
     framework: str
     stack: str
-    model_kind: str | None
+    model_kind: str
     flops_per_example: float | None
     batch_size: Any
     on_accelerator: bool
@@ -34,7 +35,7 @@ def facts_of(base: lfl.Rate) -> RunFacts:
         precision_class=base.precision_class,
         framework=str(base.settings.get("framework") or ""),
         stack=base.stack,
-        model_kind=base.settings.get("model_kind") or None,
+        model_kind=base.kind,
         flops_per_example=float(flops) if flops else None,
         batch_size=base.settings.get("batch_size"),
         on_accelerator=base.on_accelerator,

@@ -1,16 +1,32 @@
-"""A device's silicon facts, read once from the hardware table: dense peak FLOP/s per precision class, memory
-bandwidth, and which die it is (siblings such as H100 SXM / PCIe / H200 / GH200 share one) — per one device as
-engine.compare.facts.workload.device_unit counts it. Every stage reads these here: the saturation rule
-(evidence), the step model and its checks (estimate)."""
+"""A device's facts, worked out ONCE for every device of the hardware table when this module is imported
+(DEVICES): what one device is (its unit: a GPU, a TPU chip or board, a CPU host), which die it is (siblings such
+as H100 SXM / PCIe / H200 / GH200 share one), dense peak FLOP/s per precision class and memory bandwidth — per one
+device as `unit` counts it. Every stage reads these attributes from the table (the saturation rule in evidence,
+the step model and its checks in estimate, the answer's chip counts) instead of working them out per row; the
+functions below answer the same for callers outside the pipeline."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from engine.compare.facts.workload import device_unit
 from engine.reference.units import units_between
 from engine.spec import hardware_table
 
 
-def peak_flops(key: str, pc: str) -> float | None:
+@dataclass(frozen=True)
+class DeviceFacts:
+    unit: str  # workload.device_unit
+    silicon: str  # the die; "" for a device not in the hardware table (a caller uses the key itself)
+    peak_flops: Mapping[str, float | None] = field(default_factory=dict)  # FLOP/s by precision class
+    bandwidth: float | None = None  # bytes/s
+
+
+NONE = DeviceFacts(unit="gpu", silicon="", peak_flops={"mixed": None, "float32": None})
+
+
+def _peak_flops(key: str, pc: str) -> float | None:
     """Dense peak FLOP/s of one device (workload.device_unit) for a precision class. float32 means TF32 where the
     GPU has it (the frameworks' default for convolutions and matmuls on Ampere and later), and bfloat16 on a TPU
     that lists no float32 peak (XLA's default precision runs float32 matmuls as bfloat16 passes)."""
@@ -25,13 +41,29 @@ def peak_flops(key: str, pc: str) -> float | None:
     return per_unit * per * 1e12 if per_unit and per else None
 
 
-def bandwidth(key: str) -> float | None:
-    """Memory bandwidth of one device (workload.device_unit), bytes/s."""
+def _bandwidth(key: str) -> float | None:
     dev = hardware_table.BY_KEY.get(key)
     per = units_between(key, device_unit(key), dev.peak_unit) if dev is not None else None
     return dev.mem_bw_gbs * per * 1e9 if dev is not None and dev.mem_bw_gbs and per else None
 
 
+def _facts(key: str) -> DeviceFacts:
+    peaks = {pc: _peak_flops(key, pc) for pc in ("mixed", "float32")}
+    return DeviceFacts(device_unit(key), hardware_table.BY_KEY[key].silicon or key, peaks, _bandwidth(key))
+
+
+DEVICES: dict[str, DeviceFacts] = {key: _facts(key) for key in hardware_table.BY_KEY}
+
+
+def peak_flops(key: str, pc: str) -> float | None:
+    """Dense peak FLOP/s of one device for a precision class ('mixed' or 'float32'), from DEVICES."""
+    return DEVICES.get(key, NONE).peak_flops["mixed" if pc == "mixed" else "float32"]
+
+
+def bandwidth(key: str) -> float | None:
+    """Memory bandwidth of one device (workload.device_unit), bytes/s."""
+    return DEVICES.get(key, NONE).bandwidth
+
+
 def silicon(key: str) -> str:
-    dev = hardware_table.BY_KEY.get(key)
-    return (dev.silicon if dev is not None else "") or key
+    return DEVICES.get(key, NONE).silicon or key

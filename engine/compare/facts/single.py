@@ -8,20 +8,22 @@ below what one device alone reaches (scaling is rarely perfect): the label and t
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from engine.compare.facts.likeforlike import Rate
-from engine.compare.facts.workload import device_count, device_unit
+from engine.compare.facts.silicon import DEVICES, NONE
+
+# `rate` below is an engine.compare.facts.likeforlike.Rate, which makes its one-device view (Rate.one) with
+# one_device when it is made; likeforlike imports this module, so this one cannot name the type (no import cycle).
 
 
-def devices_of(rate: Rate) -> float | None:
+def devices_of(rate: Any) -> float | None:
     """How many devices (workload.device_unit) the row used; None when its source did not say."""
-    s = rate.settings
     if rate.origin == "this machine" and rate.device_type == "cpu":
         return 1.0
-    return device_count(rate.hardware_key, s.get("hardware_count"), s.get("count_unit"))
+    return rate.device_units
 
 
-def one_device(rate: Rate) -> Rate | None:
+def one_device(rate: Any) -> Any:
     """The row as one device: itself when it used one, a labelled per-device share of a system whose count is
     stated, else None (it stays a system, never in a per-device headline)."""
     n = devices_of(rate)
@@ -29,7 +31,7 @@ def one_device(rate: Rate) -> Rate | None:
         return None
     if n == 1:
         return rate
-    unit = device_unit(rate.hardware_key)
+    unit = DEVICES.get(rate.hardware_key, NONE).unit
     how = (
         f"{rate.how}; ÷ {n:g} {unit}s = one {unit}'s share of the system (one {unit} alone is usually a little faster)"
     )
@@ -46,9 +48,3 @@ def one_device(rate: Rate) -> Rate | None:
         how=how,
         settings={**rate.settings, "hardware_count": 1, "count_unit": unit, "per_device_of": n},
     )
-
-
-def scaled_from(rate: Rate) -> float | None:
-    """The system size a one-device row was divided from (None when it was one device to begin with)."""
-    n = rate.settings.get("per_device_of")
-    return float(n) if n else None

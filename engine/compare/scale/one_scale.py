@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.single import one_device
 from engine.reference.units import HARDWARE
 
 TPU_FLOAT32 = "float32 on a TPU runs its matmuls as bf16 passes (XLA's default precision)"
@@ -54,7 +53,7 @@ def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
     """The anchors: the measured one-device rows at the run's precision class, on the run's own stack where any
     is, else on the stack with the most such rows (the fastest first between equals)."""
     pc = base.precision_class
-    ones = [o for r in measured if r.basis == "measured" and (o := one_device(r)) is not None]
+    ones = [o for r in measured if r.basis == "measured" and (o := r.one) is not None]
     ones = [o for o in ones if o.precision_class == pc]
     mine = base.stack
     stacks: dict[str, list[lfl.Rate]] = {}

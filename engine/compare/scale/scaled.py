@@ -18,7 +18,6 @@ import statistics
 from collections.abc import Collection, Sequence
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.single import one_device
 from engine.compare.facts.source import publisher
 from engine.compare.facts.workload import device_unit
 from engine.reference.units import HARDWARE, units_between
@@ -37,7 +36,7 @@ def _config(r: lfl.Rate) -> tuple[str, float]:
 
 def _source_ratios(published: Sequence[lfl.Rate], target: str, anchor: str) -> list[tuple[lfl.Rate, lfl.Rate, str]]:
     """(target row, anchor row, precision class) pairs of one device each, from one source and one stack."""
-    ones = [(r, o) for r in published if r.hardware_key in (target, anchor) and (o := one_device(r)) is not None]
+    ones = [(r, o) for r in published if r.hardware_key in (target, anchor) and (o := r.one) is not None]
     ones = [(r, o) for r, o in ones if not r.doubtful and r.bound not in ("at most", "at least")]
     out = []
     for t_raw, t in ones:
@@ -112,7 +111,7 @@ def _n(v: float) -> str:
 
 
 def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[float]) -> lfl.Rate:
-    one = one_device(anchor) or anchor
+    one = anchor.one or anchor
     ratio = t.value / a.value
     who, fw, dev = publisher(t), t.stack, HARDWARE.get(key)
     name, anchor_name = _short(key), _short(anchor.hardware_key)

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.compared import Compared
-from engine.compare.facts.single import scaled_from
 from engine.spec.prices import usd_text
 
 WORKLOAD_NAMES = {
@@ -74,7 +73,7 @@ def _device(c: Compared) -> str:
     if r.origin == "this machine":
         return _name(r)
     source = source_words(r)
-    n = scaled_from(c.one) if c.one is not None else None
+    n = c.one.per_device_of if c.one is not None else None  # the system size it was divided from
     share = f", an {n:g}-device system ÷ {n:g}" if n else ""
     rough = ", rough" if r.basis == "estimate" and r.settings.get("rough") else ""
     return f"one {_name(r)} ({r.precision_words}, {source}{rough}{share})"
