@@ -105,6 +105,11 @@ def geometric_mean(values: list[float]) -> float:
 HARDWARE = BY_KEY  # the one hardware table (engine.spec.hardware_table)
 
 
+def short_name(hardware_key: str) -> str:
+    """The device's short name ('H100', 'TPU v4'), or its key where the table does not know it."""
+    return HARDWARE[hardware_key].short if hardware_key in HARDWARE else hardware_key
+
+
 # Board-level keys share their chip family's peaks and specs (a v2-8 board is 4 TPU v2 chips).
 _FAMILY = {"tpu_v2_8": "tpu_v2", "tpu_v3_8": "tpu_v3"}
 

@@ -18,7 +18,7 @@ from engine.compare.estimate.tpu_family import along_law
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.source import publisher
 from engine.compare.scale.scaled import BASIS
-from engine.reference.units import HARDWARE
+from engine.reference.units import short_name
 
 MAX_SLICE_RATIO = 4.0  # chips of the two slices of one ratio at most this far apart
 
@@ -56,7 +56,7 @@ def tpu_pairs(published: Sequence[lfl.Rate], pc: str) -> list[Pair]:
             if max(chips_t, chips_a) / min(chips_t, chips_a) > MAX_SLICE_RATIO:
                 continue
             words = f"{_who(t)}, {_round(t)} ({t.stack or 'stack not stated'} on TPU), per chip"
-            how = (f"{_short(t.hardware_key)} {t.value:,.4g} / {_short(a.hardware_key)} {a.value:,.4g} per chip "
+            how = (f"{short_name(t.hardware_key)} {t.value:,.4g} / {short_name(a.hardware_key)} {a.value:,.4g} per chip "
                    f"({t.id}, {a.id}; slices of {chips_t:g} and {chips_a:g} chips)")  # fmt: skip
             out.append((t.hardware_key, a.hardware_key, t.value / a.value, f"{words}|{how}"))
     return out
@@ -65,10 +65,6 @@ def tpu_pairs(published: Sequence[lfl.Rate], pc: str) -> list[Pair]:
 def _who(r: lfl.Rate) -> str:
     """Who measured both chips: Google for its MLPerf submissions (the suite is not the submitter)."""
     return "Google" if "google" in str(r.settings.get("source_title") or "").lower() else publisher(r)
-
-
-def _short(key: str) -> str:
-    return HARDWARE[key].short if key in HARDWARE else key
 
 
 def chained(rows: Sequence[lfl.Rate], published: Sequence[lfl.Rate], pc: str) -> list[lfl.Rate]:
@@ -110,7 +106,7 @@ def _root_and_ratios(pairs: Sequence[Pair]) -> tuple[str, dict[str, Pair]]:
 def _from_root(row: lfl.Rate, root: lfl.Rate, pair: Pair) -> lfl.Rate:
     _, _, ratio, text = pair
     words, detail = text.split("|", 1)
-    name, root_name = _short(row.hardware_key), _short(root.hardware_key)
+    name, root_name = short_name(row.hardware_key), short_name(root.hardware_key)
     how = (
         f"the {root_name} row ({root.value:,.0f} {root.unit}, {root.basis}) × {ratio:.3g} = {name}/{root_name} as "
         f"{words}: {detail}; one source, one round, one stack, so the stack cancels"

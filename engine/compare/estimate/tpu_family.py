@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.silicon import DEVICES, NONE
-from engine.reference.units import HARDWARE
+from engine.reference.units import short_name
 
 MIN_SPREAD = 0.1  # log(peak ratio) − log(bandwidth ratio) below this says nothing about α
 
@@ -44,10 +44,6 @@ def law_ratio(target: str, root: str, alpha: float, pc: str) -> float | None:
     return float((p_t / p_r) ** alpha * (b_t / b_r) ** (1 - alpha))
 
 
-def _short(key: str) -> str:
-    return HARDWARE[key].short if key in HARDWARE else key
-
-
 def along_law(rows: Sequence[lfl.Rate], root: lfl.Rate, pairs: Sequence[tuple[str, str, float, str]],
               pc: str, skip: set[str]) -> list[lfl.Rate]:  # fmt: skip
     """`rows` with every TPU estimate other than the root and the `skip`ped (chained) chips placed from the root by the
@@ -69,7 +65,7 @@ def along_law(rows: Sequence[lfl.Rate], root: lfl.Rate, pairs: Sequence[tuple[st
 
 
 def _placed(row: lfl.Rate, root: lfl.Rate, ratio: float, alpha: float, words: str) -> lfl.Rate:
-    name, root_name = _short(row.hardware_key), _short(root.hardware_key)
+    name, root_name = short_name(row.hardware_key), short_name(root.hardware_key)
     source = f"TPU scaling law of this model (α {alpha:.2f}, from {words})"
     how = (
         f"Estimate: the {root_name} row ({root.value:,.0f} {root.unit}, {root.basis}) × {ratio:.3g} = "

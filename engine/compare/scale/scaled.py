@@ -20,13 +20,9 @@ from collections.abc import Collection, Sequence
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.source import publisher
 from engine.compare.facts.workload import device_unit
-from engine.reference.units import HARDWARE, units_between
+from engine.reference.units import HARDWARE, short_name, units_between
 
 BASIS = "scaled"
-
-
-def _short(key: str) -> str:
-    return HARDWARE[key].short if key in HARDWARE else key
 
 
 def _config(r: lfl.Rate) -> tuple[str, float]:
@@ -114,7 +110,7 @@ def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[f
     one = anchor.one or anchor
     ratio = t.value / a.value
     who, fw, dev = publisher(t), t.stack, HARDWARE.get(key)
-    name, anchor_name = _short(key), _short(anchor.hardware_key)
+    name, anchor_name = short_name(key), short_name(anchor.hardware_key)
     words = f"measured on {anchor_name} × {who}'s {name}/{anchor_name} ratio"
     count = _config(t)[1]
     each = f"{count:g} devices each, ÷ {count:g}" if count != 1 else "one device each"
