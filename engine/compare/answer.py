@@ -3,8 +3,9 @@ user's run) against other rows as rates of work, under the one same-workload rul
 each graded (engine.compare.facts.grade) and seen as ONE device (engine.compare.facts.single), in one sentence with the
 number and the cost per million examples — the same on the Run page, on Compare and from `engine compare`.
 
-answer_for_run is one forward pipeline: run → rate (likeforlike) → candidate figures (your store's runs:
-store_rows; the pack, published rows, scaled rows and estimates: picks) → grade → one device → sentence.
+answer_for_run is one forward pipeline: the run, your store's runs and the reference table as rates, split by the
+one rule (engine.compare.evidence.rates) → candidate figures per device (the pack, published rows, scaled rows and
+estimates: picks) → grade → one device → sentence.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from engine.compare.evidence.store_rows import store_rates
+from engine.compare.evidence.rates import evidence_of
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.compared import Compared, compared_rows
 from engine.compare.facts.run import facts_of
@@ -67,19 +68,31 @@ def rates_for_ids(ids: Iterable[str], ref: pd.DataFrame | None, precision: str =
 def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate], prices: Mapping[str, Any] | None = None) -> Answer:
     """The baseline against every row of the same workload in the same unit; rows of other workloads are
     listed apart with the reason and never enter a ratio. `prices`: the user's USD/h per hardware key."""
+    why = {r.id: not_comparable(baseline.settings, r.settings, r.derivation) for r in others}
+    return _answer(baseline, [r for r in others if not why[r.id]], [(r, str(why[r.id])) for r in others if why[r.id]],
+                   prices)  # fmt: skip
+
+
+def _answer(
+    baseline: lfl.Rate,
+    same: Sequence[lfl.Rate],
+    other_work: Sequence[tuple[lfl.Rate, str]],
+    prices: Mapping[str, Any] | None,
+) -> Answer:
+    """The answer from rows already split by the one rule: `same` of the baseline's workload, `other_work` with
+    the reason they are not (listed apart)."""
     from engine.compare.rank.efficiency import prices_for  # the one price rule (user's, else the price table's)
 
-    left_out, other, kept = [], [], []
-    for r in others:
+    left_out, kept = [], []
+    for r in same:
         if r.id == baseline.id:
             continue
         if r.unit != baseline.unit:
             left_out.append(f"{r.label}: {r.unit}, not {baseline.unit}")
             continue
-        if reason := not_comparable(baseline.settings, r.settings, r.derivation):
-            other.append((r.label, reason))
-            continue
         kept.append((r, r.one if r.origin != "peak" else None))
+    other = [(r.label, why) for r, why in other_work if r.id != baseline.id and r.unit == baseline.unit]
+    left_out += [f"{r.label}: {r.unit}, not {baseline.unit}" for r, _ in other_work if r.unit != baseline.unit]
     training = [(i, one, r) for i, (r, one) in enumerate(kept) if one is not None and r.task == "training"]
     got = prices_for([(one, (prices or {}).get(r.hardware_key)) for _, one, r in training])  # all rows at once
     price = dict(zip([i for i, _, _ in training], got, strict=True))
@@ -105,25 +118,29 @@ def answer_for_run(
     measured by AccelBench, else published — anchored on a measured device where one source published both —
     else estimated) or the given ids; `device` keeps one hardware key; `all_devices` estimates every GPU and TPU
     with a datasheet peak, not only the rentable few (engine.compare.which). `store_runs`: result rows of the
-    store (engine.compare.evidence.store_rows.runs_of), the first evidence for a device. None when the run measured no
+    store (engine.compare.evidence.rates.runs_of), the first evidence for a device. None when the run measured no
     rate (failed, cancelled)."""
-    base = lfl.rate_of_run(run)
-    if base is None:
+    ev = evidence_of(run, ref, store_runs)  # the run, your store's runs, the reference table: rates, made once
+    if ev is None:
         return None
+    base = ev.base
     precision = str(run.get("dtype") if base.task == "micro" else run.get("precision") or "float32")
     ids = list(ids or ["auto"])
-    others: list[lfl.Rate] = []
+    same: list[lfl.Rate] = []
+    other: list[tuple[lfl.Rate, str]] = []
     if "auto" in ids:  # all_devices: every GPU/TPU with a peak estimated where nothing was measured (issue 29/7)
         facts = facts_of(base)  # the run's facts, read once and carried through every stage
-        store = store_rates(base, store_runs)  # your store's runs: the first evidence for a device
-        others = answer_rows(base, ref, facts, device, all_devices, store)
-    others += rates_for_ids([i for i in ids if i != "auto"], ref, precision)
+        same, other = answer_rows(ev, ref, facts, device, all_devices), list(ev.other_shapes)
+    if named := rates_for_ids([i for i in ids if i != "auto"], ref, precision):  # the user's own picks: checked here
+        why = {r.id: not_comparable(base.settings, r.settings, r.derivation) for r in named}
+        same += [r for r in named if not why[r.id]]
+        other += [(r, str(why[r.id])) for r in named if why[r.id]]
     user = dict(prices or {})
     if run.get("price_per_hour_usd") and base.hardware_key not in user:
         user[base.hardware_key] = run["price_per_hour_usd"]
     from engine.compare.words.input_cap import with_input_caps  # each device against its host's input pipeline (38/4)
 
-    return with_input_caps(compare(base, others, user), run)
+    return with_input_caps(_answer(base, same, other, user), run)
 
 
 def to_json(a: Answer) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """What Compare shows by default for a run: one row per device kind for the run's own workload, best evidence
-first — a run in your store (engine.compare.evidence.store_rows), else AccelBench's reference pack, else a published row,
+first — a run in your store (engine.compare.evidence.rates), else AccelBench's reference pack, else a published row,
 else an estimate (engine.compare.estimate.estimate) — nearest precision first. A device that only a source of another
 stack published is anchored on one AccelBench measured (engine.compare.scale.scaled: basis "scaled"), that source's own
 figure listed beside it with its stack named. The page's default view, `engine compare --reference auto` and the
@@ -16,6 +16,7 @@ import pandas as pd
 
 from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
+from engine.compare.evidence.rates import Evidence, evidence_for
 from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
@@ -73,21 +74,14 @@ def _pick(group: Sequence[lfl.Rate], mine: str, framework: str) -> lfl.Rate:
     return next(r for r in tied if one[r.id] == pick)
 
 
-def _same_model(base: lfl.Rate, ref: pd.DataFrame | None) -> list[lfl.Rate]:
-    if ref is None or ref.empty:
-        return []
-    rows = ref[(ref["model"] == base.workload) & (ref["task"] == base.task)]
-    return [r for r in (lfl.rate_of_reference(x) for x in rows.to_dict("records")) if r is not None]
-
-
 def reference_rates(base: lfl.Rate, ref: pd.DataFrame | None) -> list[lfl.Rate]:
     """Every reference row of the run's workload (the one rule) that yields a rate."""
-    return [r for r in _same_model(base, ref) if not_comparable(base.settings, r.settings, r.derivation) is None]
+    return list(evidence_for(base, ref).same_reference)
 
 
 def other_shapes(base: lfl.Rate, ref: pd.DataFrame | None) -> list[lfl.Rate]:
     """Reference rows of the same model or operation at another input shape: listed apart, never in a ratio."""
-    return [r for r in _same_model(base, ref) if not_comparable(base.settings, r.settings, r.derivation)]
+    return [r for r, _ in evidence_for(base, ref).other_shapes]
 
 
 def same_workload(base: lfl.Rate, rates: Sequence[lfl.Rate]) -> list[lfl.Rate]:
@@ -107,19 +101,6 @@ def _anchors(base: lfl.Rate, picked: Sequence[lfl.Rate]) -> list[lfl.Rate]:
     return out
 
 
-def answer_rows(
-    base: lfl.Rate,
-    ref: pd.DataFrame | None,
-    facts: RunFacts,
-    device: str | None,
-    all_devices: bool,
-    store: Sequence[lfl.Rate],
-) -> list[lfl.Rate]:
-    """Every candidate row of an answer in one pass: the default rows, then the other shapes (listed apart)."""
-    rows = default_rows(base, ref, device=device, all_devices=all_devices, store=store, facts=facts)
-    return [*rows, *other_shapes(base, ref)]
-
-
 def default_rows(
     base: lfl.Rate,
     ref: pd.DataFrame | None,
@@ -130,21 +111,33 @@ def default_rows(
     facts: RunFacts | None = None,
 ) -> list[lfl.Rate]:
     """One row per accelerator kind for `base`'s workload (or only `device`), best evidence first: your store's
-    runs (`store`: engine.compare.evidence.store_rows rates of any workload), AccelBench's pack, published rows; a device
+    runs (`store`: engine.compare.evidence.rates rates of any workload), AccelBench's pack, published rows; a device
     only a source published is anchored on a measured one (basis "scaled", the source's figure listed beside it
     with its stack); estimates for the rentable devices with no row — every GPU and TPU with a datasheet peak
     with `all_devices` (engine.compare.which) — (training only: an estimate needs examples/s to scale). `facts`:
     the run's, read once by the answer (engine.compare.facts.run)."""
-    facts = facts or facts_of(base)
+    return answer_rows(evidence_for(base, ref, store), ref, facts or facts_of(base), device, all_devices, estimates)
+
+
+def answer_rows(
+    ev: Evidence,
+    ref: pd.DataFrame | None,
+    facts: RunFacts,
+    device: str | None = None,
+    all_devices: bool = False,
+    estimates: bool = True,
+) -> list[lfl.Rate]:
+    """default_rows of the answer's evidence (engine.compare.evidence.rates.evidence_of), made once by the answer."""
+    base = ev.base
     mine, framework = facts.precision_class, facts.framework
     groups: dict[str, list[lfl.Rate]] = {}
     # a pipeline-bound source's figures are flagged first (engine.compare.evidence.saturation): no ratio, no headline
-    for r in flag_saturated([r for r in [*same_workload(base, store), *reference_rates(base, ref)]]):
+    for r in flag_saturated([*ev.same_store, *ev.same_reference]):
         if r.on_accelerator:
             groups.setdefault(r.hardware_key, []).append(r)
     picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
     if all_devices and not device:  # "Which device?": every row on one scale (engine.compare.scale.one_scale)
-        return one_scale_rows(base, ref, groups, picked, store, facts)
+        return one_scale_rows(ev, ref, groups, picked, facts)
     wanted = [k for k in picked if device is None or k == device]
     published = [r for g in groups.values() for r in g if r.basis == "published"]
     unmeasured = [k for k in wanted if picked[k].basis != "measured"]
@@ -160,22 +153,22 @@ def default_rows(
         covered -= {k for k, r in picked.items() if "saturated" in r.settings and k not in scaled}
         # from the answer's measured anchors, as "Which device?" does (one scale: engine.compare.scale.one_scale)
         scale = scale_of(base, [*picked.values(), *([base] if facts.on_accelerator else [])])
-        out += estimated_rows(base, ref, [k for k in keys if k not in covered], store, scale.anchors, facts)
+        out += estimated_rows(ev, ref, [k for k in keys if k not in covered], scale.anchors, facts)
     return out
 
 
 def one_scale_rows(
-    base: lfl.Rate,
+    ev: Evidence,
     ref: pd.DataFrame | None,
     groups: dict[str, list[lfl.Rate]],
     picked: dict[str, lfl.Rate],
-    store: Sequence[lfl.Rate] = (),
     facts: RunFacts | None = None,
 ) -> list[lfl.Rate]:
     """Every device on one scale: the measured anchors (one stack, the run's precision class), devices one source
     measured beside an anchor (scaled, never by a pipeline-bound source's ratio), the step model from an anchor
     for every other GPU and TPU with a peak; each other figure (published, another stack or precision) listed
     beside with its `scale_role` "beside" and why, never ranked."""
+    base = ev.base
     facts = facts or facts_of(base)
     scale = scale_of(base, [*picked.values(), *([base] if facts.on_accelerator else [])])
     anchors = [replace(a, settings={**a.settings, "scale_role": "anchor", "scale_note": scale.note})
@@ -192,7 +185,7 @@ def one_scale_rows(
         why = "pipeline-bound source" if "saturated" in r.settings else _beside_why(r, scale)
         beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))
     keys = [k for k in all_device_keys() if k not in ranked]
-    estimates = estimated_rows(base, ref, keys, store, anchors, facts)
+    estimates = estimated_rows(ev, ref, keys, anchors, facts)
     estimates = chained(estimates, published, scale.precision_class)  # TPUs from TPU figures (issue 36 item 5)
     return [*[a for a in anchors if a.id != base.id], *scaled, *estimates, *beside]
 
@@ -212,13 +205,13 @@ def automatic_rows(
     """Compare's rows beside the ones a user picked, in the order of evidence: your store's runs (one per device,
     the first evidence for it even beside a picked pack row), a scaled row for each picked published device that
     AccelBench did not measure, then estimates for the rentable devices still without a row."""
-    facts = facts_of(base)
+    facts, ev = facts_of(base), evidence_for(base, ref, store)
     mine, framework = facts.precision_class, facts.framework
     picked_same = [r for r in same_workload(base, chosen) if r.id != base.id]
     measured = {r.hardware_key for r in picked_same if r.basis == "measured"}
     ids = {r.id for r in chosen}
     groups: dict[str, list[lfl.Rate]] = {}
-    for r in same_workload(base, store):
+    for r in ev.same_store:
         if r.id not in ids:
             groups.setdefault(r.hardware_key, []).append(r)
     mine_rows = [_pick(g, mine, framework) for g in groups.values()]
@@ -229,11 +222,11 @@ def automatic_rows(
     anchors = _anchors(base, [_pick(g, mine, framework) for g in by_device.values()])
     covered = measured | set(groups)
     targets = sorted({r.hardware_key for r in picked_same if r.basis == "published"} - covered)
-    pool = [r for r in [*reference_rates(base, ref), *picked_same] if r.basis == "published"]
+    pool = [r for r in [*ev.same_reference, *picked_same] if r.basis == "published"]
     pool = flag_saturated(list({r.id: r for r in pool}.values()))  # the evidence stage's flag, as default_rows
     scaled = scaled_rows(base, anchors, pool, targets)
     covered |= {r.hardware_key for r in picked_same} | {r.hardware_key for r in scaled}
     out = mine_rows + scaled
     if base.task == "training":
-        out += estimated_rows(base, ref, [k for k in ESTIMATE_DEVICES if k not in covered], store, None, facts)
+        out += estimated_rows(ev, ref, [k for k in ESTIMATE_DEVICES if k not in covered], None, facts)
     return out

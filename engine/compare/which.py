@@ -143,7 +143,7 @@ def which_device(
 ) -> WhichDevice | None:
     """Every device for `run`'s training workload, fastest first. `prices`: the user's USD/h for one device per
     hardware key (they override the price table's); `work`: the epochs to time (default: the run's own);
-    `store_runs`: the results store's runs, the first evidence for a device (engine.compare.evidence.store_rows). None
+    `store_runs`: the results store's runs, the first evidence for a device (engine.compare.evidence.rates). None
     for a run with no rate or one that is not training (a microbenchmark measures GFLOP/s, not examples)."""
     answer = answer_for_run(run, ref, prices=prices, all_devices=True, store_runs=store_runs)
     if answer is None or answer.baseline.task != "training":
@@ -162,7 +162,8 @@ def which_device(
         rows.append(got)
     beside = [r for r in rows if r.beside_why]
     ranked = sorted(_one_per_family(on_one_scale([r for r in rows if not r.beside_why])), key=sort_key)
-    ranked = with_error_cases(ranked, beside, ref=ref)  # each estimate's own error (issue 36 item 6)
+    fitted = {k for c in answer.rows for k in c.rate.settings.get("fit_devices", ())}  # what the step model saw
+    ranked = with_error_cases(ranked, beside, fitted)  # each estimate's own error (issue 36 item 6)
     note = next((str(c.rate.settings["scale_note"]) for c in answer.rows if c.rate.settings.get("scale_note")), "")
     return WhichDevice(
         str(run.get("run_id") or ""), answer.baseline.workload, answer.baseline.unit, base.rate.label, base_one,

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.workload import model_kind, shaped_model
+from engine.compare.facts.workload import model_kind
 from engine.reference.normalize import is_missing
 from engine.reference.units import HARDWARE
 
@@ -28,8 +28,8 @@ class Point:
       basis: "measured" (AccelBench's own runs) or "published".
       source_id: where the figure came from; label: how a person reads it.
       batch: the batch per device it ran at, where stated (the step model's per-step overhead needs it).
-      kind: the model's kind (workload.model_kind), read once when the point is made, so the estimate stage reads
-        it instead of working it out per point.
+      kind: the model's kind (workload.model_kind; a point made of a rate takes the rate's, Rate.kind), read once
+        when the point is made, so the estimate stage reads it instead of working it out per point.
     """
 
     model: str
@@ -40,10 +40,11 @@ class Point:
     source_id: str
     label: str
     batch: float | None = None
-    kind: str = field(init=False, compare=False)
+    kind: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", model_kind(self.model))
+        if not self.kind:
+            object.__setattr__(self, "kind", model_kind(self.model))
 
 
 def point_of_rate(rate: lfl.Rate) -> Point | None:
@@ -55,8 +56,8 @@ def point_of_rate(rate: lfl.Rate) -> Point | None:
     basis = "measured" if rate.basis == "measured" else "published"
     per_device_batch = _batch(rate.settings.get("batch_size"), n_devices)
     return Point(
-        shaped_model(rate.settings), rate.hardware_key, rate.precision_class, rate.value / n_devices, basis,
-        rate.source_id, rate.label, per_device_batch,
+        rate.shaped, rate.hardware_key, rate.precision_class, rate.value / n_devices, basis, rate.source_id,
+        rate.label, per_device_batch, rate.kind,
     )  # fmt: skip
 
 
@@ -69,11 +70,12 @@ def _batch(batch: object, n_devices: float) -> float | None:
 
 
 def evidence_points(
-    ref: pd.DataFrame, store: Sequence[lfl.Rate], anchors: Sequence[lfl.Rate] | None
+    reference: Sequence[lfl.Rate], store: Sequence[lfl.Rate], anchors: Sequence[lfl.Rate] | None
 ) -> tuple[list[Point], list[Point] | None]:
-    """(the reference table's and the store's measured figures as points, the answer's anchors as points — None
-    when there are none: any figure of the model may then be a start), in one pass."""
-    points = points_from_reference(ref) + [p for p in (point_of_rate(r) for r in store) if p is not None]
+    """(the reference table's rates (engine.compare.evidence.rates.Evidence.reference) and the store's measured
+    figures as points, the answer's anchors as points — None when there are none: any figure of the model may then
+    be a start), in one pass."""
+    points = reference_points(reference) + [p for p in (point_of_rate(r) for r in store) if p is not None]
     starts = [p for p in (point_of_rate(a) for a in anchors or ()) if p is not None]
     return points, starts or None
 
@@ -86,8 +88,12 @@ def points_from_reference(ref: pd.DataFrame) -> list[Point]:
     rate on an H100), so per (model, device, precision class, source) only the fastest backend's figure is kept.
     """
     rows = ref[ref["task"] == "training"].to_dict("records") if not ref.empty else []
-    rates = (lfl.rate_of_reference(r) for r in rows)
-    points = [p for p in (point_of_rate(r) for r in rates if r is not None) if p is not None]
+    return reference_points([r for r in (lfl.rate_of_reference(x) for x in rows) if r is not None])
+
+
+def reference_points(rates: Sequence[lfl.Rate]) -> list[Point]:
+    """points_from_reference of rates already made (the answer's evidence stage made them once)."""
+    points = [p for p in (point_of_rate(r) for r in rates) if p is not None]
     best: dict[tuple[str, str, str, str], Point] = {}
     for p in points:
         k = (p.model, p.hardware_key, p.precision_class, p.source_id)

@@ -11,6 +11,7 @@ import pandas as pd
 from engine.compare.estimate.estimate import Estimate, estimates
 from engine.compare.estimate.points import evidence_points
 from engine.compare.estimate.step_floor import capped_all
+from engine.compare.evidence.rates import Evidence
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
 from engine.compare.scale.one_scale import TPU_FLOAT32
@@ -18,30 +19,32 @@ from engine.reference.units import HARDWARE, units_between
 
 
 def estimated_rows(
-    base: lfl.Rate,
+    ev: Evidence,
     ref: pd.DataFrame | None,
     keys: Sequence[str],
-    store: Sequence[lfl.Rate] = (),
     anchors: Sequence[lfl.Rate] | None = None,
     facts: RunFacts | None = None,
 ) -> list[lfl.Rate]:
     """An estimate per device key, as a rate marked basis "estimate" with its range (estimate.estimate); the
-    store's measured runs (of any model) join the reference table's figures as points. `anchors`: the answer's
-    measured rows of the model an estimate may start from (one scale), else any of its figures. `facts`: the
-    run's, read once by the answer (engine.compare.facts.run)."""
+    store's measured runs (of any model) join the reference table's figures as points (`ev`, the answer's evidence:
+    engine.compare.evidence.rates). `anchors`: the answer's measured rows of the model an estimate may start from
+    (one scale), else any of its figures. `facts`: the run's, read once by the answer (engine.compare.facts.run).
+    Each row names the devices the step model's fit saw (settings "fit_devices": error_case's evidence)."""
     if not keys or ref is None:
         return []
+    base = ev.base
     facts = facts or facts_of(base)
-    points, starts = evidence_points(ref, store, anchors)
+    points, starts = evidence_points(ev.reference, ev.store, anchors)
     es = estimates(
         base.workload, keys, facts.precision_class, points, facts.flops_per_example, facts.model_kind, starts
     )
     # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
     es = capped_all(es, facts.batch_size, ref if starts is None else None)
-    return [_as_rate(base, facts, e) for e in es]
+    fitted = tuple(sorted({p.hardware_key for p in points}))
+    return [_as_rate(base, facts, e, fitted) for e in es]
 
 
-def _as_rate(base: lfl.Rate, facts: RunFacts, e: Estimate) -> lfl.Rate:
+def _as_rate(base: lfl.Rate, facts: RunFacts, e: Estimate, fitted: tuple[str, ...] = ()) -> lfl.Rate:
     dev = HARDWARE.get(e.hardware_key)
     name = dev.short if dev else e.hardware_key
     precision = base.precision if facts.precision_class == e.precision_class else "mixed_bfloat16"
@@ -54,6 +57,7 @@ def _as_rate(base: lfl.Rate, facts: RunFacts, e: Estimate) -> lfl.Rate:
         "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "method": e.method, "source_kind": "estimate",
         "anchor_key": e.anchor.hardware_key if e.anchor else None,
         "ratio_source": "step model" if e.method == "memory-aware" else f"ratio on {len(e.ratio_models)} other models",
+        "fit_devices": fitted,
     }  # fmt: skip
     if device_type == "tpu" and facts.precision_class == "float32":
         settings["precision_note"] = TPU_FLOAT32

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.grade import Grade, grade
+from engine.compare.facts.grade import Grade, grades
 
 
 @dataclass(frozen=True)
@@ -71,13 +71,21 @@ def compared_rows(
     (USD/h, whose price) of the kept row at that index, where one is known."""
     base_one = base.one
     rows = [Compared(base, 1.0, 1.0, None, None, base_one, 1.0, 1.0)]
-    return rows + [_compared(r, one, base, base_one, price.get(i, (None, ""))) for i, (r, one) in enumerate(kept)]
+    gs = grades(base.settings, [(r.settings, r.derivation) for r, _ in kept])  # every row's grade in one call
+    return rows + [
+        _compared(r, one, base, base_one, price.get(i, (None, "")), g)
+        for i, ((r, one), g) in enumerate(zip(kept, gs, strict=True))
+    ]
 
 
 def _compared(
-    r: lfl.Rate, one: lfl.Rate | None, base: lfl.Rate, base_one: lfl.Rate | None, price: tuple[float | None, str]
+    r: lfl.Rate,
+    one: lfl.Rate | None,
+    base: lfl.Rate,
+    base_one: lfl.Rate | None,
+    price: tuple[float | None, str],
+    g: Grade,
 ) -> Compared:
-    g = grade(base.settings, r.settings, r.derivation)
     ref_one = base_one or base
     per = one.value / ref_one.value if one is not None else per_device_speedup(r, base)
     low = one.low / ref_one.value if one is not None and one.low is not None else per

@@ -192,6 +192,11 @@ def grade(mine: Mapping[str, Any], theirs: Mapping[str, Any], derivation: str = 
     return Grade(GRADES[worst], tuple(d.short for d in counted[:3]), tuple(d.long for d in diffs))
 
 
+def grades(mine: Mapping[str, Any], rows: Iterable[tuple[Mapping[str, Any], str]]) -> list[Grade]:
+    """grade for each (settings, derivation) against `mine`, in one call (an answer's rows at once)."""
+    return [grade(mine, theirs, derivation) for theirs, derivation in rows]
+
+
 def differing(rows: Iterable[Mapping[str, Any]], label: Callable[[Mapping[str, Any]], str]) -> list[str]:
     """For many rows (History's selection, a References chart): one line per speed setting on which they
     disagree, e.g. 'Batch differs: 32 (a, b) vs 128 (c)'. Empty when they are like for like."""

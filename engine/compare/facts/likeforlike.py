@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.compare.facts.single import one_device
-from engine.compare.facts.workload import device_count, model_kind, parse_shape
+from engine.compare.facts.workload import device_count, model_kind, parse_shape, shaped_model
 from engine.compare.facts.workload import precision_class as class_of
 from engine.reference.normalize import is_missing, is_present, local_settings
 from engine.reference.units import HARDWARE, THROUGHPUT_METRICS, units_between
@@ -80,6 +80,7 @@ class Rate:
     stack: str = field(init=False, compare=False, repr=False)  # the software stack as a label reads it ('PyTorch')
     on_accelerator: bool = field(init=False, compare=False, repr=False)  # a known GPU or TPU (is_accelerator)
     kind: str = field(init=False, compare=False, repr=False)  # a user model's, else workload.model_kind
+    shaped: str = field(init=False, compare=False, repr=False)  # the model at a stated sequence (shaped_model)
     device_units: float | None = field(init=False, compare=False, repr=False)  # its devices (workload.device_count)
     per_device_of: float | None = field(init=False, compare=False, repr=False)  # one device's share: the system size
     if TYPE_CHECKING:  # the row as ONE device (single.one_device): not a field, as it may be the row itself
@@ -94,6 +95,7 @@ class Rate:
         object.__setattr__(self, "stack", FRAMEWORK_TEXT.get(fw, fw) if fw and fw != "unknown" else "")
         object.__setattr__(self, "on_accelerator", is_accelerator(self.hardware_key))
         object.__setattr__(self, "kind", self.settings.get("model_kind") or model_kind(self.workload))
+        object.__setattr__(self, "shaped", shaped_model(self.settings))
         s = self.settings
         object.__setattr__(
             self, "device_units", device_count(self.hardware_key, s.get("hardware_count"), s.get("count_unit"))
