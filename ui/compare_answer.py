@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.compare import answer as ans
-from engine.compare.evidence.store_rows import runs_of, store_rates
+from engine.compare.evidence.rates import runs_of, store_rates
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.picks import automatic_rows, other_shapes
 from engine.spec import hardware_table

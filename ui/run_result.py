@@ -37,7 +37,7 @@ def _reference_frame() -> pd.DataFrame | None:
 def answer_line(row: dict[str, Any]) -> Any:
     """The answer in one sentence and one number: how many times faster the published hardware is."""
     from engine.compare.answer import answer_for_run, times_range
-    from engine.compare.evidence.store_rows import runs_of
+    from engine.compare.evidence.rates import runs_of
 
     # your store's runs on other devices (a teammate's pushed T4 run) are the first evidence for those devices
     found = answer_for_run(row, _reference_frame(), store_runs=runs_of(store()))

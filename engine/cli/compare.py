@@ -74,7 +74,7 @@ def _run(store: Any, run_id: str) -> dict[str, Any]:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from engine.compare.answer import answer_for_run, to_json
-    from engine.compare.evidence.store_rows import runs_of
+    from engine.compare.evidence.rates import runs_of
     from engine.reference.data import load_reference
     from engine.runs.store import Store
 
@@ -146,7 +146,7 @@ def _which(args: argparse.Namespace, run: dict[str, Any]) -> int:
         _die("--price-usd-h: with --device all, give each device's price as --price KEY=USD (e.g. --price h100=2.49)")
     if args.reference != ["auto"]:
         _die("--reference: --device all lists every device for the run's own workload; leave --reference out")
-    from engine.compare.evidence.store_rows import runs_of
+    from engine.compare.evidence.rates import runs_of
     from engine.runs.store import Store
 
     store_runs = runs_of(Store())  # your store's runs: the first evidence for a device

@@ -38,7 +38,7 @@ from test_which_device import R50
 import engine.compare
 from engine.compare import answer as ans
 from engine.compare import which as wd
-from engine.compare.evidence.store_rows import runs_of
+from engine.compare.evidence.rates import runs_of
 from engine.reference.data import load_reference
 from engine.runs.store import Store
 

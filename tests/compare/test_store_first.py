@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 from engine.compare import answer as ans
 from engine.compare import picks
 from engine.compare.estimate.estimate import point_of_rate
-from engine.compare.evidence.store_rows import runs_of, store_rate, store_rates
+from engine.compare.evidence.rates import runs_of, store_rate, store_rates
 from engine.compare.facts import likeforlike as lfl
 from engine.runs.store import Store
 
