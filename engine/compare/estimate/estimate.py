@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from engine.compare.estimate import step_fit, step_model
 from engine.compare.estimate.points import (  # noqa: F401 (Point's helpers re-exported: picks, estimate_check, tests)
+    Groups,
     Key,
     Point,
     group_points,
@@ -72,15 +73,13 @@ class Estimate:
     capped: bool = False
 
 
-def _device_ratio(groups: dict[Key, list[Point]], model: str, target: str, anchor: str, pc: str) -> float:
+def _device_ratio(groups: Groups, model: str, target: str, anchor: str, pc: str) -> float:
     """target ÷ anchor on `model`, within each source that measured both where one did (its settings cancel)."""
     on_t, on_a = groups[(model, target, pc)], groups[(model, anchor, pc)]
-    shared: Sequence[str | None] = sorted({p.source_id for p in on_t} & {p.source_id for p in on_a})
-
-    def of(group: list[Point], source: str | None) -> float:
-        return middle([p for p in group if source in (None, p.source_id)]).examples_per_sec
-
-    return statistics.median(of(on_t, s) / of(on_a, s) for s in shared or [None])
+    shared = sorted(set(on_t.by_source) & set(on_a.by_source))
+    if not shared:
+        return on_t.middle.examples_per_sec / on_a.middle.examples_per_sec
+    return statistics.median(on_t.by_source[s].examples_per_sec / on_a.by_source[s].examples_per_sec for s in shared)
 
 
 def _short(key: str, article: bool = False) -> str:
@@ -92,7 +91,7 @@ def _by_ratio(
     model: str,
     target: str,
     pc: str,
-    groups: dict[Key, list[Point]],
+    groups: Groups,
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
 ) -> Estimate | None:
@@ -100,16 +99,16 @@ def _by_ratio(
     given = {p.hardware_key: p for p in anchors} if anchors is not None else None
     options = []
     for m, anchor, c in groups:
-        if m != model or c != pc or anchor == target or not usable_device(anchor):
+        if m != model or c != pc or anchor == target or not groups[(m, anchor, c)].usable:
             continue
         if given is not None and anchor not in given:  # one scale: only the answer's measured anchors
             continue
         others = sorted(
             o for o, d, oc in groups
-            if d == target and oc == pc and o != model and groups[(o, d, oc)][0].kind == kind and (o, anchor, pc) in groups
+            if d == target and oc == pc and o != model and groups[(o, d, oc)].kind == kind and (o, anchor, pc) in groups
         )  # fmt: skip
         if others:
-            a = given[anchor] if given is not None else middle(groups[(model, anchor, pc)])
+            a = given[anchor] if given is not None else groups[(model, anchor, pc)].middle
             ratios = [_device_ratio(groups, o, target, anchor, pc) for o in others]
             # most ratio models first; then AccelBench's own figure; then the nearest device (the least carried)
             near = abs(math.log(statistics.median(ratios)))
@@ -129,13 +128,13 @@ def _by_ratio(
     return Estimate(model, target, pc, v * mid, low, high, "ratio", rough, a, tuple(others), how)
 
 
-def fit_figures(groups: dict[Key, list[Point]]) -> tuple[step_fit.Figure, ...]:
+def fit_figures(groups: Groups) -> tuple[step_fit.Figure, ...]:
     """Each (model, device, precision class)'s middle figure, on the devices an estimate can name."""
-    first = {g[0].model: g[0] for g in groups.values()}  # each model's cost and kind, worked out once
-    out, costs = [], {m: step_model.cost_of(m, None, p.kind) for m, p in first.items()}
+    kinds = {m: g.kind for (m, _, _), g in groups.items()}  # each model's cost and kind, worked out once
+    out, costs = [], {m: step_model.cost_of(m, None, k) for m, k in kinds.items()}
     for (m, d, c), group in sorted(groups.items()):
-        if usable_device(d):
-            mid = middle(group)
+        if group.usable:
+            mid = group.middle
             out.append(step_fit.Figure(m, d, c, mid.examples_per_sec, mid.batch, mid.kind, costs[m]))
     return tuple(out)
 
@@ -146,13 +145,13 @@ def _modelled(key: str, pc: str) -> bool:
     return bool(dev.bandwidth and dev.peak_flops[pc])
 
 
-def _own_figures(model: str, pc: str, groups: dict[Key, list[Point]], anchors: Sequence[Point] | None) -> list[Point]:
+def _own_figures(model: str, pc: str, groups: Groups, anchors: Sequence[Point] | None) -> list[Point]:
     """The model's own figures a memory-aware estimate may start from, on devices with a peak and a bandwidth."""
     if anchors is not None:  # one scale (engine.compare.scale.one_scale): the answer's measured anchors, nothing else
         return [a for a in anchors if _modelled(a.hardware_key, pc)]
     return [
-        middle(g) for (m, d, c), g in groups.items()
-        if m == model and c == pc and usable_device(d) and _modelled(d, c)
+        g.middle for (m, d, c), g in groups.items()
+        if m == model and c == pc and g.usable and _modelled(d, c)
     ]  # fmt: skip
 
 
@@ -175,7 +174,7 @@ def _by_memory(
     model: str,
     target: str,
     pc: str,
-    groups: dict[Key, list[Point]],
+    groups: Groups,
     flops: float | None,
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
@@ -233,24 +232,26 @@ def estimate(
     model: str,
     hardware_key: str,
     precision: str,
-    points: Sequence[Point],
+    points: Sequence[Point] | Groups,
     flops_per_example: float | None = None,
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
 ) -> Estimate | None:
     """An estimate of `model`'s training examples/s on one `hardware_key` device at `precision` (a precision or
-    its class), from the other points; None for an unknown device or when neither method has data. `kind`:
-    a user model's, read from its layers (the zoo's is known by name; an unknown one counts as a convnet).
+    its class), from the other points (or the points grouped once, group_points, for every device of an answer);
+    None for an unknown device or when neither method has data. `kind`: a user model's, read from its layers (the
+    zoo's is known by name; an unknown one counts as a convnet).
 
     Points of the target itself are left out: an estimate stands in for a figure, it never repeats one.
     `anchors`: the model's figures an estimate may start from (engine.compare.scale.one_scale: the answer's measured
     rows), in place of every figure of the model.
     """
     pc = precision if precision in CLASSES else precision_class(precision)
-    if not usable_device(hardware_key):
+    if not DEVICES.get(hardware_key, NONE).estimable:
         return None
     target = (model, hardware_key, pc)
-    groups = group_points([p for p in points if (p.model, p.hardware_key, p.precision_class) != target])
+    grouped = points if isinstance(points, dict) else group_points(points)
+    groups = {k: g for k, g in grouped.items() if k != target}
     # a ratio seen on two or more other models first (checked leave-one-out it misses by less than the step
     # model); one seen on a single other model carries that model's quirks: the step model goes before it
     ratio = _by_ratio(*target, groups, kind, anchors)
@@ -263,13 +264,14 @@ def estimates(
     model: str,
     keys: Sequence[str],
     precision: str,
-    points: Sequence[Point],
+    groups: Groups,
     flops_per_example: float | None = None,
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
 ) -> list[Estimate]:
-    """`estimate` for each device key, in one pass (the keys with no estimate left out)."""
-    out = [estimate(model, k, precision, points, flops_per_example, kind, anchors) for k in keys]
+    """`estimate` for each device key from the points grouped once (group_points), in one pass (the keys with no
+    estimate left out)."""
+    out = [estimate(model, k, precision, groups, flops_per_example, kind, anchors) for k in keys]
     return [e for e in out if e is not None]
 
 
@@ -279,7 +281,7 @@ def widen(e: Estimate, w: float) -> Estimate:
     return replace(e, low=v * (e.low / v) ** w, high=v * (e.high / v) ** w)
 
 
-def _new_silicon_range(e: Estimate | None, groups: dict[Key, list[Point]]) -> Estimate | None:
+def _new_silicon_range(e: Estimate | None, groups: Groups) -> Estimate | None:
     """A step-model estimate for silicon no figure here ran on carries the range widened out of sample
     (step_fit.NEW_SILICON_WIDENING; engine.compare.estimate.silicon_check): the fit's residuals are in-sample and held
     only about 63 % of such figures."""

@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.compare.estimate.estimate import Estimate, Point, estimate, group_points, middle, usable_device
+from engine.compare.estimate.estimate import Estimate, Point, estimate, group_points, usable_device
 from engine.reference.units import HARDWARE
 
 
@@ -42,7 +42,7 @@ def leave_one_out(points: Sequence[Point], flops: dict[str, float] | None = None
     for (m, d, c), group in sorted(group_points(points).items()):
         e = estimate(m, d, c, points, (flops or {}).get(m)) if usable_device(d) else None
         if e is not None:
-            out.append((middle(group), e))
+            out.append((group.middle, e))
     return out
 
 
@@ -71,7 +71,7 @@ def leave_out(
         for (m, d, c), group in sorted(own.items()):
             e = estimate(m, d, c, rest, (flops or {}).get(m))
             if e is not None:
-                pairs.append((middle(group), e))
+                pairs.append((group.middle, e))
         out[device] = pairs
     return out
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind
 from engine.reference.normalize import is_missing
-from engine.reference.units import HARDWARE
 
 Key = tuple[str, str, str]  # (model, hardware_key, precision_class)
 
@@ -71,13 +71,13 @@ def _batch(batch: object, n_devices: float) -> float | None:
 
 def evidence_points(
     reference: Sequence[lfl.Rate], store: Sequence[lfl.Rate], anchors: Sequence[lfl.Rate] | None
-) -> tuple[list[Point], list[Point] | None]:
+) -> tuple[Groups, list[Point] | None]:
     """(the reference table's rates (engine.compare.evidence.rates.Evidence.reference) and the store's measured
-    figures as points, the answer's anchors as points — None when there are none: any figure of the model may then
-    be a start), in one pass."""
+    figures as points, grouped (group_points); the answer's anchors as points — None when there are none: any figure
+    of the model may then be a start), in one pass."""
     points = reference_points(reference) + [p for p in (point_of_rate(r) for r in store) if p is not None]
     starts = [p for p in (point_of_rate(a) for a in anchors or ()) if p is not None]
-    return points, starts or None
+    return group_points(points), starts or None
 
 
 def points_from_reference(ref: pd.DataFrame) -> list[Point]:
@@ -107,14 +107,44 @@ def reference_points(rates: Sequence[lfl.Rate]) -> list[Point]:
 
 
 def usable_device(key: str) -> bool:
-    """A device an estimate can name: a known GPU or TPU (a CPU host has no stable ratio to anything)."""
-    dev = HARDWARE.get(key)
-    return dev is not None and dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
+    """A device an estimate can name: a known GPU or TPU (facts.silicon: DeviceFacts.estimable)."""
+    return DEVICES.get(key, NONE).estimable
 
 
-def group_points(points: Sequence[Point]) -> dict[Key, list[Point]]:
-    keys = dict.fromkeys((p.model, p.hardware_key, p.precision_class) for p in points)
-    return {k: [p for p in points if (p.model, p.hardware_key, p.precision_class) == k] for k in keys}
+@dataclass(frozen=True)
+class Group:
+    """The points of one (model, device, precision class), with what the estimate reads of them worked out once.
+
+    Attributes:
+      points: the figures, in the order they came.
+      middle: their middle figure (middle); by_source: each source's middle figure, by source_id.
+      usable: the device is one an estimate can name (usable_device); kind: the model's kind.
+    """
+
+    points: tuple[Point, ...]
+    middle: Point
+    by_source: dict[str, Point]
+    usable: bool
+    kind: str
+
+
+Groups = dict[Key, Group]
+
+
+def group_points(points: Sequence[Point]) -> Groups:
+    """The points grouped by (model, device, precision class), in the order each key first comes."""
+    lists: dict[Key, list[Point]] = {}
+    for p in points:
+        lists.setdefault((p.model, p.hardware_key, p.precision_class), []).append(p)
+    return {k: _group(g) for k, g in lists.items()}
+
+
+def _group(g: list[Point]) -> Group:
+    sources: dict[str, list[Point]] = {}
+    for p in g:
+        sources.setdefault(p.source_id, []).append(p)
+    by_source = {s: middle(ps) for s, ps in sources.items()}
+    return Group(tuple(g), middle(g), by_source, usable_device(g[0].hardware_key), g[0].kind)
 
 
 def middle(group: Sequence[Point]) -> Point:

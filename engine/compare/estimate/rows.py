@@ -34,13 +34,13 @@ def estimated_rows(
         return []
     base = ev.base
     facts = facts or facts_of(base)
-    points, starts = evidence_points(ev.reference, ev.store, anchors)
+    groups, starts = evidence_points(ev.reference, ev.store, anchors)
     es = estimates(
-        base.workload, keys, facts.precision_class, points, facts.flops_per_example, facts.model_kind, starts
+        base.workload, keys, facts.precision_class, groups, facts.flops_per_example, facts.model_kind, starts
     )
     # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
     es = capped_all(es, facts.batch_size, ref if starts is None else None)
-    fitted = tuple(sorted({p.hardware_key for p in points}))
+    fitted = tuple(sorted({d for _, d, _ in groups}))
     return [_as_rate(base, facts, e, fitted) for e in es]
 
 

@@ -21,6 +21,7 @@ class DeviceFacts:
     silicon: str  # the die; "" for a device not in the hardware table (a caller uses the key itself)
     peak_flops: Mapping[str, float | None] = field(default_factory=dict)  # FLOP/s by precision class
     bandwidth: float | None = None  # bytes/s
+    estimable: bool = False  # a known GPU or TPU an estimate can name (a CPU host has no stable ratio to anything)
 
 
 NONE = DeviceFacts(unit="gpu", silicon="", peak_flops={"mixed": None, "float32": None})
@@ -49,7 +50,9 @@ def _bandwidth(key: str) -> float | None:
 
 def _facts(key: str) -> DeviceFacts:
     peaks = {pc: _peak_flops(key, pc) for pc in ("mixed", "float32")}
-    return DeviceFacts(device_unit(key), hardware_table.BY_KEY[key].silicon or key, peaks, _bandwidth(key))
+    dev = hardware_table.BY_KEY[key]
+    estimable = dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
+    return DeviceFacts(device_unit(key), dev.silicon or key, peaks, _bandwidth(key), estimable)
 
 
 DEVICES: dict[str, DeviceFacts] = {key: _facts(key) for key in hardware_table.BY_KEY}
