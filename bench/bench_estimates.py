@@ -15,8 +15,9 @@ Leave the silicon out (`--leave-silicon-out`, and `leave_silicon_out` in `--json
 device's silicon removed at once (engine.compare.estimate.silicon_check), its ranges widened by the factor chosen on the
 OTHER silicons (nested), so the coverage printed is out of sample.
 
-`--without-pipeline-bound` leaves out the figures engine.compare.evidence.saturation flags (they time a source's input
-pipeline, not the chip), as truth and as evidence alike.
+The estimator itself keeps the figures engine.compare.evidence.saturation flags (they time a source's input pipeline,
+not the chip) out of its evidence, the rule applied to the figures it is given (so never to a held-out device's);
+they are still scored as truth. `--without-pipeline-bound` leaves them out as truth too.
 
     python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--leave-silicon-out]
         [--without-pipeline-bound] [--json]

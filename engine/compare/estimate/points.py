@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from engine.compare.evidence.saturation import plateau_devices
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind
@@ -73,11 +74,11 @@ def evidence_points(
     reference: Sequence[lfl.Rate], store: Sequence[lfl.Rate], anchors: Sequence[lfl.Rate] | None
 ) -> tuple[Groups, list[Point] | None]:
     """(the reference table's rates (engine.compare.evidence.rates.Evidence.reference) and the store's measured
-    figures as points, grouped (group_points); the answer's anchors as points — None when there are none: any figure
-    of the model may then be a start), in one pass."""
+    figures as points, less a pipeline-bound source's (without_pipeline_bound), grouped (group_points); the answer's
+    anchors as points — None when there are none: any figure of the model may then be a start), in one pass."""
     points = reference_points(reference) + [p for p in (point_of_rate(r) for r in store) if p is not None]
     starts = [p for p in (point_of_rate(a) for a in anchors or ()) if p is not None]
-    return group_points(points), starts or None
+    return group_points(without_pipeline_bound(points)), starts or None
 
 
 def points_from_reference(ref: pd.DataFrame) -> list[Point]:
@@ -151,3 +152,17 @@ def middle(group: Sequence[Point]) -> Point:
     """The group's middle figure (median_low: a real figure, not an average of two)."""
     mid = statistics.median_low(p.examples_per_sec for p in group)
     return next(p for p in group if p.examples_per_sec == mid)
+
+
+def without_pipeline_bound(points: Sequence[Point]) -> list[Point]:
+    """The points less the published figures of a pipeline-bound source (engine.compare.evidence.saturation: a
+    plateau across devices far apart in compute and bandwidth timed the source's input pipeline, not the chip), the
+    rule applied to these points alone, so the evidence an estimate is given decides what it drops."""
+    groups: dict[tuple[str, str, str], dict[str, list[float]]] = {}
+    for p in points:
+        if p.basis == "published":
+            groups.setdefault((p.source_id, p.model, p.precision_class), {}).setdefault(p.hardware_key, []).append(
+                p.examples_per_sec
+            )
+    flat = plateau_devices(groups)
+    return [p for p in points if p.hardware_key not in flat.get((p.source_id, p.model, p.precision_class), ())]

@@ -1,8 +1,10 @@
 """The step model's efficiencies, fitted on the measured and published figures (engine.compare.estimate.step_model).
 
-e_c per precision class and e_m are shared by every device, times a factor per silicon (engine.spec.hardware_table
-`silicon`) where that silicon's figures allow, held to 1 by a penalty where they do not. A device with no figures
-takes its silicon sibling's factors (an H200 or GH200 the H100's: the same GH100 die) or none. Each model also
+e_c per precision class and e_m are shared by every device, times a trend in the device's datasheet size (each
+efficiency × (peak or bandwidth ÷ the figures' median)^slope, one fitted slope each: a chip with more bandwidth
+reaches a smaller share of it), times a factor per silicon (engine.spec.hardware_table `silicon`) where that
+silicon's figures allow, held to 1 by a penalty where they do not. A device with no figures takes its silicon
+sibling's factors (an H200 or GH200 the H100's: the same GH100 die), else the trend alone (issue 36 item 6). Each model also
 gets a level (its software stack; its count being off for the workload the source ran): the median over its
 figures, so only how a model's speed CHANGES between devices fits the efficiencies. A model with no figure
 takes the median level of its kind. The range of an estimate comes from the fit's residuals (band).
@@ -23,6 +25,9 @@ from engine.compare.facts.silicon import DEVICES, NONE
 
 PENALTY = 0.5  # weight (in summed |log error|) that holds a silicon's factors near 1 where few figures speak
 OVERHEADS_S = (0.0, 2.5e-4, 5e-4, 1e-3, 2e-3)  # per-step overheads the fit chooses from (seconds)
+# the trend's slopes are searched within ±SLOPE_LIMIT in steps of 2·SLOPE_LIMIT ÷ (SLOPE_STEPS − 1), then finer around the
+# best: fine enough that the slopes found do not hang on the grid (±0.75 and ±1.0 at the same step find the same)
+SLOPE_LIMIT, SLOPE_STEPS = 0.5, 41
 MIN_MARGIN = 1.25  # the narrowest range any carried estimate may claim (high ÷ low): the ratio method's margin
 # the range: the 5th and 95th percentiles of the fit's residuals. They are in-sample (the fit saw the figure),
 # so they understate a held-out error: this 90 % band held the true value about 80 % of the time with the
@@ -30,7 +35,7 @@ MIN_MARGIN = 1.25  # the narrowest range any carried estimate may claim (high ÷
 BAND = (0.05, 0.95)
 # an estimate for silicon with no figure here widens that band this much in log space: the widening chosen out of
 # sample, leaving each silicon out (bench/bench_estimates.py --json, `leave_silicon_out.band`; silicon_check.py)
-NEW_SILICON_WIDENING = 1.6
+NEW_SILICON_WIDENING = 1.1
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,7 @@ class Fit:
         as an estimate picks it (same silicon, else nearest in modelled speed); their quantiles make the range.
       level_spread: log level of each model around its kind's (added to the range of a model with no figure).
       n_figures: figures fitted on.
+      trend: (compute slope, log peak it is centred on, bandwidth slope, log bandwidth it is centred on).
     """
 
     e_c: dict[str, float]
@@ -79,9 +85,14 @@ class Fit:
     residuals: tuple[float, ...]
     level_spread: tuple[float, ...]
     n_figures: int
+    trend: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
     def efficiencies(self, key: str, pc: str) -> tuple[float, float]:
         fc, fm = self.factors.get(_die(key), (1.0, 1.0))
+        dev, (bc, c_peak, bm, c_bw) = DEVICES.get(key, NONE), self.trend
+        peak, bw = dev.peak_flops[pc], dev.bandwidth
+        fc *= math.exp(bc * (math.log(peak) - c_peak)) if peak else 1.0
+        fm *= math.exp(bm * (math.log(bw) - c_bw)) if bw else 1.0
         return min(self.e_c[pc] * fc, 1.0), min(self.e_m * fm, 1.0)
 
     def borrowed_from(self, key: str) -> str | None:
@@ -125,6 +136,9 @@ class _Data:
     sils: list[str]
     sil_of: np.ndarray
     spoken: set[int]  # silicons whose factors are free: a model was seen both on them and elsewhere
+    log_peak: np.ndarray  # each figure's device's log peak FLOP/s and log bandwidth, less their medians (centre)
+    log_bw: np.ndarray
+    centre: tuple[float, float]
 
 
 def _data(figures: tuple[Figure, ...]) -> _Data | None:
@@ -153,18 +167,21 @@ def _data(figures: tuple[Figure, ...]) -> _Data | None:
     pad = np.full((len(by_model), max(len(ix) for ix in by_model)), n)
     for k, ix in enumerate(by_model):
         pad[k, : len(ix)] = ix
+    log_peaks, log_bws = np.log([p for *_, p, _ in rows]), np.log(bws)
+    centre = (float(np.median(log_peaks)), float(np.median(log_bws)))
     return _Data(
         rows, flops / np.array([p for *_, p, _ in rows])[:, None], s[:, None] * byts / bws[:, None],
         s * np.array([c.rest_bytes for _, c, _, _ in rows]) / bws,
         np.array([1.0 / g.batch if g.batch else 0.0 for g, *_ in rows]),
         np.log([g.examples_per_sec for g, *_ in rows]), np.array([g.precision_class == "mixed" for g, *_ in rows]),
         models, by_model, pad, sils, np.array([sils.index(_die(g.hardware_key)) for g, *_ in rows]), spoken,
+        log_peaks - centre[0], log_bws - centre[1], centre,
     )  # fmt: skip
 
 
 def _log_rates(d: _Data, p: dict) -> np.ndarray:
-    ec = np.where(d.is_mixed, p["ec_mixed"], p["ec_float32"]) * np.exp(p["fc"][d.sil_of])
-    em = p["em"] * np.exp(p["fm"][d.sil_of])
+    ec = np.where(d.is_mixed, p["ec_mixed"], p["ec_float32"]) * np.exp(p["fc"][d.sil_of] + p["bc"] * d.log_peak)
+    em = p["em"] * np.exp(p["fm"][d.sil_of] + p["bm"] * d.log_bw)
     ec, em = np.minimum(ec, 1.0), np.minimum(em, 1.0)
     t = np.maximum(d.compute / ec[:, None], d.memory / em[:, None]).sum(1)
     return -np.log(t + d.rest_s / em + p["overhead"] * d.inv_batch)
@@ -184,13 +201,16 @@ def _search(of: Callable[[float], float], lo: float, hi: float, n_coarse: int = 
 
 
 def _optimise(d: _Data) -> dict:
-    """Coordinate descent over the efficiencies, the overhead and the spoken silicons' factors (three sweeps)."""
+    """Coordinate descent over the efficiencies, the overhead, the trend's slopes and the spoken silicons' factors
+    (three sweeps)."""
     p: dict = {"ec_float32": 0.4, "ec_mixed": 0.3, "em": 0.6, "fc": np.zeros(len(d.sils)),
-               "fm": np.zeros(len(d.sils)), "overhead": 0.0}  # fmt: skip
+               "fm": np.zeros(len(d.sils)), "overhead": 0.0, "bc": 0.0, "bm": 0.0}  # fmt: skip
     for _sweep in range(3):
         for name in ("ec_float32", "ec_mixed", "em"):
             p[name] = math.exp(_search(lambda v, name=name: _loss(d, {**p, name: math.exp(v)}), math.log(0.02), 0.0))  # type: ignore[misc]
         p["overhead"] = min(OVERHEADS_S, key=lambda v: _loss(d, {**p, "overhead": v}))
+        for name in ("bc", "bm"):
+            p[name] = _search(lambda v, name=name: _loss(d, {**p, name: v}), -SLOPE_LIMIT, SLOPE_LIMIT, SLOPE_STEPS)  # type: ignore[misc]
         for j in d.spoken:
             for name in ("fc", "fm"):
 
@@ -246,5 +266,5 @@ def fit(figures: tuple[Figure, ...]) -> Fit | None:
     return Fit(
         {"float32": float(p["ec_float32"]), "mixed": float(p["ec_mixed"])}, float(p["em"]), factors,
         float(p["overhead"]), levels, kind_levels | {"": every}, tuple(_residuals(d, r_all, modelled)), spread,
-        len(d.rows),
+        len(d.rows), (float(p["bc"]), d.centre[0], float(p["bm"]), d.centre[1]),
     )  # fmt: skip

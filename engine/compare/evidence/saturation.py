@@ -79,6 +79,11 @@ def _flagged(
     return flagged
 
 
+def plateau_devices(groups: dict[tuple[str, str, str], dict[str, list[float]]]) -> dict[tuple[str, str, str], set[str]]:
+    """Per (source, model, precision class) with a plateau: its devices (groups: each one-device figure by device)."""
+    return {k: devices for k, (devices, _) in _flagged(groups).items()}
+
+
 def pipeline_bound_rows(rows: Iterable[Mapping[str, Any]]) -> list[str]:
     """The saturation rule over History's rows (imported tables: `source`, `model`, `precision`, `hardware_key`,
     `examples_per_sec` and `device_count`): one sentence per source and model whose figures are flagged."""
