@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from engine.compare.evidence.saturation import plateau_devices
 from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.plateau import plateau_devices
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind
 from engine.reference.normalize import is_missing
@@ -155,9 +155,9 @@ def middle(group: Sequence[Point]) -> Point:
 
 
 def without_pipeline_bound(points: Sequence[Point]) -> list[Point]:
-    """The points less the published figures of a pipeline-bound source (engine.compare.evidence.saturation: a
-    plateau across devices far apart in compute and bandwidth timed the source's input pipeline, not the chip), the
-    rule applied to these points alone, so the evidence an estimate is given decides what it drops."""
+    """The points less the published figures of a pipeline-bound source (engine.compare.facts.plateau, the rule of
+    the saturation flag: a plateau across devices far apart in compute and bandwidth timed the source's input
+    pipeline, not the chip), the rule applied to these points alone: the evidence an estimate is given decides."""
     groups: dict[tuple[str, str, str], dict[str, list[float]]] = {}
     for p in points:
         if p.basis == "published":

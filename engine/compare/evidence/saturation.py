@@ -12,33 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.silicon import DEVICES, NONE
+from engine.compare.facts.plateau import DISTINCT, plateaus
 from engine.compare.facts.workload import precision_class
 from engine.reference.units import HARDWARE
-
-PLATEAU = 0.10  # figures within ±10 % of their middle: a plateau
-DISTINCT = 1.5  # devices whose compute and bandwidth both differ by at least this much should not share one
-
-
-def _distinct(a: str, b: str, pc: str) -> bool:
-    """True when devices a and b differ by ≥ DISTINCT in peak compute (at `pc`) AND in memory bandwidth."""
-    da, db = DEVICES.get(a, NONE), DEVICES.get(b, NONE)
-    fa, fb, ba, bb = da.peak_flops[pc], db.peak_flops[pc], da.bandwidth, db.bandwidth
-    if not (fa and fb and ba and bb):
-        return False
-    return max(fa, fb) / min(fa, fb) >= DISTINCT and max(ba, bb) / min(ba, bb) >= DISTINCT
-
-
-def _plateaus(by_device: dict[str, float], pc: str) -> set[str]:
-    """Devices of every window of figures within ±PLATEAU of its middle that holds two distinct devices."""
-    order = sorted(by_device, key=by_device.__getitem__)
-    flagged: set[str] = set()
-    for i, lo_key in enumerate(order):
-        top = by_device[lo_key] * (1 + PLATEAU) / (1 - PLATEAU)
-        window = [k for k in order[i:] if by_device[k] <= top]
-        if any(_distinct(a, b, pc) for a in window for b in window if a < b):
-            flagged |= set(window)
-    return flagged
 
 
 def saturated(rates: Sequence[lfl.Rate]) -> dict[str, str]:
@@ -67,7 +43,7 @@ def _flagged(
     flagged = {}
     for k, figures in groups.items():
         mids = {d: statistics.median_low(v) for d, v in figures.items()}
-        devices = _plateaus(mids, k[2])
+        devices = plateaus(mids, k[2])
         if devices:
             names = ", ".join(HARDWARE[d].short if d in HARDWARE else d for d in sorted(devices, key=lambda d: mids[d]))
             lo, hi = min(mids[d] for d in devices), max(mids[d] for d in devices)
@@ -77,11 +53,6 @@ def _flagged(
             )
             flagged[k] = (devices, why)
     return flagged
-
-
-def plateau_devices(groups: dict[tuple[str, str, str], dict[str, list[float]]]) -> dict[tuple[str, str, str], set[str]]:
-    """Per (source, model, precision class) with a plateau: its devices (groups: each one-device figure by device)."""
-    return {k: devices for k, (devices, _) in _flagged(groups).items()}
 
 
 def pipeline_bound_rows(rows: Iterable[Mapping[str, Any]]) -> list[str]:
