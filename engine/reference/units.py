@@ -105,9 +105,11 @@ def geometric_mean(values: list[float]) -> float:
 HARDWARE = BY_KEY  # the one hardware table (engine.spec.hardware_table)
 
 
-def short_name(hardware_key: str) -> str:
-    """The device's short name ('H100', 'TPU v4'), or its key where the table does not know it."""
-    return HARDWARE[hardware_key].short if hardware_key in HARDWARE else hardware_key
+def short_name(hardware_key: str, article: bool = False) -> str:
+    """The device's short name ('H100', 'TPU v4'), or its key where the table does not know it; with its article
+    ('an H100', 'a TPU v4') for a sentence."""
+    name = HARDWARE[hardware_key].short if hardware_key in HARDWARE else hardware_key
+    return (f"an {name}" if name[:1] in "AEHILMNORSX" else f"a {name}") if article else name
 
 
 # Board-level keys share their chip family's peaks and specs (a v2-8 board is 4 TPU v2 chips).

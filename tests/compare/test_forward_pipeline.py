@@ -150,8 +150,9 @@ def test_at_most_ten_reentries_all_into_helpers(traced):
     points 3, saturation 2, which_rows 2, 12 modules 1 each); stage packages: 36; a device's facts in one table made
     at import, a row's facts made once with its Rate, an answer's compared rows made in one call: 17; the evidence
     made once as rates and split once by the one rule (engine.compare.evidence.rates), points grouped once with their
-    middle figures: 10 — the Rate constructors and the one rule (likeforlike, workload, single), the step model's
-    formula and its fit (leaves of the estimate stage), model FLOPs, a source's stack words, the table's rows."""
+    middle figures, the fit's figures made once per answer: 10 — the Rate constructors and the one rule (likeforlike,
+    workload, single), the plateau rule (read once by the saturation flag, once by the estimate's evidence), the step
+    model's formula and its fit (leaves of the estimate stage), a source's stack words, the table's rows."""
     both = traced["all"].reentries | traced["h100"].reentries
     counts = {k: (len(t.reentries), t.by_module()) for k, t in traced.items()}
     assert len(both) <= MAX_REENTRIES, (len(both), counts)  # the union of both answers

@@ -38,7 +38,7 @@ from engine.compare.estimate.points import (  # noqa: F401 (Point's helpers re-e
 from engine.compare.estimate.step_model import byte_text, pct, sig
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind, precision_class
-from engine.reference.units import HARDWARE
+from engine.reference.units import short_name
 from engine.spec import catalog
 
 RATIO_MARGIN = 0.25  # a device ratio carried across models of one kind: the error the method aims to stay within
@@ -84,11 +84,6 @@ def _device_ratio(groups: Groups, model: str, target: str, anchor: str, pc: str)
     return statistics.median(on_t.by_source[s].examples_per_sec / on_a.by_source[s].examples_per_sec for s in shared)
 
 
-def _short(key: str, article: bool = False) -> str:
-    name = HARDWARE[key].short if key in HARDWARE else key
-    return (f"an {name}" if name[:1] in "AEHILMNORSX" else f"a {name}") if article else name
-
-
 def _by_ratio(
     model: str,
     target: str,
@@ -123,8 +118,8 @@ def _by_ratio(
     n_models, v = f"{len(others)} other {kind} model{'s' if len(others) > 1 else ''}", a.examples_per_sec
     unit = "img/s" if model in catalog.MODELS and catalog.MODELS[model].kind == "image" else "examples/s"
     how = (
-        f"Estimate: {model} on {_short(anchor, True)} ({v:,.{0 if v >= 100 else 1}f} {unit}, {a.basis}) × the "
-        f"{_short(target)}/{_short(anchor)} ratio seen on {n_models} ({spread})"
+        f"Estimate: {model} on {short_name(anchor, True)} ({v:,.{0 if v >= 100 else 1}f} {unit}, {a.basis}) × the "
+        f"{short_name(target)}/{short_name(anchor)} ratio seen on {n_models} ({spread})"
     )
     low, high, rough = v * lo / (1 + RATIO_MARGIN), v * hi * (1 + RATIO_MARGIN), len(others) < MIN_RATIO_MODELS
     return Estimate(model, target, pc, v * mid, low, high, "ratio", rough, a, tuple(others), how)
@@ -180,13 +175,17 @@ def _by_memory(
     flops: float | None,
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
+    figures: tuple[step_fit.Figure, ...] | None = None,
 ) -> Estimate | None:
     """The memory-aware step model (engine.compare.estimate.step_model): the model's own figure on another device × the
     modelled step-time ratio of the two devices, or, with no figure of the model anywhere, its modelled rate
-    at the fitted efficiencies × the level of its kind."""
+    at the fitted efficiencies × the level of its kind. `figures`: fit_figures of every group, made once for all
+    the devices of an answer (the target's own figure is left out here)."""
     kind = kind or model_kind(model)
     cost = step_model.cost_of(model, flops, kind)
-    fit, fit_bw = step_fit.fit(fit_figures(groups)), DEVICES.get(target, NONE).bandwidth
+    mine = (model, target, pc)
+    figs = fit_figures(groups) if figures is None else tuple(f for f in figures if f.key != mine)
+    fit, fit_bw = step_fit.fit(figs), DEVICES.get(target, NONE).bandwidth
     if cost is None or fit is None or not DEVICES.get(target, NONE).peak_flops[pc] or not fit_bw:
         return None
     e_c, e_m = fit.efficiencies(target, pc)
@@ -195,7 +194,7 @@ def _by_memory(
     mem = step_model.bound_share(cost, target, pc, e_c, e_m)
     work = (
         f"{sig(cost.total_flops / 1e9)} GFLOP per training example and {byte_text(cost.total_bytes)} moved (memory "
-        f"traffic {pct(mem)} of the modelled step on {_short(target, True)})"
+        f"traffic {pct(mem)} of the modelled step on {short_name(target, True)})"
     )
     fitted = f"{pct(e_c)} of peak compute and {pct(e_m)} of bandwidth, fitted on {fit.n_figures} figures" + (
         f" (the factors of its {sibling} silicon)" if sibling else ""
@@ -210,8 +209,8 @@ def _by_memory(
         ratio, a = min(same or scaled, key=lambda x: abs(math.log(x[0])))
         value, (down, up), v = a.examples_per_sec * ratio, step_fit.band(fit.residuals), a.examples_per_sec
         how = (
-            f"Estimate (memory-aware): {model} on {_short(a.hardware_key, True)} ({v:,.{0 if v >= 100 else 1}f} "
-            f"{unit}, {a.basis}) × {ratio:.3g}, the {_short(target)}/{_short(a.hardware_key)} step-time ratio of "
+            f"Estimate (memory-aware): {model} on {short_name(a.hardware_key, True)} ({v:,.{0 if v >= 100 else 1}f} "
+            f"{unit}, {a.basis}) × {ratio:.3g}, the {short_name(target)}/{short_name(a.hardware_key)} step-time ratio of "
             f"its {work}, at {fitted}"
         )
         rough = len(fit.residuals) < 5
@@ -238,11 +237,12 @@ def estimate(
     flops_per_example: float | None = None,
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
+    figures: tuple[step_fit.Figure, ...] | None = None,
 ) -> Estimate | None:
     """An estimate of `model`'s training examples/s on one `hardware_key` device at `precision` (a precision or
-    its class), from the other points (or the points grouped once, group_points, for every device of an answer);
-    None for an unknown device or when neither method has data. `kind`: a user model's, read from its layers (the
-    zoo's is known by name; an unknown one counts as a convnet).
+    its class), from the other points (or the points grouped once, group_points, for every device of an answer,
+    and their fit_figures); None for an unknown device or when neither method has data. `kind`: a user model's,
+    read from its layers (the zoo's is known by name; an unknown one counts as a convnet).
 
     Points of the target itself are left out: an estimate stands in for a figure, it never repeats one.
     `anchors`: the model's figures an estimate may start from (engine.compare.scale.one_scale: the answer's measured
@@ -260,7 +260,8 @@ def estimate(
     ratio = _by_ratio(*target, groups, kind, anchors)
     if ratio is not None and not ratio.rough:
         return ratio
-    return _new_silicon_range(_by_memory(*target, groups, flops_per_example, kind, anchors) or ratio, groups)
+    memory = _by_memory(*target, groups, flops_per_example, kind, anchors, figures)
+    return _new_silicon_range(memory or ratio, groups)
 
 
 def estimates(
@@ -274,7 +275,8 @@ def estimates(
 ) -> list[Estimate]:
     """`estimate` for each device key from the points grouped once (group_points), in one pass (the keys with no
     estimate left out)."""
-    out = [estimate(model, k, precision, groups, flops_per_example, kind, anchors) for k in keys]
+    figures = fit_figures(groups)  # each model's cost worked out once for every device
+    out = [estimate(model, k, precision, groups, flops_per_example, kind, anchors, figures) for k in keys]
     return [e for e in out if e is not None]
 
 

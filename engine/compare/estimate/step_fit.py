@@ -56,6 +56,10 @@ class Figure:
     batch: float | None
     kind: str = field(compare=False)
     cost: Cost | None = field(compare=False)
+    key: tuple[str, str, str] = field(init=False, compare=False, repr=False)  # (model, device, precision class)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", (self.model, self.hardware_key, self.precision_class))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
-from engine.compare.facts.plateau import DISTINCT, plateaus
+from engine.compare.facts.plateau import DISTINCT, plateau_devices
 from engine.compare.facts.workload import precision_class
 from engine.reference.units import HARDWARE
 
@@ -41,9 +41,8 @@ def _flagged(
 ) -> dict[tuple[str, str, str], tuple[set[str], str]]:
     """Per (source, model, precision class) with a plateau: its devices and why, in words."""
     flagged = {}
-    for k, figures in groups.items():
-        mids = {d: statistics.median_low(v) for d, v in figures.items()}
-        devices = plateaus(mids, k[2])
+    for k, devices in plateau_devices(groups).items():  # every group's plateau in one call
+        mids = {d: statistics.median_low(v) for d, v in groups[k].items()}
         if devices:
             names = ", ".join(HARDWARE[d].short if d in HARDWARE else d for d in sorted(devices, key=lambda d: mids[d]))
             lo, hi = min(mids[d] for d in devices), max(mids[d] for d in devices)
