@@ -21,7 +21,10 @@ def test_max_batch_finds_the_out_of_memory_boundary_under_a_memory_cap(db):
     ok, failed = answer["largest_ok"], answer["first_failed"]
     # within one bisection step; on failure, show every attempt (seen once on a loaded host: 512 ended otherwise)
     assert ok and failed and 0 < failed - ok <= 128, answer
-    assert "RESOURCE_EXHAUSTED" in answer["failure"] and "out of memory" in answer["failure"]
+    # the cap is reached either by XLA's allocator or, past it, by the next thread's stack (engine/worker/host_limit:
+    # both read as out of memory; which comes first varies with the host's load — a CI run met the second)
+    why = answer["failure"]
+    assert "out of memory" in why and ("RESOURCE_EXHAUSTED" in why or "host memory cap was reached" in why), why
     tried = {a["batch_size"]: a for a in answer["attempts"]}
     assert tried[ok]["status"] == RunStatus.OK and tried[ok]["examples_per_sec"] > 0
     assert tried[failed]["status"] == RunStatus.FAILED
