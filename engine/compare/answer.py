@@ -16,11 +16,10 @@ from typing import Any
 
 import pandas as pd
 
-from engine.compare.evidence.rates import evidence_of
+from engine.compare.evidence.rates import evidence_of, split
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.compared import Compared, compared_rows
 from engine.compare.facts.run import facts_of
-from engine.compare.facts.workload import not_comparable
 from engine.compare.picks import answer_rows, reference_rates
 from engine.compare.words.sentence import WORKLOAD_NAMES, headline, times, times_range
 
@@ -68,9 +67,7 @@ def rates_for_ids(ids: Iterable[str], ref: pd.DataFrame | None, precision: str =
 def compare(baseline: lfl.Rate, others: Sequence[lfl.Rate], prices: Mapping[str, Any] | None = None) -> Answer:
     """The baseline against every row of the same workload in the same unit; rows of other workloads are
     listed apart with the reason and never enter a ratio. `prices`: the user's USD/h per hardware key."""
-    why = {r.id: not_comparable(baseline.settings, r.settings, r.derivation) for r in others}
-    return _answer(baseline, [r for r in others if not why[r.id]], [(r, str(why[r.id])) for r in others if why[r.id]],
-                   prices)  # fmt: skip
+    return _answer(baseline, *split(baseline, others), prices)
 
 
 def _answer(
@@ -131,10 +128,9 @@ def answer_for_run(
     if "auto" in ids:  # all_devices: every GPU/TPU with a peak estimated where nothing was measured (issue 29/7)
         facts = facts_of(base)  # the run's facts, read once and carried through every stage
         same, other = answer_rows(ev, ref, facts, device, all_devices), list(ev.other_shapes)
-    if named := rates_for_ids([i for i in ids if i != "auto"], ref, precision):  # the user's own picks: checked here
-        why = {r.id: not_comparable(base.settings, r.settings, r.derivation) for r in named}
-        same += [r for r in named if not why[r.id]]
-        other += [(r, str(why[r.id])) for r in named if why[r.id]]
+    if named := rates_for_ids([i for i in ids if i != "auto"], ref, precision):  # the user's own picks
+        named_same, named_other = split(base, named)  # checked by the same rule
+        same, other = same + named_same, other + named_other
     user = dict(prices or {})
     if run.get("price_per_hour_usd") and base.hardware_key not in user:
         user[base.hardware_key] = run["price_per_hour_usd"]

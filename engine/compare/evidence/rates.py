@@ -55,10 +55,7 @@ def store_rate(run: Mapping[str, Any]) -> lfl.Rate | None:
     run, an unrecognised device, or a run that measured no rate."""
     if run.get("status") not in (None, "ok"):
         return None
-    return _as_store_rate(run, lfl.rate_of_run(run, origin=ORIGIN))
-
-
-def _as_store_rate(run: Mapping[str, Any], r: lfl.Rate | None) -> lfl.Rate | None:
+    r = lfl.rate_of_run(run, origin=ORIGIN)
     if r is None or not r.on_accelerator:
         return None
     dev = HARDWARE[r.hardware_key]
@@ -114,9 +111,7 @@ def evidence_of(
     base = lfl.rate_of_run(run)
     if base is None:
         return None
-    store = [r for run_ in runs or () if run_.get("status") in (None, "ok")
-             for r in [_as_store_rate(run_, lfl.rate_of_run(run_, origin=ORIGIN))] if r is not None]  # fmt: skip
-    return _split(base, [r for r in store if _of_base(base, r)], ref)
+    return _split(base, store_rates(base, runs), ref)
 
 
 def evidence_for(base: lfl.Rate, ref: pd.DataFrame | None, store: Iterable[lfl.Rate] = ()) -> Evidence:
@@ -128,13 +123,25 @@ def _of_base(base: lfl.Rate, r: lfl.Rate) -> bool:
     return r.id != base.id and r.task == base.task and r.unit == base.unit
 
 
+def split(base: lfl.Rate, rates: Iterable[lfl.Rate]) -> tuple[list[lfl.Rate], list[tuple[lfl.Rate, str]]]:
+    """`rates` split by the one same-workload rule (engine.compare.facts.workload.not_comparable): those of
+    `base`'s workload, and the others with the reason, each in the order given."""
+    same, other = [], []
+    for r in rates:
+        why = not_comparable(base.settings, r.settings, r.derivation)
+        if why:
+            other.append((r, why))
+        else:
+            same.append(r)
+    return same, other
+
+
 def _split(base: lfl.Rate, store: list[lfl.Rate], ref: pd.DataFrame | None) -> Evidence:
     rows = ref[ref["task"] == base.task].to_dict("records") if ref is not None and not ref.empty else []
     reference = [(r, str(row.get("model") or "")) for row in rows for r in [lfl.rate_of_reference(row)] if r]
-    why = {r.id: not_comparable(base.settings, r.settings, r.derivation) for r, m in reference if m == base.workload}
-    same_store = [r for r in store if r.on_accelerator and not not_comparable(base.settings, r.settings, r.derivation)]
+    same_reference, other_shapes = split(base, [r for r, model in reference if model == base.workload])
+    same_store, _ = split(base, [r for r in store if r.on_accelerator])
     return Evidence(
-        base, tuple(store), tuple(r for r, _ in reference), tuple(same_store),
-        tuple(r for r, _ in reference if r.id in why and why[r.id] is None),
-        tuple((r, str(why[r.id])) for r, _ in reference if why.get(r.id)),
+        base, tuple(store), tuple(r for r, _ in reference), tuple(same_store), tuple(same_reference),
+        tuple(other_shapes),
     )  # fmt: skip
