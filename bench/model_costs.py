@@ -185,6 +185,32 @@ def zoo_row(m: str) -> Row:
     return measure(m, build, models.RECIPES[m], info.gpu_batch_size, x_dtype, trips, how)
 
 
+def shaped_row(m: str, dataset: str) -> Row:
+    """A zoo image model traced at another dataset's input shape (a run on flowers JPEGs at 192×192, say): the
+    answer rescales the model's figures at its native shape to the run's by this cost (engine.compare.facts.cost)."""
+    info, d = catalog.MODELS[m], catalog.DATASETS[dataset]
+    how = f"XLA, zoo model at {'×'.join(map(str, d.input_shape))} ({dataset}), batch {info.gpu_batch_size}"
+    build = lambda: models.build_model(m, d.input_shape, d.num_classes)  # noqa: E731
+    return measure(shaped_key(m, d.input_shape), build, models.RECIPES[m], info.gpu_batch_size, "float32", 1, how)
+
+
+def shaped_key(m: str, shape: tuple[int, ...]) -> str:
+    return f"{m}@{'x'.join(map(str, shape))}"
+
+
+def shaped_pairings() -> list[tuple[str, str]]:
+    """Every image pairing of the catalog whose input shape is not the model's native one, one per shape."""
+    out: dict[str, tuple[str, str]] = {}
+    for m, d in catalog.valid_pairings():
+        info = catalog.MODELS[m]
+        if d == catalog.SYNTHETIC or info.kind != "image":
+            continue
+        shape = catalog.DATASETS[d].input_shape
+        if shape != catalog.DATASETS[info.native_dataset].input_shape:
+            out.setdefault(shaped_key(m, shape), (m, d))
+    return list(out.values())
+
+
 def transformer_row(key: str, base: str, shape: transformer_shapes.TransformerShape, seq: int, batch: int) -> Row:
     """A transformer the zoo does not build: traced at 1 and 2 blocks, extrapolated to shape.layers blocks."""
     rows = []
@@ -232,6 +258,8 @@ def main() -> int:
     only = sys.argv[1:]
     rows = [zoo_row(m) for m in catalog.MODEL_NAMES if not only or m in only]
     rows += [transformer_row(k, b, s, q, n) for k, b, s, q, n in EXTRA if not only or k in only]
+    shaped = [(m, d) for m, d in shaped_pairings()]
+    rows += [shaped_row(m, d) for m, d in shaped if not only or shaped_key(m, catalog.DATASETS[d].input_shape) in only]
     print('"""Per-op FLOPs and bytes of one training step per example (float32), from XLA: bench/model_costs.py.\n')
     print(
         "Written by:\n\n    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py > engine/compare/facts/model_costs.py"

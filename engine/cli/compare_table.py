@@ -85,7 +85,7 @@ def print_which(w: Any, fmt: str, verbose: bool) -> None:
     )
 
     cells = [
-        [r.device, r.setting, basis_text(r), rate_text(r), speedup_text(r), epoch_text(r),
+        [r.device, r.setting, basis_text(r), rate_text(r, _WHICH_COLUMNS[3].cap), speedup_text(r), epoch_text(r),
          usd_text(r.usd_per_million_examples)]
         for r in w.rows
     ]  # fmt: skip

@@ -17,11 +17,13 @@ import pandas as pd
 from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.rates import Evidence, evidence_for
+from engine.compare.evidence.reshape import RESCALED
 from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
 from engine.compare.facts.source import publisher, with_stack
 from engine.compare.facts.workload import not_comparable
+from engine.compare.scale.converted import HELD, converted_anchors
 from engine.compare.scale.one_scale import Scale, scale_of
 from engine.compare.scale.scaled import scaled_rows
 from engine.reference.units import same_family
@@ -54,11 +56,19 @@ def evidence(r: lfl.Rate) -> str:
     return "store" if r.origin == "store" else r.basis
 
 
-def _rank(r: lfl.Rate, mine: str, framework: str) -> tuple[int, bool, bool, bool, bool]:
+def _rank(r: lfl.Rate, mine: str, framework: str) -> tuple[int, bool, bool, bool, bool, bool]:
     one = r.one
     scaled = one is None or one is not r
     other_fw = r.basis == "measured" and r.settings.get("framework") != framework
-    return EVIDENCE_RANK.get(evidence(r), 9), r.precision_class != mine, other_fw, r.doubtful, scaled
+    # a row at the run's own input shape before one converted from another shape (evidence.reshape)
+    return (
+        EVIDENCE_RANK.get(evidence(r), 9),
+        r.precision_class != mine,
+        RESCALED in r.settings,
+        other_fw,
+        r.doubtful,
+        scaled,
+    )
 
 
 def _pick(group: Sequence[lfl.Rate], mine: str, framework: str) -> lfl.Rate:
@@ -152,7 +162,9 @@ def answer_rows(
         covered = {f for k in groups for f in same_family(k)} if all_devices and not device else set(groups)
         covered -= {k for k, r in picked.items() if "saturated" in r.settings and k not in scaled}
         # from the answer's measured anchors, as "Which device?" does (one scale: engine.compare.scale.one_scale)
-        scale = scale_of(base, [*picked.values(), *([base] if facts.on_accelerator else [])])
+        scale = scale_of(
+            base, [*picked.values(), *([base] if facts.on_accelerator else [])], converted_anchors(ev, facts, ref)
+        )
         out += estimated_rows(ev, ref, [k for k in keys if k not in covered], scale.anchors, facts)
     return out
 
@@ -170,9 +182,11 @@ def one_scale_rows(
     beside with its `scale_role` "beside" and why, never ranked."""
     base = ev.base
     facts = facts or facts_of(base)
-    scale = scale_of(base, [*picked.values(), *([base] if facts.on_accelerator else [])])
-    anchors = [replace(a, settings={**a.settings, "scale_role": "anchor", "scale_note": scale.note})
-               for a in scale.anchors]  # fmt: skip
+    scale = scale_of(
+        base, [*picked.values(), *([base] if facts.on_accelerator else [])], converted_anchors(ev, facts, ref)
+    )
+    role = {"scale_role": "anchor", "scale_note": scale.note}
+    anchors = [replace(a, settings={**a.settings, **role}) for a in scale.anchors]
     published = [r for g in groups.values() for r in g if r.basis == "published"]
     targets = [k for k in picked if k not in scale.keys]
     scaled = scaled_rows(base, anchors, published, targets)
@@ -187,7 +201,9 @@ def one_scale_rows(
     keys = [k for k in all_device_keys() if k not in ranked]
     estimates = estimated_rows(ev, ref, keys, anchors, facts)
     estimates = chained(estimates, published, scale.precision_class)  # TPUs from TPU figures (issue 36 item 5)
-    return [*[a for a in anchors if a.id != base.id], *scaled, *estimates, *beside]
+    held = [a.settings.get(HELD, a) for a in anchors if a.id != base.id]  # a converted one held at the run's batch
+    shown = [replace(a, settings={**a.settings, **role}) for a in held]
+    return [*shown, *scaled, *estimates, *beside]
 
 
 def _beside_why(r: lfl.Rate, scale: Scale) -> str:

@@ -102,6 +102,8 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         price=c.price_how if c.usd_per_million_examples is not None else "no price: give yours",
         price_whose=_price_whose(c), how=one.how, device_type=one.device_type, setting=setting_text(one),
         method=str(c.rate.settings.get("method") or ""), input_cap=c.input_cap, anchor=s.get("anchor_key"),
+        anchor_model=str(s.get("anchor_model") or ""), ratio=s.get("conversion_ratio"),
+        conversion=str(s.get("conversion_class") or ""),
         ratio_source=str(s.get("ratio_source") or ""), precision=one.precision_words,
         precision_note=str(s.get("precision_note") or ""), per="chip" if one.device_type == "tpu" else "gpu",
         devices_per_rental=devices_per_rental(one.hardware_key), flag=str(s.get("saturated") or ""),
@@ -179,8 +181,10 @@ def on_one_scale(rows: list[DeviceRow]) -> list[DeviceRow]:
     """Each row's ratio to its anchor row of the same table (a measured anchor's own ratio: 1); a row whose
     anchor is not a measured row of this table has none (it is on its own figure's scale) — except a scaled row
     hanging from another row that is itself on the scale (a TPU from the root TPU: engine.compare.estimate.tpu_chain and
-    tpu_family)."""
-    measured = {r.hardware_key: r.rate_one_device for r in rows if r.basis == "measured" and r.anchor is None}
+    tpu_family). A converted anchor (another model measured on this device, engine.compare.scale.converted) is a root
+    with its conversion's ratio."""
+    # the roots: measured anchors, or another model measured and converted by traced cost (scale.converted)
+    measured = {r.hardware_key: r.rate_one_device for r in rows if _is_root(r)}
     out = [_on_measured(r, measured) for r in rows]
     placed = {r.hardware_key: r.rate_one_device for r in out if r.ratio is not None}
     for i, r in enumerate(rows):
@@ -190,7 +194,13 @@ def on_one_scale(rows: list[DeviceRow]) -> list[DeviceRow]:
     return out
 
 
+def _is_root(r: DeviceRow) -> bool:
+    return (r.basis == "measured" and r.anchor is None) or bool(r.anchor_model)
+
+
 def _on_measured(r: DeviceRow, measured: Mapping[str, float]) -> DeviceRow:
+    if r.anchor_model:  # its ratio is the conversion's: anchor = the other model's measured row on this device
+        return r
     if r.basis == "measured" and r.anchor is None:
         return replace(r, ratio=1.0)
     if r.anchor is not None and r.anchor in measured:

@@ -119,6 +119,11 @@ def test_a_real_flowers_run_on_sampled_files_carries_its_host_cap(tmp_path):
     delivered = min(answer["device_alone_examples_per_sec"], answer["input_cap_examples_per_sec"])
     assert answer["speedup"] == pytest.approx(delivered / row["examples_per_sec"])  # the lower of the two
     assert answer["waits_for_input"] == (answer["device_alone_examples_per_sec"] > answer["input_cap_examples_per_sec"])
+    # a real-data run of a model nobody measured stays on the one scale (issue 42 item 1): every device row has its
+    # anchor and ratio, from a sibling model measured and converted by traced cost
+    which = _compare(tmp_path / "results.db", row["run_id"], "--device", "all")
+    assert which["devices"] and all(d["anchor"] and d["ratio"] for d in which["devices"])
+    assert "converted to flowers_cnn by their traced costs" in which["scale"]
 
 
 def test_every_host_vcpu_count_in_the_price_table_says_where_it_is_from():

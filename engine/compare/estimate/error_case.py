@@ -17,6 +17,7 @@ from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON, SIBLING
 from engine.compare.estimate.points import points_from_reference
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.which_rows import DeviceRow
+from engine.compare.scale.converted import CLASS_WORDS, CONVERSION_ERROR_PCT
 from engine.reference.units import HARDWARE
 
 OWN = "memory-aware"  # CHECK's key of the case "this chip's own other figures are in": memory-aware, leave one out
@@ -73,10 +74,22 @@ def with_error_cases(
     the devices with a figure in the table (measured, published or scaled rows, ranked or beside) and those the
     fit saw (`fitted`, and fitted_devices of `ref`, the reference table) are the evidence."""
     figured = {r.hardware_key for r in [*rows, *beside] if not r.is_estimate} | set(fitted) | fitted_devices(ref)
+    roots = {r.hardware_key: r for r in rows if r.anchor_model}  # converted anchors (engine.compare.scale.converted)
     out = []
     for r in rows:
         if r.is_estimate:
             case = error_case(r.hardware_key, figured | ({r.anchor} if r.anchor else set()))
-            r = replace(r, error_case=case.text, how=f"{r.how.rstrip('.')}. How far off it may be: {case.text}")
+            text = case.text
+            if (root := roots.get(r.anchor or "")) is not None:
+                text = _converted_text(root, None if r is root else case)
+            r = replace(r, error_case=text, how=f"{r.how.rstrip('.')}. How far off it may be: {text}")
         out.append(r)
     return out
+
+
+def _converted_text(root: DeviceRow, then: ErrorCase | None) -> str:
+    """The case of a row that is, or hangs from, a model converted from another by traced cost: the conversion's
+    checked error (engine.compare.scale.conversion_check), and the step model's case after it where it hangs."""
+    err = CONVERSION_ERROR_PCT.get(root.conversion, max(CONVERSION_ERROR_PCT.values()))
+    lead = f"{root.anchor_model} converted by traced cost ({CLASS_WORDS.get(root.conversion, 'another model')}): ~{err:.0f} % median error"
+    return lead if then is None else f"{lead}, then {then.text}"

@@ -176,13 +176,15 @@ def _by_memory(
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
     figures: tuple[step_fit.Figure, ...] | None = None,
+    shaped: str | None = None,
 ) -> Estimate | None:
     """The memory-aware step model (engine.compare.estimate.step_model): the model's own figure on another device × the
     modelled step-time ratio of the two devices, or, with no figure of the model anywhere, its modelled rate
     at the fitted efficiencies × the level of its kind. `figures`: fit_figures of every group, made once for all
-    the devices of an answer (the target's own figure is left out here)."""
+    the devices of an answer (the target's own figure is left out here). `shaped`: the model at the run's input
+    shape (workload.shaped_model), whose cost the step is modelled on."""
     kind = kind or model_kind(model)
-    cost = step_model.cost_of(model, flops, kind)
+    cost = step_model.cost_of(shaped or model, flops, kind)
     mine = (model, target, pc)
     figs = fit_figures(groups) if figures is None else tuple(f for f in figures if f.key != mine)
     fit, fit_bw = step_fit.fit(figs), DEVICES.get(target, NONE).bandwidth
@@ -238,6 +240,7 @@ def estimate(
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
     figures: tuple[step_fit.Figure, ...] | None = None,
+    shaped: str | None = None,
 ) -> Estimate | None:
     """An estimate of `model`'s training examples/s on one `hardware_key` device at `precision` (a precision or
     its class), from the other points (or the points grouped once, group_points, for every device of an answer,
@@ -246,7 +249,9 @@ def estimate(
 
     Points of the target itself are left out: an estimate stands in for a figure, it never repeats one.
     `anchors`: the model's figures an estimate may start from (engine.compare.scale.one_scale: the answer's measured
-    rows), in place of every figure of the model.
+    rows), in place of every figure of the model. `shaped`: the model at the run's input shape (a flowers run's
+    `resnet50@192x192x3`): the step model costs that shape; its anchors are then the model's figures converted to
+    it (engine.compare.evidence.reshape).
     """
     pc = precision if precision in CLASSES else precision_class(precision)
     if not DEVICES.get(hardware_key, NONE).estimable:
@@ -260,7 +265,7 @@ def estimate(
     ratio = _by_ratio(*target, groups, kind, anchors)
     if ratio is not None and not ratio.rough:
         return ratio
-    memory = _by_memory(*target, groups, flops_per_example, kind, anchors, figures)
+    memory = _by_memory(*target, groups, flops_per_example, kind, anchors, figures, shaped)
     return _new_silicon_range(memory or ratio, groups)
 
 
@@ -272,11 +277,12 @@ def estimates(
     flops_per_example: float | None = None,
     kind: str | None = None,
     anchors: Sequence[Point] | None = None,
+    shaped: str | None = None,
 ) -> list[Estimate]:
     """`estimate` for each device key from the points grouped once (group_points), in one pass (the keys with no
     estimate left out)."""
     figures = fit_figures(groups)  # each model's cost worked out once for every device
-    out = [estimate(model, k, precision, groups, flops_per_example, kind, anchors, figures) for k in keys]
+    out = [estimate(model, k, precision, groups, flops_per_example, kind, anchors, figures, shaped) for k in keys]
     return [e for e in out if e is not None]
 
 

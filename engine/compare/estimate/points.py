@@ -26,7 +26,7 @@ class Point:
       model: the model (workload) key; `bert_base@384` at a stated sequence length not the zoo's (shaped_model).
       hardware_key: the device; precision_class: "float32" or "mixed".
       examples_per_sec: per single device (workload.device_unit: a GPU, a K80 die, a v2-8 board, a TPU chip).
-      basis: "measured" (AccelBench's own runs) or "published".
+      basis: "measured" (AccelBench's own runs), "published", or "estimate" (a converted anchor, scale.converted).
       source_id: where the figure came from; label: how a person reads it.
       batch: the batch per device it ran at, where stated (the step model's per-step overhead needs it).
       kind: the model's kind (workload.model_kind; a point made of a rate takes the rate's, Rate.kind), read once
@@ -54,7 +54,7 @@ def point_of_rate(rate: lfl.Rate) -> Point | None:
     # a one-sided bound is not a value to scale from, nor one to check an estimate against
     if rate.task != "training" or rate.doubtful or rate.bound in ("at most", "at least") or not n_devices:
         return None
-    basis = "measured" if rate.basis == "measured" else "published"
+    basis = rate.basis if rate.basis in ("measured", "estimate") else "published"
     per_device_batch = _batch(rate.settings.get("batch_size"), n_devices)
     return Point(
         rate.shaped, rate.hardware_key, rate.precision_class, rate.value / n_devices, basis, rate.source_id,

@@ -9,11 +9,13 @@ from collections.abc import Sequence
 import pandas as pd
 
 from engine.compare.estimate.estimate import Estimate, estimates
-from engine.compare.estimate.points import evidence_points
+from engine.compare.estimate.points import evidence_points, point_of_rate
 from engine.compare.estimate.step_floor import capped_all
 from engine.compare.evidence.rates import Evidence
+from engine.compare.evidence.reshape import RESCALED
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
+from engine.compare.scale.converted import CONVERTED
 from engine.compare.scale.one_scale import TPU_FLOAT32
 from engine.reference.units import HARDWARE, units_between
 
@@ -35,16 +37,28 @@ def estimated_rows(
     base = ev.base
     facts = facts or facts_of(base)
     groups, starts = evidence_points(ev.reference, ev.store, anchors)
+    if starts is None and base.shaped != base.workload:  # the model's figures converted to the run's input shape
+        starts = [p for p in (point_of_rate(r) for r in [*ev.same_store, *ev.same_reference] if RESCALED in r.settings) if p]
+        starts = starts or None
     es = estimates(
-        base.workload, keys, facts.precision_class, groups, facts.flops_per_example, facts.model_kind, starts
+        base.workload, keys, facts.precision_class, groups, facts.flops_per_example, facts.model_kind, starts,
+        base.shaped,
     )
-    # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch
-    es = capped_all(es, facts.batch_size, ref if starts is None else None)
+    bands = {a.hardware_key: a.settings["conversion_band"] for a in anchors or () if CONVERTED in a.settings}
+    # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch — but a
+    # run's own model converted from another (scale.converted) is at the run's batch, so the floor holds
+    es = capped_all(es, facts.batch_size, ref if starts is None or bands else None)
     fitted = tuple(sorted({d for _, d, _ in groups}))
-    return [_as_rate(base, facts, e, fitted) for e in es]
+    return [_as_rate(base, facts, e, fitted, bands) for e in es]
 
 
-def _as_rate(base: lfl.Rate, facts: RunFacts, e: Estimate, fitted: tuple[str, ...] = ()) -> lfl.Rate:
+def _as_rate(
+    base: lfl.Rate,
+    facts: RunFacts,
+    e: Estimate,
+    fitted: tuple[str, ...] = (),
+    bands: dict[str, tuple[float, float]] | None = None,
+) -> lfl.Rate:
     dev = HARDWARE.get(e.hardware_key)
     name = dev.short if dev else e.hardware_key
     precision = base.precision if facts.precision_class == e.precision_class else "mixed_bfloat16"
@@ -62,11 +76,17 @@ def _as_rate(base: lfl.Rate, facts: RunFacts, e: Estimate, fitted: tuple[str, ..
     if device_type == "tpu" and facts.precision_class == "float32":
         settings["precision_note"] = TPU_FLOAT32
     words = "estimate, rough" if e.rough else "estimate"
+    low, high = e.low, e.high
+    band = (bands or {}).get(e.anchor.hardware_key) if e.anchor is not None and e.anchor.basis == "estimate" else None
+    if band is not None:  # from a converted anchor (scale.converted): its error compounds with the step model's
+        low = min(low, e.examples_per_sec) * band[0]
+        high = high if e.capped else max(high, e.examples_per_sec) * band[1]  # a ceiling stays the ceiling
+        settings["rough"] = True
     return lfl.Rate(
         id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "
         f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
         value=e.examples_per_sec, unit="examples/s", devices=units_between(e.hardware_key, unit, base_unit),
         derivation="estimate", how=e.how, bound="at most" if e.capped else "about",
         hardware_key=e.hardware_key, device_type=device_type, source_id="ESTIMATE", settings=settings,
-        basis="estimate", low=e.low, high=e.high,
+        basis="estimate", low=low, high=high,
     )  # fmt: skip

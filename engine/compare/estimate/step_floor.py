@@ -10,53 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
 
 from engine.compare.estimate.estimate import Estimate
+from engine.compare.facts.floor import StepFloor, step_floor  # noqa: F401 (the floor itself: a fact of the table)
 from engine.reference.normalize import is_missing
-
-_RATES = ("examples_per_s", "images_per_s")
-
-
-@dataclass(frozen=True)
-class StepFloor:
-    """The fastest measured training step on an accelerator.
-
-    Attributes:
-      step_s: its median step time in seconds (global batch ÷ examples/s).
-      label: what it was, for the sentence that names the cap ("reuters_conv1d, batch 256, H100, keras-jax").
-    """
-
-    step_s: float
-    label: str
-
-
-def step_floor(ref: pd.DataFrame | None) -> StepFloor | None:
-    """The fastest AccelBench-measured training step on a GPU or TPU in the reference table (None: none measured)."""
-    if ref is None or ref.empty or "source_kind" not in ref:
-        return None
-    rows = ref[
-        (ref["source_kind"] == "accelbench")
-        & (ref["task"] == "training")
-        & ref["device_type"].isin(["gpu", "tpu"])
-        & ref["metric"].isin(_RATES)
-    ]
-    best: tuple[float, dict[str, Any]] | None = None
-    for row in rows.to_dict("records"):
-        batch, rate = row.get("batch_size"), row.get("value")
-        if is_missing(batch) or is_missing(rate) or not float(rate) > 0:
-            continue
-        step_s = float(batch) / float(rate)
-        if best is None or step_s < best[0]:
-            best = (step_s, row)
-    if best is None:
-        return None
-    step_s, row = best
-    label = f"{row['model']}, batch {int(float(row['batch_size']))}, {row['hardware']}, {row['framework']}"
-    return StepFloor(step_s, label)
 
 
 def capped_all(es: Sequence[Estimate], batch: Any, ref: pd.DataFrame | None) -> list[Estimate]:

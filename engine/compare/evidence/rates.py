@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from engine.compare.evidence.reshape import reshaped
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.workload import not_comparable
 from engine.reference.units import HARDWARE
@@ -90,7 +91,8 @@ class Evidence:
       reference: every reference row of the run's task that yields a rate (any model): with `store`, the
         estimator's points.
       same_store, same_reference: the store's rows on a known GPU or TPU, and the reference rows, of the run's
-        own workload (the one rule: engine.compare.facts.workload.not_comparable).
+        own workload (the one rule: engine.compare.facts.workload.not_comparable), and the model's rows at another
+        input shape converted to the run's by its traced cost (engine.compare.evidence.reshape, named in each).
       other_shapes: reference rows of the same model or operation at another input shape, with the reason:
         listed apart, never in a ratio.
     """
@@ -140,7 +142,11 @@ def _split(base: lfl.Rate, store: list[lfl.Rate], ref: pd.DataFrame | None) -> E
     rows = ref[ref["task"] == base.task].to_dict("records") if ref is not None and not ref.empty else []
     reference = [(r, str(row.get("model") or "")) for row in rows for r in [lfl.rate_of_reference(row)] if r]
     same_reference, other_shapes = split(base, [r for r, model in reference if model == base.workload])
-    same_store, _ = split(base, [r for r in store if r.on_accelerator])
+    same_store, store_shapes = split(base, [r for r in store if r.on_accelerator])
+    # the model's figures at another input shape, converted to the run's by its traced cost (evidence.reshape)
+    converted = reshaped(base, [*other_shapes, *store_shapes])  # in one call
+    same_reference += [r for r in converted if r.origin != ORIGIN]
+    same_store += [r for r in converted if r.origin == ORIGIN]
     return Evidence(
         base, tuple(store), tuple(r for r, _ in reference), tuple(same_store), tuple(same_reference),
         tuple(other_shapes),

@@ -85,6 +85,8 @@ class DeviceRow:
     beside_why: str = ""  # a figure listed beside the ranking, not in it: why (another stack, precision, …)
     fed: str = ""  # a published figure's input: real data through a pipeline, synthetic, or not stated (issue 38/5)
     input_cap: Any = None  # engine.compare.words.input_cap.HostCap: this run's pipeline on the device's host (issue 38)
+    anchor_model: str = ""  # a converted anchor (engine.compare.scale.converted): the model measured on `anchor`
+    conversion: str = ""  # its conversion's class (engine.compare.scale.conversion_check: near, from_larger, …)
     error_case: str = ""  # an estimate's case and its checked error (engine.compare.estimate.error_case)
     is_estimate: bool = field(init=False, compare=False, repr=False)  # basis "estimate"
 

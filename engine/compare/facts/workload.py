@@ -87,14 +87,18 @@ def input_shape(row: Mapping[str, Any]) -> tuple[int, ...] | None:
 
 
 def shaped_model(row: Mapping[str, Any]) -> str:
-    """The model key, qualified with the sequence length (`bert_base@384`) where a row states one (`seq N`) that
-    is not its zoo model's own: the estimate then treats it as another workload of the same kind, never as the
-    model's own figure at the zoo's length."""
+    """The model key, qualified with the input shape where a training row ran at one that is not its zoo model's
+    own: a stated sequence length (`bert_base@384`, from `seq N`) or a dataset of another shape
+    (`resnet50@192x192x3` on flowers JPEGs, `bert_base@300` on Reuters). The estimate then costs it at that shape
+    (engine.compare.facts.cost), never as the model's own figure at the zoo's shape."""
     model, seq = str(row.get("model") or ""), _SEQ.fullmatch(str(row.get("shape") or ""))
-    if seq is None or row.get("task") != "training":
+    if row.get("task") != "training" or model not in catalog.MODELS:
+        return model if seq is None or row.get("task") != "training" else f"{model}@{seq.group(1)}"
+    native = catalog.resolve_dataset(model, catalog.SYNTHETIC).input_shape
+    shape = (int(seq.group(1)),) if seq else input_shape(row)
+    if shape is None or shape == native:
         return model
-    native = catalog.resolve_dataset(model, catalog.SYNTHETIC).input_shape if model in catalog.MODELS else None
-    return model if native == (int(seq.group(1)),) else f"{model}@{seq.group(1)}"
+    return f"{model}@{'x'.join(str(d) for d in shape)}"
 
 
 def _shape_text(shape: tuple[int, ...]) -> str:

@@ -49,9 +49,22 @@ def _note(anchors: Sequence[lfl.Rate], stack_name: str, own_stack: bool) -> str:
     )
 
 
-def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
+def _converted_note(anchors: Sequence[lfl.Rate]) -> str:
+    names = ", ".join(HARDWARE[a.hardware_key].short if a.hardware_key in HARDWARE else a.label for a in anchors)
+    a = anchors[0]
+    return (
+        f"One scale: nobody measured {a.workload} on a GPU or TPU, so every row hangs from "
+        f"{a.settings.get('anchor_model')} measured on {names} ({a.stack or 'stack not stated'}), converted to "
+        f"{a.workload} by their traced costs (an estimate, with its range), × a ratio that one source measured on one "
+        f"stack, or the step model's."
+    )
+
+
+def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate], converted: Sequence[lfl.Rate] = ()) -> Scale:
     """The anchors: the measured one-device rows at the run's precision class, on the run's own stack where any
-    is, else on the stack with the most such rows (the fastest first between equals)."""
+    is, else on the stack with the most such rows (the fastest first between equals). Where the run's model has no
+    measured row at all, `converted`: a sibling model's measured rows converted by traced cost
+    (engine.compare.scale.converted), said so in the note."""
     pc = base.precision_class
     ones = [o for r in measured if r.basis == "measured" and (o := r.one) is not None]
     ones = [o for o in ones if o.precision_class == pc]
@@ -59,6 +72,10 @@ def scale_of(base: lfl.Rate, measured: Sequence[lfl.Rate]) -> Scale:
     stacks: dict[str, list[lfl.Rate]] = {}
     for o in ones:
         stacks.setdefault(o.stack, []).append(o)
+    if not stacks and converted:
+        stack = converted[0].stack
+        keys = frozenset(a.hardware_key for a in converted)
+        return Scale(tuple(converted), stack, stack == mine, pc, keys, _converted_note(converted))
     if not stacks:
         return Scale((), mine, True, pc, frozenset(), _note((), mine, True))
     chosen = mine if mine in stacks else max(stacks, key=lambda s: (len(stacks[s]), max(o.value for o in stacks[s])))

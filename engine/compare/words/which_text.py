@@ -30,10 +30,21 @@ def _n(v: float, digits: int = 3) -> str:
     return f"{v:,.0f}" if abs(v) >= 10 ** (digits - 1) else f"{v:,.{digits}g}"
 
 
-def rate_text(r: DeviceRow) -> str:
-    """'4,805', '≤22,911', '≈9,010 (6,010–12,000)': the bound and, for an estimate, its range."""
-    text = BOUND_SIGN.get(r.bound, "") + _n(r.rate_one_device)
-    return f"{text} ({_n(r.low)}–{_n(r.high)})" if r.has_range and r.low and r.high else text
+def _compact(v: float) -> str:
+    """'143k', '1.2M', '9,010': three significant digits with a k or M above 10,000."""
+    return f"{v / 1e6:.3g}M" if abs(v) >= 1e6 else f"{v / 1e3:.3g}k" if abs(v) >= 1e4 else _n(v)
+
+
+def rate_text(r: DeviceRow, width: int | None = None) -> str:
+    """'4,805', '≤22,911', '≈9,010 (6,010–12,000)': the bound and, for an estimate, its range; over `width`
+    characters the numbers in k and M ('≈143k (71.2k–290k)'), never cut."""
+    sign = BOUND_SIGN.get(r.bound, "")
+    for n in (_n, _compact):
+        text = sign + n(r.rate_one_device)
+        text = f"{text} ({n(r.low)}–{n(r.high)})" if r.has_range and r.low and r.high else text
+        if width is None or len(text) <= width:
+            return text
+    return text
 
 
 def speedup_text(r: DeviceRow) -> str:
@@ -71,8 +82,8 @@ def basis_text(r: DeviceRow) -> str:
 def _scale_json(r: DeviceRow) -> dict[str, Any]:
     """A row's place on the answer's one scale: rate_one_device = the anchor row's × ratio."""
     return {
-        "anchor": r.anchor, "ratio": r.ratio, "ratio_source": r.ratio_source or None, "precision": r.precision,
-        "precision_note": r.precision_note or None, "per": r.per, "devices_per_rental": r.devices_per_rental,
+        "anchor": r.anchor, "anchor_model": r.anchor_model or None, "ratio": r.ratio,
+        "ratio_source": r.ratio_source or None, "precision": r.precision, "precision_note": r.precision_note or None, "per": r.per, "devices_per_rental": r.devices_per_rental,
         "flag": r.flag or None, "beside_why": r.beside_why or None, "fed": r.fed or None,
     }  # fmt: skip
 
@@ -166,6 +177,8 @@ def scale_text(r: DeviceRow) -> str:
     if r.anchor is None:
         return "measured (an anchor of this scale)"
     dev = hardware_table.BY_KEY.get(r.anchor)
+    if r.anchor_model:
+        return f"= {r.anchor_model} measured on {dev.short if dev else r.anchor} × {r.ratio:.3g} ({r.ratio_source})"
     return f"= {dev.short if dev else r.anchor} × {r.ratio:.3g} ({r.ratio_source or 'step model'})"
 
 
