@@ -34,6 +34,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT), str(HERE)]
 
 from accelbench_pack import pack_rows
+from cross_vendor_refs import xv_rows
 from curation_rules import (  # (needs HERE on sys.path first)
     ADDED_ROWS,
     ROW_OVERRIDES,
@@ -180,6 +181,7 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
     rows += transformer_rows()  # published BERT/GPT-2 figures, each with its file and commit (transformer_refs.py)
     rows += modern_rows()  # today's accelerators: Lambda v2 (median of hosts) and MLPerf v4.0 (modern_refs.py)
     rows += tpu_rows()  # per-chip TPU v3–v6e rates from Google's MLPerf logs (tpu_refs.py), origin modern_refs
+    rows += xv_rows()  # per-GPU AMD/NVIDIA rates of the same MLPerf rounds and benchmarks (cross_vendor_refs.py)
     rows += pack_rows()  # AccelBench's own measurements, after every published row
     return [{name: r.get(name, "") for name in COLUMN_NAMES} for r in rows]
 

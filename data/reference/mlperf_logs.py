@@ -7,7 +7,15 @@ unit below is checked against the log's own totals (train_samples = global batch
 - BERT: `epoch_count` training steps of `global_batch_size` sequences (v0.7–v2.0 TPU logs: 1953 × 256,
   56 × 3072, 33 × 6912; train_samples is batch × opt_learning_rate_training_steps in each);
 - GPT-3: `epoch_count` tokens (50,331,648 = 16 steps × 1536 sequences × 2048 tokens);
-- Stable Diffusion: the `samples_count` the block_stop states, less the one its block_start stated.
+- Stable Diffusion: the `samples_count` the block ended at, less the one its block_start stated (Google's logs
+  state the end count at the block_stop; NVIDIA's v5.0 NeMo logs at the eval_start that follows, see below);
+- Llama-2-70B LoRA (v4.0+ GPU logs, AMD's and NVIDIA's alike): `samples_count` too, sequences of 8,192 tokens. AMD-
+  derived loggers state the block's end count at its block_stop (`samples_count` 1536 = `curr_global_step` 192 ×
+  `self.gbs` 8); NVIDIA's mlperf_common logger repeats the start's count at the block_stop and states the end count
+  at the eval_start that follows. So a block's end count is the first count after its block_start, at its
+  block_stop or later, that exceeds the start's (each checked against the log's own tracked_stats throughput, which
+  both loggers state per block in sequences/s: 1536 / 295.85 s = 5.19 on NVIDIA's 8× B200, 384 / 189.23 s = 2.03
+  on AMD's 8× MI300X). These blocks stop before the evaluation, so they time training alone.
 A block's time includes the evaluation run at its end where the submission evaluates inside the block, so the rate
 is a slight underestimate of pure training throughput. The first block carries compilation and warm-up and is
 dropped; the rate is the median over the rest. Version 0.6 logs use the older `:::MLL <seconds> key: {json}` lines.
@@ -47,9 +55,19 @@ def _block_samples(events: list[Event], benchmark: str) -> float | None:
         return float(_first(events, "global_batch_size"))
     if benchmark == "gpt3":
         return 1.0
-    if benchmark == "stable_diffusion":
+    if benchmark in ("stable_diffusion", "llama2_70b_lora"):
         return None
     raise ValueError(f"no block unit known for benchmark {benchmark!r}")
+
+
+def _end_count(events: list[Event], stop_at: int, start_count: float) -> float:
+    """The samples_count a block ended at: its block_stop's where that exceeds the start's, else the first later
+    one that does (NVIDIA's logger repeats the start's count at block_stop and states the end at eval_start)."""
+    for e in events[stop_at:]:
+        count = (e.get("metadata") or {}).get("samples_count")
+        if count is not None and float(count) > start_count:
+            return float(count)
+    return start_count
 
 
 def block_rates(log_text: str, benchmark: str) -> list[float]:
@@ -59,7 +77,7 @@ def block_rates(log_text: str, benchmark: str) -> list[float]:
     per_epoch = _block_samples(events, benchmark)
     open_blocks: dict[Any, Event] = {}
     rates = []
-    for e in events:
+    for i, e in enumerate(events):
         meta = e.get("metadata") or {}
         mark = meta.get("first_epoch_num", "open")
         if e["key"] == "block_start":
@@ -68,7 +86,8 @@ def block_rates(log_text: str, benchmark: str) -> list[float]:
             start = open_blocks.pop(mark)
             seconds = (e["time_ms"] - start["time_ms"]) / 1000.0
             if per_epoch is None:
-                examples = float(meta["samples_count"]) - float(start["metadata"]["samples_count"])
+                begun = float(start["metadata"]["samples_count"])
+                examples = _end_count(events, i, begun) - begun
             else:
                 examples = float(start["metadata"]["epoch_count"]) * per_epoch
             if seconds > 0 and examples > 0:

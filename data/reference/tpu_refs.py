@@ -74,7 +74,7 @@ TPU_RESULTS = (
        12311.08, 12305.58, 12328.07, 10),
     _r("v3.1", V31, "2023", "cloud-tpu-v5e-4096-PAX", "gpt3", "tpu_v5e", 4096, "PAX (JAX)", 2048,
        461633.30, 461607.90, 461703.17, 3),
-    _r("v4.1", V41, "2024", "cloud-tpu-v5p-4096-maxtext", "gpt3", "tpu_v5p", 2048, "MaxText (JAX)", 1024,
+    _r("v4.1", V41, "2024", "cloud-tpu-v5p-4096-maxtext", "gpt3", "tpu_v5p", 2048, "MaxText (JAX)", 4096,
        745764.53, 740977.65, 745875.04, 3),
     _r("v4.1", V41, "2024", "cloud-tpu-trillium-512-maxtext", "gpt3", "tpu_v6e", 512, "MaxText (JAX)", 1536,
        198337.25, 197497.51, 198674.68, 3),
@@ -104,6 +104,15 @@ WORKLOADS = {
 }  # fmt: skip
 
 SOURCE_ID = "MLPERF-TPU"
+_GPT3 = "Google/benchmarks/gpt3/implementations"
+# Slices whose submission trains in int8 (AQT), as its own launch script says; every other slice trains in bf16
+INT8 = {
+    "cloud-tpu-v5e-4096-PAX": f"int8 (AQT): `EXP_NAME=C4SpmdGpt3AdamDataParallel16x16x16Int8`, `ENABLE_LOCAL_AQT=true` "
+    f"in {_GPT3}/PAX/run_and_time.sh (scripts/pod_run.sh sets ENABLE_INT8 for an Int8 experiment)",
+    "cloud-tpu-v5p-4096-maxtext": f"int8 (AQT): `quantization=int8` in {_GPT3}/maxtext/cloud-tpu-v5p/v5p-4096.sh",
+    "cloud-tpu-trillium-512-maxtext": f"int8 (AQT): `quantization=int8`, `tff_quant=true` in {_GPT3}/maxtext/"
+    "cloud-tpu-trillium/trillium-512.sh",
+}
 # Stable Diffusion's two slices differ 32× in size (v5p: 8 chips, 32 images per chip per step; v6e: 256 chips, 4), so
 # their ratio is the slice, not the chip (v6e's chip would read half of v5p's); and AccelBench counts no per-image
 # FLOPs for the model, so the step model could not place it either.
@@ -135,8 +144,11 @@ def tpu_row(seq: int, m: TpuResult) -> dict[str, str]:
         f"(Google/systems/{m.system}.json: nodes × accelerators_per_node) = {per_chip(m):g} {unit}/s per chip. "
         "Blocks include the evaluation at their end, so the rate slightly understates training alone. MLPerf "
         "publishes only the time to train; this rate is AccelBench's computation. Closed division: real data, "
-        "hand-tuned XLA stack, bf16; a ceiling for a plain framework's fit, not a like-for-like figure for it."
+        f"hand-tuned XLA stack, {'int8 matmuls (AQT)' if m.system in INT8 else 'bf16'}; a ceiling for a plain "
+        "framework's fit, not a like-for-like figure for it."
     )
+    precision = ("int8", INT8[m.system]) if m.system in INT8 else ("mixed_bfloat16", "bf16 (TPU MXU, XLA default "
+                                                                    "for training)")  # fmt: skip
     row = _base(
         SOURCE_ID, seq,
         source_title=f"MLPerf Training {m.round} closed division, Google's TPU result logs (per-chip steady-state "
@@ -145,7 +157,7 @@ def tpu_row(seq: int, m: TpuResult) -> dict[str, str]:
         hardware_key=m.hardware_key, hardware_count="1", framework="tensorflow" if "TensorFlow" in m.framework_label
         else "", framework_label=m.framework_label, data_kind="real", batch_size=str(m.global_batch),
         batch_scope="global", batch_label=f"{m.global_batch} (the slice's global batch)",
-        precision="mixed_bfloat16", precision_label="bf16 (TPU MXU, XLA default for training)", xla="True",
+        precision=precision[0], precision_label=precision[1], xla="True",
         value=f"{per_chip(m):g}", value_kind="derived", notes=notes, **fields,
     )  # fmt: skip
     row |= {"device_type": "tpu", "count_unit": "chip"}

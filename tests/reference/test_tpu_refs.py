@@ -44,7 +44,9 @@ def refs():
 def test_every_new_tpu_generation_has_a_per_chip_row(tpu):
     assert set(tpu["hardware_key"]) == {"tpu_v3", "tpu_v4", "tpu_v5e", "tpu_v5p", "tpu_v6e"}
     assert set(tpu["device_type"]) == {"tpu"} and set(tpu["count_unit"]) == {"chip"}
-    assert set(tpu["hardware_count"]) == {1} and set(tpu["precision"]) == {"mixed_bfloat16"}
+    assert set(tpu["hardware_count"]) == {1} and set(tpu["precision"]) == {"mixed_bfloat16", "int8"}
+    # the GPT-3 slices train with int8 (AQT) matmuls, as their launch scripts say; every other slice in bf16
+    assert set(tpu[tpu["precision"] == "int8"]["model"]) == {"gpt3_175b"} == set(tpu[tpu["model"] == "gpt3_175b"]["model"])
     assert set(tpu[tpu["doubtful"]]["model"]) == {"stable_diffusion_v2"} and set(tpu["value_kind"]) == {"derived"}
     resnet = tpu[tpu["model"] == "resnet50"]
     assert set(resnet["hardware_key"]) == {"tpu_v3", "tpu_v4"} and set(resnet["metric"]) == {"images_per_s"}
