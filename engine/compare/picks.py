@@ -200,7 +200,8 @@ def one_scale_rows(
         beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))
     keys = [k for k in all_device_keys() if k not in ranked]
     estimates = estimated_rows(ev, ref, keys, anchors, facts)
-    estimates = chained(estimates, published, scale.precision_class)  # TPUs from TPU figures (issue 36 item 5)
+    kin = [r for r in ev.reference if r.basis == "published" and r.kind == base.kind and r.workload != base.workload]
+    estimates = chained(estimates, published, scale.precision_class, kin)  # TPUs from TPU figures (issue 36 item 5)
     held = [a.settings.get(HELD, a) for a in anchors if a.id != base.id]  # a converted one held at the run's batch
     shown = [replace(a, settings={**a.settings, **role}) for a in held]
     return [*shown, *scaled, *estimates, *beside]

@@ -46,9 +46,11 @@ def test_its_h100_row_is_the_synthetic_h100_row_times_the_traced_cost_ratio(pair
     k = cost_ratio("resnet50", "resnet50@192x192x3", "h100", klass)
     assert k is not None and 1.3 < k < 1.4  # (224/192)² = 1.36: a convnet's work follows its pixels
     assert f.rate_one_device == pytest.approx(s.rate_one_device * k, rel=1e-9)
-    # every device moves by its own traced ratio, so the order of the devices is the same on both runs
-    order = lambda w: [r.hardware_key for r in w.rows]  # noqa: E731
-    assert order(flowers) == order(synthetic)
+    # every device moves by about the same traced ratio (its own: more or less memory-bound at 192²), so the table
+    # is the same table, shifted
+    syn = {r.hardware_key: r.rate_one_device for r in synthetic.rows}
+    moved = {r.hardware_key: r.rate_one_device / syn[r.hardware_key] for r in flowers.rows}
+    assert set(moved) == set(syn) and all(0.9 * k < m < 1.1 * k for m in moved.values()), moved
 
 
 def test_a_model_nobody_measured_hangs_from_a_sibling_converted_by_traced_cost(ref):

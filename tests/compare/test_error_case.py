@@ -125,8 +125,10 @@ def test_the_devices_the_fit_sees_count_as_evidence():
     from engine.compare.estimate.error_case import fitted_devices
 
     seen = fitted_devices(load_reference())
-    assert {"h100", "tpu_v4", "tpu_v6e"} <= seen and "l4" not in seen  # the TPU rows of tpu_refs.py are in the fit
-    (v6e,) = with_error_cases([_row("tpu_v6e", "estimate")], fitted=seen)
-    assert v6e.error_case == error_case("tpu_v6e", {"tpu_v6e"}).text
+    # the TPU rows of tpu_refs.py are in the fit; TPU v6e's are not: its GPT-3 figure is int8 training and its
+    # Stable Diffusion one doubtful (an 8-bit figure enters only through a same-source ratio or a stack factor's pair)
+    assert {"h100", "tpu_v4"} <= seen and not {"l4", "tpu_v6e"} & seen
+    (v4,) = with_error_cases([_row("tpu_v4", "estimate")], fitted=seen)
+    assert v4.error_case == error_case("tpu_v4", {"tpu_v4"}).text
     (l4,) = with_error_cases([_row("l4", "estimate")], fitted=seen)
     assert l4.error_case == error_case("l4", seen).text and l4.error_case.startswith("new silicon")

@@ -49,7 +49,7 @@ from engine.runs.store import Store
 PACKAGE = "engine.compare"
 STAGES = ("evidence", "scale", "estimate", "rank", "words")  # in the order the data flows
 HELPERS = ("facts",)  # shared facts; with the stages' leaves (Trace.leaves), the only modules a re-entry may go to
-MAX_REENTRIES = 10
+MAX_REENTRIES = 13
 
 
 def _module(frame: FrameType | None) -> str:

@@ -80,11 +80,25 @@ def with_error_cases(
         if r.is_estimate:
             case = error_case(r.hardware_key, figured | ({r.anchor} if r.anchor else set()))
             text = case.text
-            if (root := roots.get(r.anchor or "")) is not None:
+            if (root := _root_of(r, rows, roots)) is not None:
                 text = _converted_text(root, None if r is root else case)
             r = replace(r, error_case=text, how=f"{r.how.rstrip('.')}. How far off it may be: {text}")
         out.append(r)
     return out
+
+
+def _root_of(r: DeviceRow, rows: Sequence[DeviceRow], roots: dict[str, DeviceRow]) -> DeviceRow | None:
+    """The converted anchor `r` hangs from, through other rows (a TPU from the root TPU from a GPU), or None."""
+    by_key, seen = {x.hardware_key: x for x in rows}, set()
+    while r.anchor and r.anchor not in seen:
+        if r.anchor in roots:
+            return roots[r.anchor]
+        seen.add(r.anchor)
+        nxt = by_key.get(r.anchor)
+        if nxt is None or nxt is r:
+            return None
+        r = nxt
+    return None
 
 
 def _converted_text(root: DeviceRow, then: ErrorCase | None) -> str:

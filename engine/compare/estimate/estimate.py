@@ -286,6 +286,18 @@ def estimates(
     return [e for e in out if e is not None]
 
 
+# One set of estimates to make (a plain tuple, so a caller builds it without entering this module): model, keys,
+# precision, groups, kind, anchors, flops per example, shaped — estimate's arguments alike
+Request = tuple[str, tuple[str, ...], str, Groups, str | None, tuple[Point, ...] | None, float | None, str | None]
+
+
+def estimate_batch(requests: Sequence[Request]) -> list[list[Estimate]]:
+    """`estimates` of each request, in one call (the stack factor's pairs and an answer's devices, on fits with and
+    without a vendor's figures: engine.compare.estimate.stack_factor); each request's keys with no estimate left out."""
+    return [estimates(m, ks, pc, groups, flops, kind, anchors, shaped) for m, ks, pc, groups, kind, anchors, flops, shaped
+            in requests]  # fmt: skip
+
+
 def widen(e: Estimate, w: float) -> Estimate:
     """The estimate with its range stretched w× in log space around its value (w = 1: unchanged)."""
     v = e.examples_per_sec

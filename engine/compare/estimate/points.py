@@ -15,7 +15,8 @@ from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind
 from engine.reference.normalize import is_missing
 
-Key = tuple[str, str, str]  # (model, hardware_key, precision_class)
+Key = tuple[str, str, str]
+EIGHT_BIT = ("fp8", "int8")  # (model, hardware_key, precision_class)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,11 @@ def point_of_rate(rate: lfl.Rate) -> Point | None:
     )  # fmt: skip
 
 
+def points_of(rates: Sequence[lfl.Rate]) -> list[Point | None]:
+    """point_of_rate of each rate, in one call."""
+    return [point_of_rate(r) for r in rates]
+
+
 def _batch(batch: object, n_devices: float) -> float | None:
     try:
         b = float(str(batch)) if not is_missing(batch) else 0.0
@@ -93,8 +99,10 @@ def points_from_reference(ref: pd.DataFrame) -> list[Point]:
 
 
 def reference_points(rates: Sequence[lfl.Rate]) -> list[Point]:
-    """points_from_reference of rates already made (the answer's evidence stage made them once)."""
-    points = [p for p in (point_of_rate(r) for r in rates) if p is not None]
+    """points_from_reference of rates already made (the answer's evidence stage made them once). An 8-bit training
+    figure (fp8, int8: MLPerf's LLM rows) is no point: the step model's mixed class runs at 16-bit peaks, so such a
+    figure enters only through a same-source ratio (scale.scaled) or a stack factor's pair (estimate.stack_factor)."""
+    points = [p for p in (point_of_rate(r) for r in rates if r.precision not in EIGHT_BIT) if p is not None]
     best: dict[tuple[str, str, str, str], Point] = {}
     for p in points:
         k = (p.model, p.hardware_key, p.precision_class, p.source_id)

@@ -8,13 +8,15 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from engine.compare.estimate.estimate import Estimate, estimates
+from engine.compare.estimate.estimate import Estimate
 from engine.compare.estimate.points import evidence_points, point_of_rate
+from engine.compare.estimate.stack_factor import StackFactor, estimates_on_stacks
 from engine.compare.estimate.step_floor import capped_all
 from engine.compare.evidence.rates import Evidence
 from engine.compare.evidence.reshape import RESCALED
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
+from engine.compare.facts.silicon import STACKS
 from engine.compare.scale.converted import CONVERTED
 from engine.compare.scale.one_scale import TPU_FLOAT32
 from engine.reference.units import HARDWARE, units_between
@@ -40,16 +42,16 @@ def estimated_rows(
     if starts is None and base.shaped != base.workload:  # the model's figures converted to the run's input shape
         starts = [p for p in (point_of_rate(r) for r in [*ev.same_store, *ev.same_reference] if RESCALED in r.settings) if p]
         starts = starts or None
-    es = estimates(
-        base.workload, keys, facts.precision_class, groups, facts.flops_per_example, facts.model_kind, starts,
-        base.shaped,
-    )
+    es, stacks = estimates_on_stacks(
+        base.workload, keys, facts.precision_class, groups, ev.reference, starts,
+        flops_per_example=facts.flops_per_example, kind=facts.model_kind, shaped=base.shaped,
+    )  # fmt: skip
     bands = {a.hardware_key: a.settings["conversion_band"] for a in anchors or () if CONVERTED in a.settings}
     # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch — but a
     # run's own model converted from another (scale.converted) is at the run's batch, so the floor holds
     es = capped_all(es, facts.batch_size, ref if starts is None or bands else None)
     fitted = tuple(sorted({d for _, d, _ in groups}))
-    return [_as_rate(base, facts, e, fitted, bands) for e in es]
+    return [_as_rate(base, facts, e, fitted, bands, stacks.get(e.hardware_key)) for e in es]
 
 
 def _as_rate(
@@ -58,6 +60,7 @@ def _as_rate(
     e: Estimate,
     fitted: tuple[str, ...] = (),
     bands: dict[str, tuple[float, float]] | None = None,
+    stack: StackFactor | None = None,
 ) -> lfl.Rate:
     dev = HARDWARE.get(e.hardware_key)
     name = dev.short if dev else e.hardware_key
@@ -73,6 +76,9 @@ def _as_rate(
         "ratio_source": "step model" if e.method == "memory-aware" else f"ratio on {len(e.ratio_models)} other models",
         "fit_devices": fitted,
     }  # fmt: skip
+    if stack is not None:  # another vendor's stack beside the CUDA anchor (estimate.stack_factor), in the basis
+        settings |= {"stack_factor": stack.factor, "ratio_source": f"step model × {STACKS[stack.vendor]} stack factor "
+                     f"{stack.factor:.2f}"}  # fmt: skip
     if device_type == "tpu" and facts.precision_class == "float32":
         settings["precision_note"] = TPU_FLOAT32
     words = "estimate, rough" if e.rough else "estimate"

@@ -67,24 +67,38 @@ def _who(r: lfl.Rate) -> str:
     return "Google" if "google" in str(r.settings.get("source_title") or "").lower() else publisher(r)
 
 
-def chained(rows: Sequence[lfl.Rate], published: Sequence[lfl.Rate], pc: str) -> list[lfl.Rate]:
+def chained(
+    rows: Sequence[lfl.Rate], published: Sequence[lfl.Rate], pc: str, kin: Sequence[lfl.Rate] = ()
+) -> list[lfl.Rate]:
     """`rows` (the answer's estimates) with each TPU that one source measured beside the root TPU re-expressed as
     the root's row × that source's ratio (basis "scaled", anchor the root), the TPUs no pair reached placed from
-    the root by the model's TPU law (engine.compare.estimate.tpu_family); every other row as it is."""
+    the root by the model's TPU law (engine.compare.estimate.tpu_family); every other row as it is. Where no source
+    measured the model on two TPU chips, the law of its kind: the pairs of `kin` (published rows of other models of
+    the run's model's kind), whose ratios never stand as scaled rows — only their α carries."""
     est = {r.hardware_key: r for r in rows if r.device_type == "tpu" and r.basis == "estimate"}
-    pairs = [p for p in tpu_pairs(published, pc) if p[0] in est and p[1] in est]
-    law_only = not pairs and pc == "float32"
-    if law_only:  # a float32 run on a TPU runs bf16 passes (one_scale.TPU_FLOAT32): the bf16 pair gives its law
-        pairs = [p for p in tpu_pairs(published, "mixed") if p[0] in est and p[1] in est]
+    pairs, note = _pairs_of(published, pc, est), ""
+    if not pairs and kin:  # the model's kind: BERT-large's and GPT-3's TPU pairs give a transformer's α
+        pairs, note = _pairs_of(kin, pc, est), " — pairs of other models of its kind: their law, not their ratio"
+    law_only = bool(note) or not _pairs_of(published, pc, est, fallback=False)
     if not pairs:
         return list(rows)
     root, chosen = _root_and_ratios(pairs)
-    law = [(t, a, r, w + (" — bf16 figures: a float32 run on a TPU runs bf16 passes" if law_only else ""))
-           for t, a, r, w in chosen.values()]  # fmt: skip
+    bf16 = " — bf16 figures: a float32 run on a TPU runs bf16 passes" if pc == "float32" and law_only else ""
+    # the model's own pairs with the root; of its kind, every pair (each model's law speaks for the kind)
+    law = [(t, a, r, w + note + bf16) for t, a, r, w in (pairs if note else chosen.values())]
     if law_only:
-        chosen = {}  # another precision's ratio never stands as a scaled row; only its law carries
+        chosen = {}  # another precision's or another model's ratio never stands as a scaled row; only its law carries
     rows = along_law(rows, est[root], law, pc, skip=set(chosen))  # the chips no pair reached
     return [_from_root(r, est[root], chosen[r.hardware_key]) if r.hardware_key in chosen else r for r in rows]
+
+
+def _pairs_of(rates: Sequence[lfl.Rate], pc: str, est: dict[str, lfl.Rate], fallback: bool = True) -> list[Pair]:
+    """The TPU pairs at `pc` between chips that have an estimate row; a float32 run falls back on the bf16 pairs (a
+    float32 run on a TPU runs bf16 passes: one_scale.TPU_FLOAT32)."""
+    pairs = [p for p in tpu_pairs(rates, pc) if p[0] in est and p[1] in est]
+    if not pairs and fallback and pc == "float32":
+        pairs = [p for p in tpu_pairs(rates, "mixed") if p[0] in est and p[1] in est]
+    return pairs
 
 
 def _root_and_ratios(pairs: Sequence[Pair]) -> tuple[str, dict[str, Pair]]:

@@ -47,6 +47,11 @@ class Cost:
     stand_in: bool = False
 
     @property
+    def traced(self) -> bool:
+        """Traced by XLA at this model's own layers (not another model's op mix scaled to a count)."""
+        return self.how.startswith("XLA")
+
+    @property
     def total_bytes(self) -> float:
         return sum(self.bytes) + self.rest_bytes
 

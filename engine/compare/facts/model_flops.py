@@ -38,6 +38,10 @@ TRAIN_FLOPS: dict[str, tuple[tuple[int, ...], float]] = {
     # published-only (Google's MLPerf TPU logs, data/reference/tpu_refs.py), whose rows count tokens: per TOKEN at
     # context 2048, not counted here but the MFU convention's 6·N + 12·layers·d·T (N 174.6e9, 96 layers, d 12288)
     "gpt3_175b": ((2048,), 1_076_591_029_248),
+    # MLPerf's Llama-2-70B LoRA fine-tuning (data/reference/cross_vendor_refs.py), whose rows count sequences of 8,192
+    # tokens: the frozen weights' forward and activation gradients, 4·N·T (N 69.0e9), plus causal attention's score
+    # and mix, fwd + bwd, 3 · 2·L·d·T² (80 layers, d 8192); the adapters' own FLOPs are under 1 % and left out
+    "llama2_70b": ((8192,), 2_531_000_000_000_000),
 }
 
 

@@ -22,6 +22,7 @@ class DeviceFacts:
     peak_flops: Mapping[str, float | None] = field(default_factory=dict)  # FLOP/s by precision class
     bandwidth: float | None = None  # bytes/s
     estimable: bool = False  # a known GPU or TPU an estimate can name (a CPU host has no stable ratio to anything)
+    vendor: str = "nvidia"  # whose software stack it runs: "nvidia" (CUDA), "amd" (ROCm), "google" (XLA on TPU), "cpu"
 
 
 NONE = DeviceFacts(unit="gpu", silicon="", peak_flops={"mixed": None, "float32": None})
@@ -52,7 +53,16 @@ def _facts(key: str) -> DeviceFacts:
     peaks = {pc: _peak_flops(key, pc) for pc in ("mixed", "float32")}
     dev = hardware_table.BY_KEY[key]
     estimable = dev.device_type in ("gpu", "tpu") and not key.endswith("_unknown")
-    return DeviceFacts(device_unit(key), dev.silicon or key, peaks, _bandwidth(key), estimable)
+    return DeviceFacts(device_unit(key), dev.silicon or key, peaks, _bandwidth(key), estimable, _vendor(dev))
+
+
+def _vendor(dev: hardware_table.Device) -> str:
+    if dev.device_type in ("tpu", "cpu"):
+        return "google" if dev.device_type == "tpu" else "cpu"
+    return "amd" if dev.key.startswith("mi") else "nvidia"
+
+
+STACKS = {"nvidia": "CUDA", "amd": "ROCm", "google": "XLA on TPU", "cpu": "CPU"}  # each vendor's own stack
 
 
 DEVICES: dict[str, DeviceFacts] = {key: _facts(key) for key in hardware_table.BY_KEY}

@@ -3,7 +3,7 @@ behind engine.compare.scale.converted's correction and range (printed by bench/b
 `by_path`, "traced cost").
 
 Every pair of figures that ONE source measured on one device, one stack and one precision class for two models of
-one kind with a traced cost (a stand-in's op mix is not a cost) is a test: model A's figure × cost_ratio(A → B)
+one kind with a traced cost (a stand-in's op mix, or one scaled to a FLOP count, is not a traced cost) is a test: model A's figure × cost_ratio(A → B)
 against B's figure. The log errors fall in two classes. Within NEAR_FLOPS× in FLOPs per example the conversion
 holds (a few tens of %); farther apart, a figure converted from a larger model comes out too fast (a small model's
 step is held by per-step overhead the FLOPs and bytes do not see) and one from a smaller model too slow — by a
@@ -57,7 +57,7 @@ def conversion_errors(rates: Sequence[lfl.Rate]) -> dict[str, list[float]]:
     for r in rates:
         one = r.one
         cost = cost_of(r.shaped)
-        if one is None or r.task != "training" or r.doubtful or not r.on_accelerator or cost is None or cost.stand_in:
+        if one is None or r.task != "training" or r.doubtful or not r.on_accelerator or cost is None or not cost.traced:
             continue
         group = (r.source_id, r.hardware_key, r.precision_class, r.stack, r.kind)
         groups.setdefault(group, {}).setdefault(r.shaped, []).append(one.value)

@@ -63,7 +63,8 @@ def converted_anchors(ev: Evidence, facts: RunFacts, ref: pd.DataFrame | None = 
         one = r.one
         if r.basis != "measured" or one is None or one.precision_class != facts.precision_class:
             continue
-        if r.workload == base.workload or r.kind != facts.model_kind or cost_of(r.shaped) is None:
+        sib = cost_of(r.shaped)
+        if r.workload == base.workload or r.kind != facts.model_kind or sib is None or not sib.traced:
             continue
         if not r.on_accelerator:
             continue
