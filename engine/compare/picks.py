@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import pandas as pd
 
+from engine.compare.estimate.points import EIGHT_BIT
 from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.rates import Evidence, evidence_for
@@ -22,7 +23,7 @@ from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
 from engine.compare.facts.source import publisher, with_stack
-from engine.compare.facts.workload import not_comparable
+from engine.compare.facts.workload import FAMILIES, not_comparable
 from engine.compare.scale.converted import HELD, converted_anchors
 from engine.compare.scale.one_scale import Scale, scale_of
 from engine.compare.scale.scaled import scaled_rows
@@ -189,7 +190,11 @@ def one_scale_rows(
     anchors = [replace(a, settings={**a.settings, **role}) for a in scale.anchors]
     published = [r for g in groups.values() for r in g if r.basis == "published"]
     targets = [k for k in picked if k not in scale.keys]
-    scaled = scaled_rows(base, anchors, published, targets)
+    kin = [r for r in ev.reference if r.basis == "published" and r.kind == base.kind and r.workload != base.workload]
+    # a family member's figures at the run's precision (an 8-bit figure enters only through a same-precision ratio)
+    family = [r for r in kin if r.workload in FAMILIES.get(base.workload, ()) and r.precision not in EIGHT_BIT]
+    unranked = [k for k in all_device_keys() if k not in scale.keys]  # a family member's ratio reaches these too
+    scaled = scaled_rows(base, anchors, published, [*targets, *(k for k in unranked if k not in targets)], family)
     ranked = {f for r in [*anchors, *scaled] for f in same_family(r.hardware_key)}
     anchor_ids = {a.id for a in scale.anchors}
     beside = []
@@ -200,7 +205,6 @@ def one_scale_rows(
         beside.append(replace(with_stack(r), settings={**r.settings, "scale_role": "beside", "beside_why": why}))
     keys = [k for k in all_device_keys() if k not in ranked]
     estimates = estimated_rows(ev, ref, keys, anchors, facts)
-    kin = [r for r in ev.reference if r.basis == "published" and r.kind == base.kind and r.workload != base.workload]
     estimates = chained(estimates, published, scale.precision_class, kin)  # TPUs from TPU figures (issue 36 item 5)
     held = [a.settings.get(HELD, a) for a in anchors if a.id != base.id]  # a converted one held at the run's batch
     shown = [replace(a, settings={**a.settings, **role}) for a in held]

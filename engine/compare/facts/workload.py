@@ -56,6 +56,18 @@ MODEL_KINDS: dict[str, str] = {
     "matmul": "transformer",
     "conv2d": "conv",
 }
+# Larger or smaller members of one architecture (issue 42 item 3): a device ratio one source measured on a member
+# carries to the others with a family term (engine.compare.scale.scaled.FAMILY_MARGIN, checked in
+# engine.compare.scale.family_check) — BERT-large's MLPerf ratios for bert_base, the GPT-3/Llama decoders' for GPT-2.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "bert_base": ("bert_large",),
+    "bert_tiny": ("bert_base", "bert_large"),
+    "bert_large": ("bert_base",),
+    "gpt2_small": ("gpt2_xl", "gpt3_175b", "llama2_70b", "llama31_8b", "llama31_70b"),
+    "gpt_tiny": ("gpt2_small", "gpt2_xl"),
+    "gpt2_xl": ("gpt2_small", "gpt3_175b"),
+    "resnet50": ("resnet152",),
+}
 _SEQ = re.compile(r"seq (\d+)")
 HALF = {"mixed_float16", "mixed_bfloat16", "float16", "bfloat16", "bf16_fp16", "fp8", "int8"}
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.source import publisher
@@ -23,6 +24,9 @@ from engine.compare.facts.workload import device_unit
 from engine.reference.units import HARDWARE, short_name, units_between
 
 BASIS = "scaled"
+# a device ratio carried from a family member (workload.FAMILIES): the 80th percentile of |log| between two members'
+# ratios on the same two devices in one source (engine.compare.scale.family_check: 26 device pairs, median 14 %, 80th percentile 23 %)
+FAMILY_MARGIN = 0.23
 
 
 def _config(r: lfl.Rate) -> tuple[str, float]:
@@ -30,8 +34,11 @@ def _config(r: lfl.Rate) -> tuple[str, float]:
     return r.precision_class, float(r.settings.get("per_device_of") or 1)
 
 
-def _source_ratios(published: Sequence[lfl.Rate], target: str, anchor: str) -> list[tuple[lfl.Rate, lfl.Rate, str]]:
-    """(target row, anchor row, precision class) pairs of one device each, from one source and one stack."""
+def _source_ratios(
+    published: Sequence[lfl.Rate], target: str, anchor: str, any_count: bool = False
+) -> list[tuple[lfl.Rate, lfl.Rate, str]]:
+    """(target row, anchor row, precision class) pairs of one device each, from one source and one stack (and one
+    system size, unless `any_count`: a family member's MLPerf systems, each per device, 4 and 8 GPUs)."""
     ones = [(r, o) for r in published if r.hardware_key in (target, anchor) and (o := r.one) is not None]
     ones = [(r, o) for r, o in ones if not r.doubtful and r.bound not in ("at most", "at least")]
     out = []
@@ -40,16 +47,17 @@ def _source_ratios(published: Sequence[lfl.Rate], target: str, anchor: str) -> l
             continue
         for a_raw, a in ones:
             same_source = a_raw.hardware_key == anchor and a_raw.source_id == t_raw.source_id
-            if same_source and a_raw.stack == t_raw.stack and _config(a) == _config(t):
+            same_config = _config(a)[0] == _config(t)[0] if any_count else _config(a) == _config(t)
+            if same_source and a_raw.stack == t_raw.stack and same_config:
                 out.append((t, a, _config(t)[0]))
     return out
 
 
 def _option(
-    base: lfl.Rate, anchor: lfl.Rate, target: str, published: Sequence[lfl.Rate]
+    base: lfl.Rate, anchor: lfl.Rate, target: str, published: Sequence[lfl.Rate], any_count: bool = False
 ) -> tuple[tuple, lfl.Rate, lfl.Rate, lfl.Rate, list[float]] | None:
     """The best same-source pair for target/anchor at the anchor's precision class: one device each first."""
-    pairs = _source_ratios(published, target, anchor.hardware_key)
+    pairs = _source_ratios(published, target, anchor.hardware_key, any_count)
     if not pairs:
         return None
     a_pc = anchor.precision_class
@@ -80,26 +88,46 @@ def _option(
 
 
 def scaled_rows(
-    base: lfl.Rate, anchors: Sequence[lfl.Rate], published: Sequence[lfl.Rate], devices: Collection[str]
+    base: lfl.Rate,
+    anchors: Sequence[lfl.Rate],
+    published: Sequence[lfl.Rate],
+    devices: Collection[str],
+    kin: Sequence[lfl.Rate] = (),
 ) -> list[lfl.Rate]:
     """A scaled row for each device in `devices` that one source published beside a measured anchor.
 
     anchors: measured one-device rates of this workload (your store's, the pack's, the run itself on a GPU),
-    at most one per device; published: every published rate of this workload (the sources of the ratios).
+    at most one per device; published: every published rate of this workload (the sources of the ratios); kin:
+    published rates of the model's family (workload.FAMILIES), whose same-source ratio stands where the model has
+    none — a family transfer, named and ranged by FAMILY_MARGIN.
     """
     # a pipeline-bound source's ratio measures its input pipeline, not the devices (flagged by the evidence stage)
     published = [r for r in published if "saturated" not in r.settings]
     out = []
     for key in devices:
-        options = [
-            o for a in anchors
-            if a.hardware_key != key and (o := _option(base, a, key, published)) is not None
-        ]  # fmt: skip
-        if not options:
-            continue
-        _, anchor, t, a, ratios = min(options, key=lambda o: o[0])
-        out.append(_scaled(anchor, key, t, a, ratios))
+        for pool, family in ((published, False), (kin, True)):
+            options = [
+                o for a in anchors
+                if a.hardware_key != key and (o := _option(base, a, key, pool, family)) is not None
+            ]  # fmt: skip
+            if options:
+                _, anchor, t, a, ratios = min(options, key=lambda o: o[0])
+                row = _scaled(anchor, key, t, a, ratios)
+                out.append(_family(row, t) if family else row)
+                break
     return out
+
+
+def _family(row: lfl.Rate, t: lfl.Rate) -> lfl.Rate:
+    """A scaled row whose ratio was measured on a family member: said so, its range widened by FAMILY_MARGIN."""
+    lo, hi = row.low or row.value, row.high or row.value
+    words = f"family transfer from {t.workload} (its ratio, ± {FAMILY_MARGIN:.0%} for the member)"
+    settings = {**row.settings, "family_from": t.workload,
+                "ratio_source": f"{row.settings.get('ratio_source')}; {words}"}  # fmt: skip
+    return replace(
+        row, how=f"{row.how.replace(' ratio:', f' ratio on {t.workload}:', 1)}; {words}", settings=settings,
+        low=lo / (1 + FAMILY_MARGIN), high=hi * (1 + FAMILY_MARGIN),
+    )  # fmt: skip
 
 
 def _n(v: float) -> str:
@@ -121,6 +149,8 @@ def _scaled(anchor: lfl.Rate, key: str, t: lfl.Rate, a: lfl.Rate, ratios: list[f
         f"{fw or 'stack not stated'}, {t.precision_words}, {each}; both from one source and one "
         f"stack, so the stack cancels)"
     )
+    if shapes := t.settings.get("rescaled_from"):  # the source's two figures, each at its shape (evidence.reshape)
+        how += f"; the source's figures were at {shapes}, each rescaled to the run's shape by the model's traced cost"
     unit = "chip" if dev is not None and dev.device_type == "tpu" else "gpu"
     settings = {
         **{k: v for k, v in anchor.settings.items() if k not in ("per_device_of", "scale_role", "scale_note")},
