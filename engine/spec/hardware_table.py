@@ -67,6 +67,25 @@ def _p(fp32: float | None = None, half: float | None = None, tf32: float | None 
 DEVICES: tuple[Device, ...] = (
     Device("cpu", "cpu", "CPU", {"host": 1}, peak_unit="host"),
     Device("colab_tpu_runtime_host_cpu", "cpu", "Colab 'TPU' runtime (host CPU)", {"host": 1}, peak_unit="host"),
+    # Blackwell Ultra (issue 42 item 4). GB300 before B300: "b300" is inside "gb300". Per GPU from the GB300 NVL72
+    # rack table (72 GPUs): FP16/BF16 360 PF and TF32 180 PF with sparsity (halved here: 2,500 and 1,250 dense),
+    # up to 20 TB HBM3e at 576 TB/s (279 GB and 8 TB/s per GPU). NVIDIA states no per-GPU FP32 or TDP for it:
+    # FP32 80 TFLOP/s is Verda's per-GPU table (secondary); TDP left None (secondary sources quote 1.4 kW).
+    # FP8 (5 PF dense) is not a key of this table.
+    Device(
+        "gb300", "gpu", "GB300", _ONE_GPU, ("gb300",), peak_tflops=_p(80.0, 2500.0, 1250.0), mem_gb=279,
+        mem_bw_gbs=8000, silicon="blackwell_ultra",
+        source=_NV + "GB300 NVL72 (nvidia.com/en-us/data-center/gb300-nvl72), rack ÷ 72 GPUs; FP32 from Verda's "
+        "'GB300 NVL72: GPU Architecture & Performance' per-GPU table (secondary)",
+    ),
+    # HGX B300 (8 GPUs): FP16/BF16 36 PF, TF32 18 PF with sparsity, FP32 600 TF (÷ 8, halved: 2,250 / 1,125 / 75
+    # dense per GPU; the B200's BF16). DGX B300: 2.3 TB HBM3e at 64 TB/s (288 GB, 8 TB/s per GPU). NVIDIA states no
+    # per-GPU TDP for the HGX part (secondary sources: 1.1 to 1.4 kW), so None. NVML: "NVIDIA B300 SXM6 AC".
+    Device(
+        "b300", "gpu", "B300", _ONE_GPU, ("b300",), peak_tflops=_p(75.0, 2250.0, 1125.0), mem_gb=288,
+        mem_bw_gbs=8000, silicon="blackwell_ultra",
+        source=_NV + "HGX B300 (nvidia.com/en-us/data-center/hgx) ÷ 8 GPUs; memory from the DGX B300 datasheet ÷ 8",
+    ),
     # HGX B200 at 1,000 W: FP32 75, TF32 2.2 PF and BF16 4.5 PF with sparsity (halved here); 180 GB HBM3e, 7.7 TB/s
     Device(
         "b200", "gpu", "B200", _ONE_GPU, ("b200",), peak_tflops=_p(75.0, 2250.0, 1100.0), tdp_w=1000, mem_gb=180,
@@ -110,9 +129,31 @@ DEVICES: tuple[Device, ...] = (
         "mi325x", "gpu", "MI325X", _ONE_GPU, ("mi325x",), peak_tflops=_p(163.4, 1307.4, 653.7), tdp_w=1000,
         mem_gb=256, mem_bw_gbs=6000, silicon="cdna3", source="AMD Instinct MI325X datasheet (amd.com)",
     ),
+    # CDNA 4: FP16/BF16 matrix 2.5 PF dense (2,516.6 = 2.4 GHz × 1,024 matrix cores × 1,024 FLOP/clock), FP32
+    # 157.3 TFLOP/s, 288 GB HBM3E at 8 TB/s, 1,400 W TBP (MI350X: 2.2 GHz, 2,306.9 / 144.2, 1,000 W). No TF32 key:
+    # CDNA 4 has no TF32 matrix type (ROCm's data-type table), so float32 is the FP32 figure. FP8 (5.0 PF) not kept.
+    Device(
+        "mi355x", "gpu", "MI355X", _ONE_GPU, ("mi355x",), peak_tflops=_p(157.3, 2516.6), tdp_w=1400, mem_gb=288,
+        mem_bw_gbs=8000, silicon="cdna4", source="AMD Instinct MI355X datasheet (amd.com); MI350 Series spec table",
+    ),
+    Device(
+        "mi350x", "gpu", "MI350X", _ONE_GPU, ("mi350x",), peak_tflops=_p(144.2, 2306.9), tdp_w=1000, mem_gb=288,
+        mem_bw_gbs=8000, silicon="cdna4", source="AMD Instinct MI350X datasheet (amd.com); MI350 Series spec table",
+    ),
     Device(
         "mi300x", "gpu", "MI300X", _ONE_GPU, ("mi300x",), peak_tflops=_p(163.4, 1307.4, 653.7), tdp_w=750,
         mem_gb=192, mem_bw_gbs=5300, silicon="cdna3", source="AMD Instinct MI300X datasheet (amd.com)",
+    ),
+    # RTX PRO 6000 Blackwell Server Edition (GB202, 188 SMs): the datasheet gives FP32 120 TFLOP/s, FP4 4 PFLOPS
+    # with sparsity, 96 GB GDDR7 at 1,597 GB/s, up to 600 W (configurable). It publishes NO FP16/BF16 or TF32 tensor
+    # figure: the 500 / 250 here are DERIVED from its FP4 figure by Blackwell's fixed tensor ratios (dense = sparse
+    # ÷ 2, FP16 = FP4 ÷ 4, TF32 = FP16 ÷ 2), not read from a datasheet. Only the Server Edition's name is an alias:
+    # the Workstation and Max-Q editions run other clocks, power and memory speed.
+    Device(
+        "rtx_pro_6000", "gpu", "RTX PRO 6000 Server", _ONE_GPU, ("rtx pro 6000 blackwell server",),
+        peak_tflops=_p(120.0, 500.0, 250.0), tdp_w=600, mem_gb=96, mem_bw_gbs=1597, silicon="gb202",
+        source=_NV + "RTX PRO 6000 Blackwell Server Edition (FP32, memory, power); FP16/BF16/TF32 derived from its "
+        "FP4 figure (not published)",
     ),
     # before the L4: "l4" is inside "l40s"
     Device(
@@ -186,6 +227,14 @@ DEVICES: tuple[Device, ...] = (
     Device(
         "tpu_v6e", "tpu", "TPU v6e", {"core": 1, "chip": 1}, ("tpu v6 lite", "tpu v6e"), "chip", {"bfloat16": 918.0},
         mem_gb=32, mem_bw_gbs=1640, silicon="tpu_v6e", source=_TPU_DOC + "TPU v6e (Trillium)",
+    ),
+    # TPU7x (Ironwood): two TensorCores per chip, no megacore (JAX sees each core), like the v5p's count. Per chip:
+    # 2,307 bf16 / 4,614 fp8 TFLOP/s and 192 GiB HBM (Cloud TPU docs); 7.37 TB/s HBM bandwidth (Google's Ironwood
+    # announcement); no TDP published. JAX names the chip "TPU7x".
+    Device(
+        "tpu_v7", "tpu", "TPU v7", {"core": 1, "chip": 2}, ("tpu7x", "tpu v7", "tpu 7x", "ironwood"), "chip",
+        {"bfloat16": 2307.0}, mem_gb=192, mem_bw_gbs=7370, silicon="tpu_v7",
+        source=_TPU_DOC + "TPU7x (Ironwood); bandwidth from Google's Ironwood announcement (blog.google, 2025-04)",
     ),
     Device("tpu_unknown", "tpu", "TPU (version not stated)", {"pod": 1}, peak_unit="pod"),
 )
