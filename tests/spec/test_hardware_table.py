@@ -8,7 +8,8 @@ import pytest
 from engine.spec import hardware_table as hw
 
 TODAY = ("b200", "gh200", "h200", "h100", "h100_pcie", "a100", "a100_80gb", "l40s", "l4", "a10g", "t4",
-         "mi300x", "mi325x", "tpu_v5e", "tpu_v5p", "tpu_v6e")  # fmt: skip
+         "mi300x", "mi325x", "tpu_v5e", "tpu_v5p", "tpu_v6e",
+         "b300", "gb300", "mi355x", "mi350x", "rtx_pro_6000", "tpu_v7")  # fmt: skip
 
 
 @pytest.mark.parametrize("key", TODAY)
