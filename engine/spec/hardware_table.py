@@ -148,9 +148,11 @@ DEVICES: tuple[Device, ...] = (
     # with sparsity, 96 GB GDDR7 at 1,597 GB/s, up to 600 W (configurable). It publishes NO FP16/BF16 or TF32 tensor
     # figure: the 500 / 250 here are DERIVED from its FP4 figure by Blackwell's fixed tensor ratios (dense = sparse
     # ÷ 2, FP16 = FP4 ÷ 4, TF32 = FP16 ÷ 2), not read from a datasheet. Only the Server Edition's name is an alias:
-    # the Workstation and Max-Q editions run other clocks, power and memory speed.
+    # the Workstation and Max-Q editions run other clocks, power and memory speed. Its short name is 9
+    # characters at most, as every device's: a longer one widens `compare --device all`'s device column and cuts
+    # its precision column (engine.cli.compare_table); "RTX 6000" would name another card (the RTX 6000 Ada).
     Device(
-        "rtx_pro_6000", "gpu", "RTX PRO 6000 Server", _ONE_GPU, ("rtx pro 6000 blackwell server",),
+        "rtx_pro_6000", "gpu", "PRO 6000", _ONE_GPU, ("rtx pro 6000 blackwell server",),
         peak_tflops=_p(120.0, 500.0, 250.0), tdp_w=600, mem_gb=96, mem_bw_gbs=1597, silicon="gb202",
         source=_NV + "RTX PRO 6000 Blackwell Server Edition (FP32, memory, power); FP16/BF16/TF32 derived from its "
         "FP4 figure (not published)",

@@ -95,3 +95,9 @@ def test_which_device_estimates_each_new_device_for_resnet50_the_b300_at_least_t
     assert by_key["b300"].rate_one_device >= by_key["b200"].rate_one_device
     rates = [r.rate_one_device for r in w.rows]
     assert rates == sorted(rates, reverse=True)
+
+
+def test_short_names_fit_the_device_column_of_compare_device_all():
+    # a name longer than the longest before (H100 PCIe, A100 80GB) widens the column and cuts the precision's
+    assert max(len(d.short) for d in hw.DEVICES if d.peak_tflops) <= 9
+    assert hw.BY_KEY["rtx_pro_6000"].short == "PRO 6000"
