@@ -6,6 +6,7 @@ compare_which_<width>_<theme>_section.png (the whole section at that width).
     .venv/bin/python bench/screenshot_compare_which.py                 # a fresh store, one real ResNet-50 run
     .venv/bin/python bench/screenshot_compare_which.py --model tiny_cnn
     .venv/bin/python bench/screenshot_compare_which.py --precision mixed_bfloat16   # compare_which_bf16_*.png
+    .venv/bin/python bench/screenshot_compare_which.py --flowers      # real JPEGs at 192×192: compare_which_flowers_*.png
     .venv/bin/python bench/screenshot_compare_which.py --db results.db --run RUN_ID
 
 Without --db the script makes a store in a temporary folder and trains the model there for a few steps on this
@@ -41,12 +42,17 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _run(db: Path, model: str, precision: str = "float32") -> str:
-    """One real training run in `db` at `precision`; its run id."""
-    args = ["--model", model, "--dataset", "synthetic", "--batch-size", "8" if model == "resnet50" else "32"]
+def _run(db: Path, model: str, precision: str = "float32", data_dir: Path | None = None) -> str:
+    """One real training run in `db` at `precision` (on the flowers files in `data_dir`, else synthetic); its id."""
+    env = {**os.environ, "ACCELBENCH_DB": str(db), "TF_CPP_MIN_LOG_LEVEL": "3"}
+    dataset = ["--dataset", "synthetic"]
+    if data_dir is not None:  # real JPEGs: engine data sample flowers (TFRecords), read at 192×192
+        sample = ["data", "sample", "flowers", "--out", str(data_dir), "--examples", "64", "--size", "250x180"]
+        subprocess.run([sys.executable, "-m", "engine", *sample], cwd=ROOT, env=env, capture_output=True, check=True)
+        dataset = ["--dataset", "flowers", "--data-dir", str(data_dir)]
+    args = ["--model", model, *dataset, "--batch-size", "8" if model == "resnet50" else "32"]
     args += ["--precision", precision]
     args += ["--epochs", "2", "--steps-per-epoch", "2" if model == "resnet50" else "3", "--json"]
-    env = {**os.environ, "ACCELBENCH_DB": str(db), "TF_CPP_MIN_LOG_LEVEL": "3"}
     proc = subprocess.run(
         [sys.executable, "-m", "engine", "run", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
@@ -138,11 +144,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default="resnet50", help="the model trained for a fresh store (default resnet50)")
     ap.add_argument("--precision", default="float32", help="the fresh run's precision (mixed_bfloat16: *_bf16_*)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the PNGs go (default docs/screenshots)")
+    ap.add_argument("--flowers", action="store_true", help="train on sampled flowers JPEGs at 192×192 (*_flowers_*)")
     args = ap.parse_args(argv)
-    prefix = "compare_which" + ("_bf16" if args.precision == "mixed_bfloat16" else "")
+    prefix = "compare_which" + ("_bf16" if args.precision == "mixed_bfloat16" else "") + ("_flowers" * args.flowers)
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or Path(tmp) / "results.db"
-        run_id = args.run or _run(db, args.model, args.precision)
+        data = Path(tmp) / "flowers" if args.flowers else None
+        run_id = args.run or _run(db, args.model, args.precision, data)
         return serve_and_shoot(db, Path(tmp), lambda url: shoot(url, run_id, args.out, prefix))
 
 

@@ -152,7 +152,10 @@ def test_at_most_ten_reentries_all_into_helpers(traced):
     made once as rates and split once by the one rule (engine.compare.evidence.rates), points grouped once with their
     middle figures, the fit's figures made once per answer: 10 — the Rate constructors and the one rule (likeforlike,
     workload, single), the plateau rule (read once by the saturation flag, once by the estimate's evidence), the step
-    model's formula and its fit (leaves of the estimate stage), a source's stack words, the table's rows."""
+    model's formula and its fit (leaves of the estimate stage), a source's stack words, the table's rows. Issue 42: 13 —
+    the cost facts (facts.cost, read by the estimate and by the traced-cost conversion), the model FLOPs they read,
+    and the stack factor's start points (estimate.points, a leaf); the estimator itself is entered once (one batched
+    call for the stack factor's pairs and the answer's devices)."""
     both = traced["all"].reentries | traced["h100"].reentries
     counts = {k: (len(t.reentries), t.by_module()) for k, t in traced.items()}
     assert len(both) <= MAX_REENTRIES, (len(both), counts, sorted(both))  # the union of both answers
