@@ -43,8 +43,10 @@ def _note(anchors: Sequence[lfl.Rate], stack_name: str, own_stack: bool) -> str:
         )
     names = ", ".join(HARDWARE[a.hardware_key].short if a.hardware_key in HARDWARE else a.label for a in anchors)
     where = "your run's stack" if own_stack else "the nearest measured stack: yours has no measured row"
+    shape = next((a.settings["rescaled_words"] for a in anchors if a.settings.get("rescaled_words")), "")
+    at = f"; measured at another input shape, {shape}" if shape else ""  # evidence.reshape: said where it starts
     return (
-        f"One scale: every row is a row measured on {names} ({stack_name or 'stack not stated'}, {where}) × a "
+        f"One scale: every row is a row measured on {names} ({stack_name or 'stack not stated'}, {where}{at}) × a "
         f"ratio that one source measured on one stack, or the step model's."
     )
 
