@@ -14,7 +14,6 @@ from dataclasses import replace
 
 import pandas as pd
 
-from engine.compare.estimate.points import EIGHT_BIT
 from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.rates import Evidence, evidence_for
@@ -23,7 +22,7 @@ from engine.compare.evidence.saturation import flag_saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
 from engine.compare.facts.source import publisher, with_stack
-from engine.compare.facts.workload import FAMILIES, not_comparable
+from engine.compare.facts.workload import EIGHT_BIT, FAMILIES, not_comparable
 from engine.compare.scale.converted import HELD, converted_anchors
 from engine.compare.scale.one_scale import Scale, scale_of
 from engine.compare.scale.scaled import scaled_rows

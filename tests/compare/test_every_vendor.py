@@ -81,3 +81,16 @@ def test_the_family_margin_is_the_checks_own(rates):
     got = check_families(rates)
     assert got is not None and got.n >= 20
     assert pytest.approx(got.p80_error_pct / 100, abs=0.01) == FAMILY_MARGIN
+
+
+def test_8bit_training_rows_are_labelled_and_never_pipeline_bound_for_being_fast(rates):
+    """Google's GPT-3 slices of MLPerf v4.1 train in int8 (AQT): labelled so from their launch scripts, they sit
+    within 10 % of each other on chips 2× apart — at 8-bit peaks the plateau rule does not see, and on slices 4×
+    apart in size — so the rule must not call them pipeline-bound (issue 42 item 6)."""
+    from engine.compare.evidence.saturation import saturated
+
+    gpt3 = [r for r in rates if r.workload == "gpt3_175b" and r.device_type == "tpu"]
+    assert gpt3 and all(r.precision == "int8" for r in gpt3)
+    flagged = saturated(rates)
+    assert not [r.id for r in gpt3 if r.id in flagged]
+    assert flagged, "the rule still flags a real plateau (Lambda's ResNet-50 on Hopper)"

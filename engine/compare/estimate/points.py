@@ -12,11 +12,10 @@ import pandas as pd
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.plateau import plateau_devices
 from engine.compare.facts.silicon import DEVICES, NONE
-from engine.compare.facts.workload import model_kind
+from engine.compare.facts.workload import EIGHT_BIT, model_kind
 from engine.reference.normalize import is_missing
 
-Key = tuple[str, str, str]
-EIGHT_BIT = ("fp8", "int8")  # (model, hardware_key, precision_class)
+Key = tuple[str, str, str]  # (model, hardware_key, precision_class)
 
 
 @dataclass(frozen=True)

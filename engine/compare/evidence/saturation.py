@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.plateau import DISTINCT, plateau_devices
-from engine.compare.facts.workload import precision_class
+from engine.compare.facts.workload import EIGHT_BIT, precision_class
 from engine.reference.units import HARDWARE
 
 
@@ -24,6 +24,8 @@ def saturated(rates: Sequence[lfl.Rate]) -> dict[str, str]:
     for r in rates:
         o = r.one
         if r.basis != "published" or o is None or r.bound in ("at most", "at least"):
+            continue
+        if r.precision in EIGHT_BIT:  # fast at 8-bit peaks the rule does not see: never "pipeline-bound" for that
             continue
         k = (r.source_id, r.workload, r.precision_class)
         groups.setdefault(k, {}).setdefault(r.hardware_key, []).append(o.value)

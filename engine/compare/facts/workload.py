@@ -69,6 +69,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "resnet50": ("resnet152",),
 }
 _SEQ = re.compile(r"seq (\d+)")
+EIGHT_BIT = ("fp8", "int8")  # 8-bit training (MLPerf's LLM rows): runs at 8-bit peaks the mixed class does not model
 HALF = {"mixed_float16", "mixed_bfloat16", "float16", "bfloat16", "bf16_fp16", "fp8", "int8"}
 
 
