@@ -16,6 +16,9 @@ build (BERT-large, BERT at 384/512 tokens, GPT-2 XL) are traced at 1 and 2 block
 halves the bytes for a mixed-precision figure.
 
     KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py > engine/compare/facts/model_costs.py && .venv/bin/ruff format engine/compare/facts/model_costs.py
+    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py --shapes > engine/compare/facts/model_costs_shaped.py && .venv/bin/ruff format engine/compare/facts/model_costs_shaped.py
+
+(--shapes: every image pairing of the catalog at an input shape that is not its model's own, keyed `resnet50@192x192x3`.)
 """
 
 from __future__ import annotations
@@ -255,35 +258,42 @@ PROXIES = {
 
 
 def main() -> int:
-    only = sys.argv[1:]
-    rows = [zoo_row(m) for m in catalog.MODEL_NAMES if not only or m in only]
-    rows += [transformer_row(k, b, s, q, n) for k, b, s, q, n in EXTRA if not only or k in only]
-    shaped = [(m, d) for m, d in shaped_pairings()]
-    rows += [shaped_row(m, d) for m, d in shaped if not only or shaped_key(m, catalog.DATASETS[d].input_shape) in only]
-    print('"""Per-op FLOPs and bytes of one training step per example (float32), from XLA: bench/model_costs.py.\n')
+    shapes = "--shapes" in sys.argv  # the image pairings at another shape: their own module (model_costs_shaped.py)
+    only = [a for a in sys.argv[1:] if a != "--shapes"]
+    if shapes:
+        pairs = [(m, d) for m, d in shaped_pairings() if not only or shaped_key(m, catalog.DATASETS[d].input_shape) in only]
+        rows = [shaped_row(m, d) for m, d in pairs]
+    else:
+        rows = [zoo_row(m) for m in catalog.MODEL_NAMES if not only or m in only]
+        rows += [transformer_row(k, b, s, q, n) for k, b, s, q, n in EXTRA if not only or k in only]
+    target = "model_costs_shaped.py" if shapes else "model_costs.py"
+    what = "at the other input shapes of the catalog's image pairings (a run on flowers JPEGs at 192×192, say)" if shapes else "(float32)"
+    print(f'"""Per-op FLOPs and bytes of one training step per example {what}, from XLA: bench/model_costs.py.\n')
     print(
-        "Written by:\n\n    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py > engine/compare/facts/model_costs.py"
-        " && .venv/bin/ruff format engine/compare/facts/model_costs.py"
+        f"Written by:\n\n    KERAS_BACKEND=jax JAX_PLATFORMS=cpu .venv/bin/python bench/model_costs.py{' --shapes' * shapes} "
+        f"> engine/compare/facts/{target} && .venv/bin/ruff format engine/compare/facts/{target}"
     )
     print(
         f"\non {date.today().isoformat()} with Keras {keras.__version__}, JAX {jax.__version__} (HLO traced on CPU; nothing runs)."
     )
     print('Do not edit by hand; re-run the command."""\n\nfrom __future__ import annotations\n')
-    print(
-        "# intensity bin edges (FLOPs per byte): a bin k holds the convolutions and dots with EDGES[k-1] ≤ intensity < EDGES[k]"
-    )
-    print(f"EDGES = {EDGES!r}\n")
+    if not shapes:
+        print(
+            "# intensity bin edges (FLOPs per byte): a bin k holds the convolutions and dots with EDGES[k-1] ≤ intensity < EDGES[k]"
+        )
+        print(f"EDGES = {EDGES!r}\n")
     print(
         "# model → (batch traced, {bin: (FLOPs, bytes)} of its convolutions and dots, bytes of the rest, XLA's whole-step"
     )
     print("# FLOPs, how it was counted); all per training example")
-    print("COSTS: dict[str, tuple[int, dict[int, tuple[float, float]], float, float, str]] = {")
+    print(f"{'SHAPED_COSTS' if shapes else 'COSTS'}: dict[str, tuple[int, dict[int, tuple[float, float]], float, float, str]] = {{")
     for r in rows:
         bins = ", ".join(f"{k}: ({f:.4g}, {b:.4g})" for k, (f, b) in sorted(r.bins.items()))
         print(f"    {r.model!r}: ({r.batch}, {{{bins}}}, {r.other_bytes:.4g}, {r.xla_flops:.4g}, {r.how!r}),")
-    print("}\n")
-    print("# published-only models without a builder: the zoo model whose op mix stands in for theirs")
-    print(f"PROXIES: dict[str, str] = {PROXIES!r}")
+    print("}")
+    if not shapes:
+        print("\n# published-only models without a builder: the zoo model whose op mix stands in for theirs")
+        print(f"PROXIES: dict[str, str] = {PROXIES!r}")
     return 0
 
 

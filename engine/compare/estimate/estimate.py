@@ -1,19 +1,16 @@
 """An estimate where nothing was measured or published: clearly labelled, with a range, and checked.
 
-- **ratio**: the model's figure on another device (the anchor) × the ratio of the two devices seen on OTHER
-  models of its kind (workload.model_kind) at the same precision class; the range is that ratio's spread,
-  widened by RATIO_MARGIN (a ratio never carries exactly from one model to another). Rough when fewer than
-  MIN_RATIO_MODELS models are behind the ratio.
-- **memory-aware**, where no ratio seen on two or more other models exists (a ratio seen on one is used only
-  where this has nothing; engine.compare.estimate.step_model, step_fit): the model's figure on a device of the same
-  silicon, else the nearest in modelled speed, × the modelled step-time ratio of the two devices, from its per-op FLOPs and bytes
-  against each device's peak and bandwidth at fitted efficiencies; a model with no figure anywhere: its
-  modelled rate × the level of its kind (rough). The range: quantiles of the fit's residuals.
+- **ratio**: the model's figure on another device (the anchor) × the ratio of the two devices seen on OTHER models
+  of its kind (workload.model_kind) at the same precision class; the range is that ratio's spread widened by
+  RATIO_MARGIN. Rough when fewer than MIN_RATIO_MODELS models are behind the ratio.
+- **memory-aware**, where no ratio seen on two or more other models exists (step_model, step_fit): the model's
+  figure on a device of the same silicon, else the nearest in modelled speed, × the modelled step-time ratio of the
+  two devices from its per-op FLOPs and bytes at fitted efficiencies; a model with no figure anywhere: its modelled
+  rate × the level of its kind (rough). The range: quantiles of the fit's residuals.
 
-Several figures of one (model, device, precision class) count as their middle one (median_low, a real figure):
-a source with many configurations does not outvote the rest. A pipeline-bound source's published figures
-(engine.compare.evidence.saturation, the rule applied to the points given) are no evidence for either method. An estimate never uses the figure it stands in
-for, which makes estimating a known figure its own leave-one-out check (engine.compare.estimate.estimate_check).
+Several figures of one (model, device, precision class) count as their middle one; a pipeline-bound source's
+figures (evidence.saturation's rule, applied to the points given) are no evidence. An estimate never uses the figure
+it stands in for, which makes estimating a known figure its own leave-one-out check (estimate_check).
 """
 
 from __future__ import annotations
@@ -48,17 +45,12 @@ CLASSES = ("float32", "mixed")
 
 @dataclass(frozen=True)
 class Estimate:
-    """A throughput nobody measured, with its range and how it was reached.
+    """A throughput nobody measured, with its range (per single device) and how it was reached.
 
-    Attributes:
-      model, hardware_key, precision_class: what is estimated.
-      examples_per_sec, low, high: the estimate and its range, per single device.
-      method: "ratio" or "memory-aware"; rough: True for a ratio seen on a single other model, or a memory-aware
-        estimate of a model with no figure anywhere.
-      anchor: the model's own figure that was scaled (None where the model has none).
-      ratio_models: the other models the device ratio was seen on.
-      how: one plain sentence saying what was multiplied by what.
-      capped: True where the value was held at a ceiling (engine.compare.estimate.step_floor): it is an upper bound.
+    Attributes: method "ratio" or "memory-aware"; rough: a ratio seen on one other model, or a memory-aware estimate
+    of a model with no figure anywhere; anchor: the model's own figure that was scaled (None: none); ratio_models:
+    the other models the device ratio was seen on; how: what was multiplied by what, in words; capped: held at a
+    ceiling (step_floor), an upper bound.
     """
 
     model: str
@@ -178,11 +170,9 @@ def _by_memory(
     figures: tuple[step_fit.Figure, ...] | None = None,
     shaped: str | None = None,
 ) -> Estimate | None:
-    """The memory-aware step model (engine.compare.estimate.step_model): the model's own figure on another device × the
-    modelled step-time ratio of the two devices, or, with no figure of the model anywhere, its modelled rate
-    at the fitted efficiencies × the level of its kind. `figures`: fit_figures of every group, made once for all
-    the devices of an answer (the target's own figure is left out here). `shaped`: the model at the run's input
-    shape (workload.shaped_model), whose cost the step is modelled on."""
+    """The memory-aware step model: the model's own figure on another device × the modelled step-time ratio of the
+    two devices, or, with no figure of the model anywhere, its modelled rate × the level of its kind. `figures`:
+    fit_figures made once per answer (the target's own left out here); `shaped`: the model at the run's shape."""
     kind = kind or model_kind(model)
     cost = step_model.cost_of(shaped or model, flops, kind)
     mine = (model, target, pc)
@@ -242,17 +232,11 @@ def estimate(
     figures: tuple[step_fit.Figure, ...] | None = None,
     shaped: str | None = None,
 ) -> Estimate | None:
-    """An estimate of `model`'s training examples/s on one `hardware_key` device at `precision` (a precision or
-    its class), from the other points (or the points grouped once, group_points, for every device of an answer,
-    and their fit_figures); None for an unknown device or when neither method has data. `kind`: a user model's,
-    read from its layers (the zoo's is known by name; an unknown one counts as a convnet).
-
-    Points of the target itself are left out: an estimate stands in for a figure, it never repeats one.
-    `anchors`: the model's figures an estimate may start from (engine.compare.scale.one_scale: the answer's measured
-    rows), in place of every figure of the model. `shaped`: the model at the run's input shape (a flowers run's
-    `resnet50@192x192x3`): the step model costs that shape; its anchors are then the model's figures converted to
-    it (engine.compare.evidence.reshape).
-    """
+    """`model`'s training examples/s on one `hardware_key` device at `precision` (or its class) from the other
+    points (or the points grouped once, and their fit_figures); None for an unknown device or no data. `kind`: a
+    user model's, from its layers. The target's own points are left out: an estimate never repeats a figure.
+    `anchors`: the figures it may start from (the answer's measured rows, one_scale), in place of the model's.
+    `shaped`: the model at the run's input shape (`resnet50@192x192x3`), whose cost the step model takes."""
     pc = precision if precision in CLASSES else precision_class(precision)
     if not DEVICES.get(hardware_key, NONE).estimable:
         return None
@@ -260,8 +244,7 @@ def estimate(
     # a plateau's figures time no chip: the rule applied to the points given (grouped ones had it: evidence_points)
     grouped = points if isinstance(points, dict) else group_points(without_pipeline_bound(points))
     groups = {k: g for k, g in grouped.items() if k != target}
-    # a ratio seen on two or more other models first (checked leave-one-out it misses by less than the step
-    # model); one seen on a single other model carries that model's quirks: the step model goes before it
+    # a ratio seen on 2+ other models first (it misses by less than the step model); one on a single model after it
     ratio = _by_ratio(*target, groups, kind, anchors)
     if ratio is not None and not ratio.rough:
         return ratio
@@ -279,21 +262,18 @@ def estimates(
     anchors: Sequence[Point] | None = None,
     shaped: str | None = None,
 ) -> list[Estimate]:
-    """`estimate` for each device key from the points grouped once (group_points), in one pass (the keys with no
-    estimate left out)."""
+    """`estimate` for each device key from the points grouped once, in one pass (keys with no estimate left out)."""
     figures = fit_figures(groups)  # each model's cost worked out once for every device
     out = [estimate(model, k, precision, groups, flops_per_example, kind, anchors, figures, shaped) for k in keys]
     return [e for e in out if e is not None]
 
 
-# One set of estimates to make (a plain tuple, so a caller builds it without entering this module): model, keys,
-# precision, groups, kind, anchors, flops per example, shaped — estimate's arguments alike
+# (model, keys, precision, groups, kind, anchors, flops per example, shaped): a plain tuple, built without a call here
 Request = tuple[str, tuple[str, ...], str, Groups, str | None, tuple[Point, ...] | None, float | None, str | None]
 
 
 def estimate_batch(requests: Sequence[Request]) -> list[list[Estimate]]:
-    """`estimates` of each request, in one call (the stack factor's pairs and an answer's devices, on fits with and
-    without a vendor's figures: engine.compare.estimate.stack_factor); each request's keys with no estimate left out."""
+    """`estimates` of each request in one call (the stack factor's pairs and an answer's devices: stack_factor)."""
     return [estimates(m, ks, pc, groups, flops, kind, anchors, shaped) for m, ks, pc, groups, kind, anchors, flops, shaped
             in requests]  # fmt: skip
 

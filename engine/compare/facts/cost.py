@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.compare.facts import model_costs
+from engine.compare.facts import model_costs, model_costs_shaped
 from engine.compare.facts.model_flops import TRAIN_FLOPS, train_flops_per_example
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind
@@ -63,7 +63,7 @@ class Cost:
 
 
 def _traced(key: str) -> Cost | None:
-    got = model_costs.COSTS.get(key)
+    got = model_costs.COSTS.get(key) or model_costs_shaped.SHAPED_COSTS.get(key)
     if got is None:
         return None
     _batch, bins, rest, flops, how = got
