@@ -19,6 +19,12 @@ The estimator itself keeps the figures engine.compare.evidence.saturation flags 
 not the chip) out of its evidence, the rule applied to the figures it is given (so never to a held-out device's);
 they are still scored as truth. `--without-pipeline-bound` leaves them out as truth too.
 
+The error each row really has (issue 42 item 5, `--json` only; engine.compare.estimate.path_check): `by_path` — each
+path an estimate takes, held out fully nested (the step model and the ratio: leave the silicon out; the stack factor:
+each cross-vendor pair's chip with its silicon out of the fit and of its vendor's factor; the TPU law: α from the other
+pairs; traced cost: each conversion class, leave one pair out); `by_vendor` (leave the silicon out per vendor);
+`chronological` (each device estimated from the figures published strictly before its first).
+
     python bench/bench_estimates.py [--markdown] [--published-only] [--leave-device-out] [--leave-silicon-out]
         [--without-pipeline-bound] [--json]
 """
@@ -38,19 +44,24 @@ sys.path.insert(0, str(ROOT))
 
 from engine.compare.estimate import estimate as est  # noqa: E402
 from engine.compare.estimate import estimate_check as chk  # noqa: E402
+from engine.compare.estimate import path_check as pc  # noqa: E402
 from engine.compare.estimate import silicon_check as sc  # noqa: E402
 from engine.compare.estimate.step_fit import NEW_SILICON_WIDENING  # noqa: E402
 from engine.compare.evidence.saturation import saturated  # noqa: E402
 from engine.compare.facts import likeforlike as lfl  # noqa: E402
 from engine.compare.facts.workload import model_kind  # noqa: E402
+from engine.compare.scale.conversion_check import check_conversions  # noqa: E402
 from engine.reference.data import load_reference  # noqa: E402
 from engine.reference.units import HARDWARE  # noqa: E402
 
 
-def all_points(published_only: bool = False, without_pipeline_bound: bool = False) -> list[est.Point]:
+def reference(published_only: bool = False) -> Any:
     ref = load_reference()
-    if published_only:
-        ref = ref[ref["source_kind"] != "accelbench"]
+    return ref[ref["source_kind"] != "accelbench"] if published_only else ref
+
+
+def all_points(published_only: bool = False, without_pipeline_bound: bool = False) -> list[est.Point]:
+    ref = reference(published_only)
     points = est.points_from_reference(ref)
     if not without_pipeline_bound:
         return points
@@ -170,6 +181,34 @@ def as_json(
     return out
 
 
+def path_json(ref: Any, points: Sequence[est.Point], lso: dict[str, list], loo: Sequence) -> dict:
+    """The error each row really has (issue 42 item 5; engine.compare.estimate.path_check): `by_path` — the step model
+    and the ratio (leave the silicon out, nested widening), the stack factor (its chip's silicon out of the fit and of
+    the factor), the TPU law (α from the other pairs), the traced-cost conversion (leave one pair out); `by_vendor`
+    (leave the silicon out); `chronological` (each device from what was published before its first figure)."""
+    rates = pc.training_rates(ref)
+    nested = sc.nested_band(lso).pairs
+    by_path: dict[str, Any] = pc.by_method(nested)
+    # the ratio needs the target's figures of other models: with its silicon out it never answers; leave one out is
+    # its held-out check (no parameter of it is fitted on the held-out figure)
+    by_path["ratio"] |= {"leave_one_out": pc.summary([x for x in loo if x[1].method == "ratio"])}
+    by_path["stack factor"] = pc.stack_factor_check(rates, points)
+    by_path["TPU law"] = pc.tpu_law_check(rates)
+    by_path["traced cost"] = pc.traced_cost_check(rates) | {
+        "in_sample": {
+            n: {"points": c.n, "median_abs_error_pct": round(c.median_error_pct, 1)}
+            for n, c in check_conversions(rates).items()
+        }  # fmt: skip
+    }
+    firsts = pc.first_years(rates)
+    chrono = pc.chronological(points, pc.point_years(rates), firsts)
+    return {
+        "by_path": by_path,
+        "by_vendor": pc.by_vendor(nested),
+        "chronological": pc.chronological_json(chrono, firsts),
+    }
+
+
 SUMMARY_HEAD = ["held out", "points", "median abs. error %", "range held true %", "median range width (high ÷ low)"]
 
 
@@ -187,7 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = chk.leave_one_out(points)
     if args.json:
         lso, siblings = sc.leave_silicon_out(points), sc.with_sibling(points)
-        print(json.dumps(as_json(pairs, chk.leave_device_out(points), lso, siblings), indent=1))
+        out = as_json(pairs, chk.leave_device_out(points), lso, siblings)
+        out |= path_json(reference(args.published_only), points, lso, pairs)
+        print(json.dumps(out, indent=1))
         return 0
     groups = {(p.model, p.hardware_key, p.precision_class) for p in points}
     show = markdown if args.markdown else plain

@@ -53,6 +53,18 @@ def conversion_class(frm_flops: float, to_flops: float) -> str:
 
 def conversion_errors(rates: Sequence[lfl.Rate]) -> dict[str, list[float]]:
     """log(predicted ÷ figure) of every same-source pair, by class."""
+    out: dict[str, list[float]] = {"near": [], "from_larger": [], "from_smaller": []}
+    for name, _, err in conversion_pairs(rates):
+        out[name].append(err)
+    return out
+
+
+Labelled = tuple[str, tuple[str, ...], float]  # (class, (source, device, class, stack, kind, from, to), log error)
+
+
+def conversion_pairs(rates: Sequence[lfl.Rate]) -> list[Labelled]:
+    """Every same-source pair's class, what it converted (the group and the two models, so a check can leave a pair
+    and its reverse out: engine.compare.estimate.path_check) and log(predicted ÷ figure)."""
     groups: dict[tuple[str, str, str, str, str], dict[str, list[float]]] = {}
     for r in rates:
         one = r.one
@@ -61,19 +73,20 @@ def conversion_errors(rates: Sequence[lfl.Rate]) -> dict[str, list[float]]:
             continue
         group = (r.source_id, r.hardware_key, r.precision_class, r.stack, r.kind)
         groups.setdefault(group, {}).setdefault(r.shaped, []).append(one.value)
-    out: dict[str, list[float]] = {"near": [], "from_larger": [], "from_smaller": []}
-    for (_, device, pc, _, _), models in sorted(groups.items()):
+    out: list[Labelled] = []
+    for group, models in sorted(groups.items()):
+        _, device, pc, _, _ = group
         for a, b in itertools.permutations(sorted(models), 2):
             k = cost_ratio_of(a, b, device, pc)
             ca, cb = cost_of(a), cost_of(b)
             if k is None or ca is None or cb is None:
                 continue
             pred, truth = statistics.median(models[a]) * k, statistics.median(models[b])
-            out[conversion_class(ca.total_flops, cb.total_flops)].append(math.log(pred / truth))
+            out.append((conversion_class(ca.total_flops, cb.total_flops), (*group, a, b), math.log(pred / truth)))
     return out
 
 
-def _quantile(xs: Sequence[float], q: float) -> float:
+def quantile(xs: Sequence[float], q: float) -> float:
     s = sorted(xs)
     i = q * (len(s) - 1)
     lo, hi = math.floor(i), math.ceil(i)
@@ -89,7 +102,7 @@ def check_conversions(rates: Sequence[lfl.Rate]) -> dict[str, ConversionClass]:
         bias = 0.0 if name == "near" else statistics.median(errs)
         resid = [bias - e for e in errs]  # log(truth ÷ corrected prediction)
         out[name] = ConversionClass(
-            name, len(errs), math.exp(-bias), math.exp(_quantile(resid, 0.1)), math.exp(_quantile(resid, 0.9)),
+            name, len(errs), math.exp(-bias), math.exp(quantile(resid, 0.1)), math.exp(quantile(resid, 0.9)),
             100 * (math.exp(statistics.median(abs(x) for x in resid)) - 1),
         )  # fmt: skip
     return out

@@ -1,0 +1,260 @@
+"""The error each row really has (issue 42 item 5): every path an estimate takes checked on real figures held out,
+each fully nested — the held-out figure's silicon out of every fit that chooses anything — and in time order.
+
+- by path: the step model and the device ratio (the leave-silicon-out pairs split by method); the stack factor
+  (each cross-vendor pair's chip estimated with its silicon out of the fit AND of its vendor's factor, recomputed
+  from the remaining pairs); the TPU law (each TPU pair predicted by the law with α from the other pairs only); the
+  traced-cost conversion (each class of engine.compare.scale.conversion_check, leave one pair out);
+- chronological: every figure of a device estimated from what was published strictly before its first figure;
+- by vendor: the leave-silicon-out pairs split by the held-out device's vendor.
+
+bench/bench_estimates.py --json prints them (`by_path`, `chronological`, `by_vendor`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from engine.compare.estimate import stack_factor as sf
+from engine.compare.estimate.estimate import Estimate, Point, estimate, estimate_batch, fit_figures, usable_device
+from engine.compare.estimate.estimate_check import summary_json
+from engine.compare.estimate.points import EIGHT_BIT, group_points, point_of_rate, without_pipeline_bound
+from engine.compare.estimate.silicon_check import median_width
+from engine.compare.estimate.tpu_chain import tpu_pairs
+from engine.compare.estimate.tpu_family import exponent, law_ratio
+from engine.compare.facts import likeforlike as lfl
+from engine.compare.facts.silicon import DEVICES, NONE, silicon
+from engine.compare.scale.conversion_check import conversion_pairs, quantile
+
+Pairs = list[tuple[Point, Estimate]]
+VENDORS = ("nvidia", "amd", "google")
+# an MLPerf Training round's year, where a row states no year of its own (the round's publication)
+ROUND_YEAR = {"v0.5": 2018, "v0.6": 2019, "v0.7": 2020, "v1.0": 2021, "v1.1": 2021, "v2.0": 2022, "v2.1": 2022,
+              "v3.0": 2023, "v3.1": 2023, "v4.0": 2024, "v4.1": 2024, "v5.0": 2025, "v5.1": 2025}  # fmt: skip
+_ROUND = re.compile(r"MLPerf Training (v[\d.]+)")
+
+
+def summary(pairs: Sequence[tuple[Point, Estimate]]) -> dict[str, Any]:
+    """estimate_check.summary_json, the width the median of log widths (as leave_silicon_out's)."""
+    out: dict[str, Any] = summary_json(pairs)
+    if pairs:
+        out["median_width"] = round(median_width(pairs), 2)
+    return out
+
+
+def vendor(key: str) -> str:
+    return DEVICES.get(key, NONE).vendor
+
+
+def by_vendor(pairs: Sequence[tuple[Point, Estimate]]) -> dict[str, dict[str, Any]]:
+    """The pairs' summary per vendor of the held-out device (nvidia, amd, google), where it has any."""
+    return {v: summary(got) for v in VENDORS if (got := [x for x in pairs if vendor(x[0].hardware_key) == v])}
+
+
+def by_method(pairs: Sequence[tuple[Point, Estimate]]) -> dict[str, dict[str, Any]]:
+    """The pairs' summary per path: "step model" (memory-aware) and "ratio"."""
+    names = {"memory-aware": "step model", "ratio": "ratio"}
+    return {n: summary([x for x in pairs if x[1].method == m]) for m, n in names.items()}
+
+
+def training_rates(ref: Any) -> list[lfl.Rate]:
+    """The reference table's training rows as rates."""
+    rows = ref[ref["task"] == "training"].to_dict("records") if not ref.empty else []
+    return [r for r in (lfl.rate_of_reference(x) for x in rows) if r is not None]
+
+
+# --- the stack factor -------------------------------------------------------------------------------------------
+
+
+def _score(x: lfl.Rate, e: Estimate | None) -> dict[str, Any] | None:
+    truth = point_of_rate(x.one) if x.one is not None else None
+    if e is None or truth is None:
+        return None
+    t, v = truth.examples_per_sec, e.examples_per_sec
+    return {"truth": t, "estimate": v, "low": e.low, "high": e.high, "error_pct": 100 * abs(v - t) / t,
+            "held": e.low <= t <= e.high, "width": e.high / e.low}  # fmt: skip
+
+
+def stack_factor_pairs(rates: Sequence[lfl.Rate], points: Sequence[Point]) -> list[dict[str, Any]]:
+    """Each cross-vendor pair (stack_factor.cross_vendor_pairs) scored with its chip's silicon out of the fit (the
+    step model without the vendor's figures) and out of the factor: the vendor's factor recomputed from the pairs
+    of its OTHER silicons; where none remains, the estimate without a factor, said so (`factor` None)."""
+    groups = group_points(without_pipeline_bound(points))
+    reqs = sf.pair_requests(rates, groups)
+    made = estimate_batch([q for *_, q in reqs])
+    out = []
+    for (x, y, rnd, _), got in zip(reqs, made, strict=True):
+        held = silicon(x.hardware_key)
+        keep = [i for i, (xi, *_) in enumerate(reqs) if silicon(xi.hardware_key) != held]
+        factor = sf.stack_factors([reqs[i] for i in keep], [made[i] for i in keep]).get(vendor(x.hardware_key))
+        e = sf.with_stack(got[0], factor) if got and factor else (got[0] if got else None)
+        scored = _score(x, e)
+        if scored is not None:
+            name = f"MLPerf Training {rnd} {x.workload}: {x.hardware_key} from {y.hardware_key}"
+            out.append({"pair": name, "vendor": vendor(x.hardware_key), "silicon": held,
+                        "factor": round(factor.factor, 3) if factor else None, **scored})  # fmt: skip
+    return out
+
+
+def _pair_summary(scored: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    if not scored:
+        return {"points": 0}
+    return {"points": len(scored), "median_abs_error_pct": round(statistics.median(s["error_pct"] for s in scored), 1),
+            "coverage_pct": round(100 * sum(s["held"] for s in scored) / len(scored), 1),
+            "median_width": round(math.exp(statistics.median(math.log(s["width"]) for s in scored)), 2),
+            "without_factor": sum(s["factor"] is None for s in scored)}  # fmt: skip
+
+
+def stack_factor_check(rates: Sequence[lfl.Rate], points: Sequence[Point]) -> dict[str, Any]:
+    """The stack factor's held-out error, overall and per vendor (amd, google), with each pair."""
+    scored = stack_factor_pairs(rates, points)
+    out: dict[str, Any] = _pair_summary(scored)
+    out["by_vendor"] = {v: _pair_summary([s for s in scored if s["vendor"] == v]) for v in ("amd", "google")}
+    out["pairs"] = [{k: (round(v, 3) if isinstance(v, float) else v) for k, v in s.items()} for s in scored]
+    return out
+
+
+# --- the TPU law --------------------------------------------------------------------------------------------------
+
+TpuPair = tuple[str, str, str, str, str, float]  # (model, kind, precision class, target, anchor, target ÷ anchor)
+
+
+def model_tpu_pairs(rates: Sequence[lfl.Rate]) -> list[TpuPair]:
+    """Every model's TPU pairs (tpu_chain.tpu_pairs on its published rates), one per (model, class, two chips): the
+    median of its sources' ratios."""
+    published = [r for r in rates if r.basis == "published"]
+    ratios: dict[tuple[str, str, str, str, str], list[float]] = {}
+    for model in sorted({r.shaped for r in published if r.device_type == "tpu"}):
+        mine = [r for r in published if r.shaped == model]
+        for pc in ("mixed", "float32"):
+            for t, a, ratio, _ in tpu_pairs(mine, pc):
+                ratios.setdefault((model, mine[0].kind, pc, t, a), []).append(ratio)
+    return [(*k, statistics.median(v)) for k, v in sorted(ratios.items())]
+
+
+def _alpha(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float | None, str]:
+    """α of the OTHER pairs: the model's own other chip pairs, else its kind's, else every other pair's."""
+    model, kind, pc, t, a, _ = pair
+    others = [p for p in pairs if not (p[0] == model and p[2] == pc and {p[3], p[4]} == {t, a})]
+    for name, got in (("model", [p for p in others if p[0] == model]), ("kind", [p for p in others if p[1] == kind]),
+                      ("all", others)):  # fmt: skip
+        alphas = [x for p in got if (x := exponent(p[3], p[4], p[5], p[2])) is not None]
+        if alphas:
+            return statistics.median(alphas), name
+    return None, "none"
+
+
+def tpu_law_check(rates: Sequence[lfl.Rate]) -> dict[str, Any]:
+    """Each TPU pair's target chip predicted from its anchor by the law, α from the other pairs only: median error."""
+    pairs = model_tpu_pairs(rates)
+    scored, errs = [], []
+    for p in pairs:
+        alpha, whence = _alpha(p, pairs)
+        law = law_ratio(p[3], p[4], alpha, p[2]) if alpha is not None else None
+        if law:
+            errs.append(100 * abs(law / p[5] - 1))
+            scored.append({"pair": f"{p[0]} {p[2]}: {p[3]} from {p[4]}", "alpha": round(alpha or 0.0, 2),
+                           "alpha_from": whence, "error_pct": round(errs[-1], 1)})  # fmt: skip
+    return {"points": len(scored), "median_abs_error_pct": round(statistics.median(errs), 1) if errs else None,
+            "pairs": scored}  # fmt: skip
+
+
+# --- the traced-cost conversion -----------------------------------------------------------------------------------
+
+
+def _loo_one(name: str, err: float, others: Sequence[float]) -> tuple[float, bool, float]:
+    """(|error| %, held, width) of one conversion scored on the correction and the 10–90 % band of the others."""
+    bias = 0.0 if name == "near" else statistics.median(others)
+    resid = [bias - e for e in others]
+    lo, hi, mine = quantile(resid, 0.1), quantile(resid, 0.9), bias - err
+    return 100 * (math.exp(abs(mine)) - 1), lo <= mine <= hi, math.exp(hi - lo)
+
+
+def traced_cost_check(rates: Sequence[lfl.Rate]) -> dict[str, dict[str, Any]]:
+    """Each conversion class, leave one pair out (the pair and its reverse): its correction and band from the rest."""
+    labelled = conversion_pairs(rates)
+    out = {}
+    for name in ("near", "from_larger", "from_smaller"):
+        mine = [(label, e) for c, label, e in labelled if c == name]
+        scored = []
+        for label, e in mine:
+            back = (*label[:5], label[6], label[5])
+            others = [x for lb, x in mine if lb not in (label, back)]
+            if len(others) >= 2:
+                scored.append(_loo_one(name, e, others))
+        if scored:
+            out[name] = {"points": len(scored),
+                         "median_abs_error_pct": round(statistics.median(s[0] for s in scored), 1),
+                         "coverage_pct": round(100 * sum(s[1] for s in scored) / len(scored), 1),
+                         "median_width": round(statistics.median(s[2] for s in scored), 2)}  # fmt: skip
+    return out
+
+
+# --- chronological ------------------------------------------------------------------------------------------------
+
+
+def year_of(r: lfl.Rate) -> int | None:
+    """The row's year, else its MLPerf round's; None where neither is said."""
+    y = r.settings.get("year")
+    if isinstance(y, (int, float)) and not math.isnan(y):
+        return int(y)
+    m = _ROUND.search(str(r.settings.get("source_title") or ""))
+    return ROUND_YEAR.get(m.group(1)) if m else None
+
+
+def point_years(rates: Sequence[lfl.Rate]) -> dict[Point, int]:
+    """Each rate's point and its year (the earliest where two rows make one point)."""
+    out: dict[Point, int] = {}
+    for r in rates:
+        p, y = point_of_rate(r) if r.precision not in EIGHT_BIT else None, year_of(r)
+        if p is not None and y is not None:
+            out[p] = min(y, out.get(p, y))
+    return out
+
+
+def first_years(rates: Sequence[lfl.Rate]) -> dict[str, int]:
+    """Each device's first dated figure of any kind (an 8-bit one too: it says the device was out)."""
+    out: dict[str, int] = {}
+    for r in rates:
+        if (y := year_of(r)) is not None:
+            out[r.hardware_key] = min(y, out.get(r.hardware_key, y))
+    return out
+
+
+def chronological(points: Sequence[Point], years: dict[Point, int], firsts: dict[str, int]) -> dict[str, Pairs]:
+    """Per device with a dated figure: each of its figures estimated from the OTHER devices' figures published
+    strictly before its first (`firsts`; undated figures are never evidence), the step model refitted on them."""
+    devices = sorted({p.hardware_key for p in points if p.hardware_key in firsts and usable_device(p.hardware_key)})
+    out: dict[str, Pairs] = {}
+    for device in devices:
+        first = firsts[device]
+        before = [p for p in points if p.hardware_key != device and years.get(p, first) < first]
+        groups = group_points(without_pipeline_bound(before))
+        figures = fit_figures(groups)
+        pairs = []
+        for (m, d, c), g in sorted(group_points([p for p in points if p.hardware_key == device]).items()):
+            e = estimate(m, d, c, groups, figures=figures) if groups else None
+            if e is not None:
+                pairs.append((g.middle, e))
+        out[device] = pairs
+    return out
+
+
+def by_case(pairs: Sequence[tuple[Point, Estimate]]) -> dict[str, dict[str, Any]]:
+    """The pairs split by what the estimate started from: the model's own figure on another device, or none."""
+    return {"own figure elsewhere": summary([x for x in pairs if x[1].anchor is not None]),
+            "no figure of the model": summary([x for x in pairs if x[1].anchor is None])}  # fmt: skip
+
+
+def chronological_json(by_device: dict[str, Pairs], firsts: dict[str, int]) -> dict[str, Any]:
+    """The chronological check's summary: overall, per vendor, by case, per device (with its first year)."""
+    flat = [x for pairs in by_device.values() for x in pairs]
+    out: dict[str, Any] = summary(flat)
+    out["by_vendor"] = by_vendor(flat)
+    out["by_case"] = by_case(flat)
+    out["by_device"] = {d: summary(pairs) | {"first_year": firsts[d]} for d, pairs in by_device.items()}
+    return out
