@@ -1,0 +1,88 @@
+"""The error each row really has (issue 42 item 5): every path an estimate takes, held out on the real reference table
+(engine.compare.estimate.path_check; bench/bench_estimates.py --json prints it). The quoted conversion constants are
+tied to check_conversions in test_any_shape.py (test_the_conversion_constants_are_the_checks_own)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.compare.estimate import path_check as pc
+from engine.compare.estimate.points import reference_points
+from engine.compare.facts.silicon import silicon
+from engine.compare.scale.conversion_check import check_conversions, conversion_errors, conversion_pairs
+
+SUMMARY = {"points", "median_abs_error_pct", "coverage_pct", "median_width"}
+
+
+@pytest.fixture(scope="module")
+def rates(ref):
+    return pc.training_rates(ref)
+
+
+@pytest.fixture(scope="module")
+def points(rates):
+    return reference_points(rates)
+
+
+def _sane(s: dict) -> None:
+    assert set(s) >= SUMMARY and s["points"] > 0
+    assert 0 <= s["median_abs_error_pct"] < 1000 and 0 <= s["coverage_pct"] <= 100 and s["median_width"] >= 1
+
+
+def test_the_stack_factor_leaves_the_chips_silicon_out_of_its_factor(rates, points):
+    got = pc.stack_factor_check(rates, points)
+    _sane(got)
+    assert set(got["by_vendor"]) == {"amd", "google"}
+    for p in got["pairs"]:
+        assert p["vendor"] in ("amd", "google") and p["truth"] > 0 and p["low"] <= p["estimate"] <= p["high"]
+    # AMD's two chips are one silicon (CDNA3): holding one out leaves no AMD pair, and the check says so
+    amd = [p for p in got["pairs"] if p["vendor"] == "amd"]
+    assert amd and all(p["factor"] is None for p in amd) and {silicon("mi300x"), silicon("mi325x")} == {"cdna3"}
+    # Google's v5p and v6e are two silicons: each takes the factor of the other's pairs
+    assert all(p["factor"] for p in got["pairs"] if p["vendor"] == "google")
+
+
+def test_the_tpu_law_takes_alpha_from_the_other_pairs(rates):
+    got = pc.tpu_law_check(rates)
+    assert got["points"] >= 4 and 0 <= got["median_abs_error_pct"] < 200
+    for p in got["pairs"]:
+        assert p["alpha_from"] in ("model", "kind", "all") and 0 <= p["alpha"] <= 1
+
+
+def test_the_traced_cost_classes_leave_one_pair_out(rates):
+    got = pc.traced_cost_check(rates)
+    assert set(got) == {"near", "from_larger", "from_smaller"}
+    checked = check_conversions(rates)
+    for name, s in got.items():
+        _sane(s)
+        assert s["points"] == checked[name].n
+    # the labelled pairs are the check's own errors, class by class
+    assert conversion_errors(rates) == {
+        n: [e for c, _, e in conversion_pairs(rates) if c == n] for n in ("near", "from_larger", "from_smaller")
+    }
+
+
+def test_chronological_uses_only_what_came_before(rates, points):
+    years, firsts = pc.point_years(rates), pc.first_years(rates)
+    assert firsts["h100"] == 2023 and firsts["a100"] == 2020
+    by_device = pc.chronological(points, years, firsts)
+    got = pc.chronological_json(by_device, firsts)
+    _sane(got)
+    assert {"nvidia", "google"} <= set(got["by_vendor"]) and set(got["by_case"]) == {
+        "own figure elsewhere",
+        "no figure of the model",
+    }
+    # an estimate's anchor is a figure published strictly before the held-out device's first
+    for device, pairs in by_device.items():
+        for _, e in pairs:
+            assert e.anchor is None or (e.anchor.hardware_key != device and years[e.anchor] < firsts[device])
+    by_method = pc.by_method([x for pairs in by_device.values() for x in pairs])
+    assert set(by_method) == {"step model", "ratio"}
+
+
+def test_an_mlperf_round_dates_a_row_without_a_year(rates):
+    r = next(r for r in rates if "MLPerf Training v4.1" in str(r.settings.get("source_title")))
+    undated = replace(r, settings={**r.settings, "year": None})
+    assert pc.year_of(undated) == 2024
