@@ -46,6 +46,7 @@ def test_amd_and_tpu_rows_rest_on_a_stack_factor_in_their_basis(ref):
             root = up if up is not None and up.device_type == "tpu" and r.anchor != key else r  # from the root TPU
             assert f"{stack} stack factor" in root.ratio_source, (model, key, root.ratio_source)
             assert "same-round pair" in root.how
+        assert rows["mi300x"].error_case.startswith("another vendor's stack (ROCm)"), rows["mi300x"].error_case
         # the factor pulls AMD back to what MLPerf saw: an MI300X about an H100, not 1.3×
         assert 0.8 < rows["mi300x"].rate_one_device / rows["h100"].rate_one_device < 1.2, model
 

@@ -86,3 +86,13 @@ def test_an_mlperf_round_dates_a_row_without_a_year(rates):
     r = next(r for r in rates if "MLPerf Training v4.1" in str(r.settings.get("source_title")))
     undated = replace(r, settings={**r.settings, "year": None})
     assert pc.year_of(undated) == 2024
+
+
+def test_the_stack_factor_error_rows_quote_is_the_checks_own(rates, points):
+    """Every AMD and TPU row on the stack-factor path quotes STACK_CHECK (engine.compare.estimate.error_case): the
+    numbers are this check's, not typed apart from it."""
+    from engine.compare.estimate.stack_factor import STACK_CHECK
+
+    got = pc.stack_factor_check(rates, points)["by_vendor"]
+    for v, (err, held, n) in STACK_CHECK.items():
+        assert (err, held, n) == (got[v]["median_abs_error_pct"], got[v]["coverage_pct"], got[v]["points"]), v

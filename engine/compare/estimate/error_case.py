@@ -15,7 +15,8 @@ from typing import Any
 
 from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON, SIBLING
 from engine.compare.estimate.points import points_from_reference
-from engine.compare.facts.silicon import DEVICES, NONE
+from engine.compare.estimate.stack_factor import STACK_CHECK
+from engine.compare.facts.silicon import DEVICES, NONE, STACKS
 from engine.compare.facts.which_rows import DeviceRow
 from engine.compare.scale.converted import CLASS_WORDS, CONVERSION_ERROR_PCT
 from engine.reference.units import HARDWARE
@@ -82,9 +83,20 @@ def with_error_cases(
             text = case.text
             if (root := _root_of(r, rows, roots)) is not None:
                 text = _converted_text(root, None if r is root else case)
+            elif "stack factor" in r.ratio_source:  # another vendor's stack (estimate.stack_factor): that path's check
+                text = _stack_text(r)
             r = replace(r, error_case=text, how=f"{r.how.rstrip('.')}. How far off it may be: {text}")
         out.append(r)
     return out
+
+
+def _stack_text(r: DeviceRow) -> str:
+    v = DEVICES.get(r.hardware_key, NONE).vendor
+    err, held, n = STACK_CHECK.get(v, max(STACK_CHECK.values()))
+    return (
+        f"another vendor's stack ({STACKS.get(v, v)}), its silicon held out of the fit and the factor: ~{err:.0f} % "
+        f"median error, range held {held:.0f} % ({n} same-round figures)"
+    )
 
 
 def _root_of(r: DeviceRow, rows: Sequence[DeviceRow], roots: dict[str, DeviceRow]) -> DeviceRow | None:
