@@ -20,6 +20,7 @@ from engine.compare.facts.silicon import STACKS
 from engine.compare.scale.converted import CONVERTED
 from engine.compare.scale.one_scale import TPU_FLOAT32
 from engine.reference.units import HARDWARE, units_between
+from engine.reference.units import short_name as name_of
 
 
 def estimated_rows(
@@ -46,7 +47,8 @@ def estimated_rows(
         base.workload, keys, facts.precision_class, groups, ev.reference, starts,
         flops_per_example=facts.flops_per_example, kind=facts.model_kind, shaped=base.shaped,
     )  # fmt: skip
-    bands = {a.hardware_key: a.settings["conversion_band"] for a in anchors or () if CONVERTED in a.settings}
+    bands = {a.hardware_key: (*a.settings["conversion_band"], f"{a.settings['anchor_model']} ({a.kind})")
+             for a in anchors or () if CONVERTED in a.settings}  # fmt: skip
     # on one scale the rows share the measured anchors' batch, not the run's: no ceiling at the run's batch — but a
     # run's own model converted from another (scale.converted) is at the run's batch, so the floor holds
     es = capped_all(es, facts.batch_size, ref if starts is None or bands else None)
@@ -59,7 +61,7 @@ def _as_rate(
     facts: RunFacts,
     e: Estimate,
     fitted: tuple[str, ...] = (),
-    bands: dict[str, tuple[float, float]] | None = None,
+    bands: dict[str, tuple[float, float, str]] | None = None,
     stack: StackFactor | None = None,
 ) -> lfl.Rate:
     dev = HARDWARE.get(e.hardware_key)
@@ -84,15 +86,17 @@ def _as_rate(
     words = "estimate, rough" if e.rough else "estimate"
     low, high = e.low, e.high
     band = (bands or {}).get(e.anchor.hardware_key) if e.anchor is not None and e.anchor.basis == "estimate" else None
+    how = e.how
     if band is not None:  # from a converted anchor (scale.converted): its error compounds with the step model's
         low = min(low, e.examples_per_sec) * band[0]
         high = high if e.capped else max(high, e.examples_per_sec) * band[1]  # a ceiling stays the ceiling
         settings["rough"] = True
+        how = f"{how}; that {name_of(e.anchor.hardware_key)} figure is {band[2]} measured there, converted by traced cost"
     return lfl.Rate(
         id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "
         f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
         value=e.examples_per_sec, unit="examples/s", devices=units_between(e.hardware_key, unit, base_unit),
-        derivation="estimate", how=e.how, bound="at most" if e.capped else "about",
+        derivation="estimate", how=how, bound="at most" if e.capped else "about",
         hardware_key=e.hardware_key, device_type=device_type, source_id="ESTIMATE", settings=settings,
         basis="estimate", low=low, high=high,
     )  # fmt: skip
