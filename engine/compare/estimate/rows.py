@@ -88,8 +88,8 @@ def _as_rate(
     band = (bands or {}).get(e.anchor.hardware_key) if e.anchor is not None and e.anchor.basis == "estimate" else None
     how = e.how
     if band is not None:  # from a converted anchor (scale.converted): its error compounds with the step model's
-        low = min(low, e.examples_per_sec) * band[0]
-        high = high if e.capped else max(high, e.examples_per_sec) * band[1]  # a ceiling stays the ceiling
+        if not e.capped:  # a ceiling (the step floor) stays the ceiling, its range the floor's
+            low, high = min(low, e.examples_per_sec) * band[0], max(high, e.examples_per_sec) * band[1]
         settings["rough"] = True
         how = f"{how}; that {name_of(e.anchor.hardware_key)} figure is {band[2]} measured there, converted by traced cost"
     return lfl.Rate(
