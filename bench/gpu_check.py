@@ -1,6 +1,7 @@
 """The GPU check and AccelBench's reference pack, for an NVIDIA GPU with CUDA, JAX and PyTorch (no TensorFlow).
 
     python bench/gpu_check.py --out DIR [--smoke] [--budget-s 480] [--backends jax,torch] [--only …] [--part K/N]
+    bench/gpu_check.sh OUT --plan lent [--smoke]     # issue 44: the one prepared run for a GPU lent ~15 minutes
 
 Each run goes through the engine's own worker process (python -m engine run … --json), so the pack obeys
 the same timing rules as every run (warm-up and compile apart, synced windows, medians):
@@ -92,6 +93,57 @@ def plan(smoke: bool, backends: list[str], device: str) -> list[tuple[str, list[
     return [(label, [*args, "--device", device]) for label, args in runs]
 
 
+LENT_MODELS = ("resnet50", "bert_base", "gpt2_small")
+
+
+def lent_plan(smoke: bool, device: str, data_dir: Path, cores: int) -> list[tuple[str, list[str]]]:
+    """`--plan lent` (issue 44): the one prepared run for a GPU lent for ~15 minutes, in priority order —
+    (1) real data: ResNet-50 at the flowers shape (192×192) on JPEGs sampled into `data_dir`, mixed bf16, native
+    torch compiled, batch 256, with 1, 4 and all host cores as input workers (the host cap's check);
+    (2) ResNet-50, BERT-base and GPT-2 small at float32 and mixed bf16 on native torch, compiled, 3 × 60 steps (a
+    ±3 % median over the windows); (3) matmul bf16 on JAX and torch (the peers run after, in the same call).
+    --smoke: tiny sizes on the CPU, torch uncompiled, 1 and 2 workers."""
+    torch = ["--backend", "torch", *(["--no-compile"] if smoke else [])]
+    batch, steps = (
+        ("4", ["--epochs", "2", "--steps-per-epoch", "2"])
+        if smoke
+        else ("256", ["--epochs", "3", "--steps-per-epoch", "40"])
+    )
+    runs: list[tuple[str, list[str]]] = []
+    for workers in sorted({1, 2} if smoke else {1, 4, cores}):
+        args = ["--model", "resnet50", "--dataset", "flowers", "--data-dir", str(data_dir), "--batch-size", batch,
+                *steps, "--precision", "mixed_bfloat16", "--input-workers", str(workers), *torch]  # fmt: skip
+        runs.append((f"resnet50 flowers workers={workers} torch", args))
+    for model in LENT_MODELS:
+        for prec in ("float32", "mixed_bfloat16"):
+            train = _train_args(model, smoke) if smoke else _lent_train_args(model)
+            runs.append((f"{model} {prec} torch", ["--model", model, "--dataset", "synthetic", *train,
+                                                   "--precision", prec, *torch]))  # fmt: skip
+    mm = ["--m", "128", "--n", "128", "--k", "128"] if smoke else ["--m", "8192", "--n", "8192", "--k", "8192"]
+    for b in ("jax", "torch"):
+        runs.append((f"matmul bfloat16 {b}", ["--bench", "matmul", *mm, "--dtype", "bfloat16", "--repeats",
+                                             "2" if smoke else "10", "--warmup", "2", "--backend", b]))  # fmt: skip
+    return [(label, [*args, "--device", device]) for label, args in runs]
+
+
+def _lent_train_args(model: str) -> list[str]:
+    batch = catalog.MODELS[model].gpu_batch_size
+    return ["--batch-size", str(batch), "--epochs", "3", "--steps-per-epoch", "60"]
+
+
+def sample_flowers(out: Path, smoke: bool, env: dict, log) -> Path:
+    """JPEGs at 500×375 (the flowers set's usual size, decoded and resized on the host) as TFRecords in OUT/flowers."""
+    data = out / "flowers"
+    if not data.exists():
+        size, n = ("250x180", "16") if smoke else ("500x375", "2048")
+        done = _engine(
+            ["data", "sample", "flowers", "--out", str(data), "--examples", n, "--size", size], env, log, 600
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"data sample flowers failed: {done.stderr.strip()[-500:]}")
+    return data
+
+
 def _backend_args(backend: str) -> list[str]:
     """`torch-eager` is native PyTorch without torch.compile, so the pack shows what compiling buys."""
     return ["--backend", "torch", "--no-compile"] if backend == "torch-eager" else ["--backend", backend]
@@ -124,7 +176,9 @@ def _summary(row: dict) -> str:
     )
 
 
-def _run_all(runs, env: dict, log, budget_s: float) -> int:
+def _run_all(runs, env: dict, log, budget_s: float, export=None) -> int:
+    """Each run in turn within the budget; `export` (the CSV's writer) after every run, so a cut call still returns
+    what ran."""
     t0, failures = time.monotonic(), 0
     for label, args in runs:
         left = budget_s - (time.monotonic() - t0)
@@ -143,6 +197,8 @@ def _run_all(runs, env: dict, log, budget_s: float) -> int:
             if worker_log.exists():
                 log.write(f"--- worker log of {label}:\n{worker_log.read_text()[-6000:]}\n")
         print(f"[{time.monotonic() - t0:6.1f} s] {label}: {_summary(row)}", flush=True)
+        if export is not None:
+            export()
     return failures
 
 
@@ -176,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--part", default="", help="K/N: run only the K-th of N slices of the plan (after --only)")
     p.add_argument("--list", action="store_true", help="print the plan's labels and exit")
     p.add_argument("--db-dir", default=None, help="where the results DB and per-run folders go (default: --out)")
+    p.add_argument("--plan", choices=("pack", "lent"), default="pack",
+                   help="pack: the reference pack; lent: the one prepared run for a lent GPU (issue 44)")  # fmt: skip
     a = p.parse_args(argv)
     out = Path(a.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -183,7 +241,12 @@ def main(argv: list[str] | None = None) -> int:
     db_dir.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "ACCELBENCH_DB": str(db_dir / "gpu_check.db"), "PYTHONUNBUFFERED": "1"}
     device = a.device or ("cpu" if a.smoke else "gpu")
-    runs = plan(a.smoke, a.backends.split(","), device)
+    if a.plan == "lent":
+        with (out / "gpu_check.log").open("a") as log:
+            data = sample_flowers(out, a.smoke, env, log)
+        runs = lent_plan(a.smoke, device, data, os.cpu_count() or 1)
+    else:
+        runs = plan(a.smoke, a.backends.split(","), device)
     if a.only:
         runs = [r for r in runs if any(r[0].startswith(k.strip()) for k in a.only.split(","))]
     if a.part:
@@ -193,9 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     with (out / "gpu_check.log").open("a") as log:
         print(_engine(["devices"], env, log, 120).stdout, flush=True)
-        failures = _run_all(runs, env, log, a.budget_s)
-        done = _engine(["results", "export", "--out", str(out / "gpu_check.csv")], env, log, 120)
-        print(done.stderr.strip(), flush=True)
+        export = lambda: _engine(["results", "export", "--out", str(out / "gpu_check.csv")], env, log, 120)  # noqa: E731
+        failures = _run_all(runs, env, log, a.budget_s, export if a.plan == "lent" else None)
+        print(export().stderr.strip(), flush=True)
     if not a.no_peer and "torch" in a.backends:
         peer = subprocess.run(
             [sys.executable, str(ROOT / "bench" / "gpu_peer.py"), *(["--smoke", "--device", "cpu"] if a.smoke else [])],

@@ -4,9 +4,12 @@ reference-pack converter turns that CSV into reference rows the app's loader acc
 from __future__ import annotations
 
 import csv
+import os
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "data" / "reference"))
@@ -133,3 +136,42 @@ def test_pool_repeats_keeps_a_lone_row_untouched():
         pooled["value"] == "4.0"
         and pooled["notes"] == "Median of 2 runs of this configuration (4–6 u: a 4, b 6). AccelBench run a: n"
     )
+
+
+def test_the_lent_plan_puts_real_data_first_then_the_pack_then_the_peers(tmp_path):
+    """Issue 44's one prepared run: the flowers JPEGs at 1, 4 and all host cores first (the host cap's check), then
+    ResNet-50, BERT-base and GPT-2 small at both precisions on native torch, compiled, then the matmul peers."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("gpu_check", ROOT / "bench" / "gpu_check.py")
+    assert spec is not None and spec.loader is not None
+    gc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gc)
+    runs = gc.lent_plan(False, "gpu", tmp_path / "flowers", 16)
+    labels = [label for label, _ in runs]
+    assert labels[:3] == [f"resnet50 flowers workers={w} torch" for w in (1, 4, 16)]
+    assert labels[3:9] == [f"{m} {p} torch" for m in ("resnet50", "bert_base", "gpt2_small")
+                           for p in ("float32", "mixed_bfloat16")]  # fmt: skip
+    assert labels[9:] == ["matmul bfloat16 jax", "matmul bfloat16 torch"]
+    first = runs[0][1]
+    assert first[first.index("--batch-size") + 1] == "256" and "--no-compile" not in first
+    assert first[first.index("--data-dir") + 1] == str(tmp_path / "flowers") and first[-2:] == ["--device", "gpu"]
+
+
+@pytest.mark.slow  # real runs on this CPU: ResNet-50 on sampled JPEGs twice, two matmuls (about a minute)
+def test_gpu_check_sh_plan_lent_smoke_exports_after_every_run(tmp_path):
+    out = tmp_path / "out"
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}"}
+    done = subprocess.run(
+        ["bash", "bench/gpu_check.sh", str(out), "--plan", "lent", "--smoke", "--no-peer",
+         "--only", "resnet50 flowers,matmul bfloat16"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=400,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    with (out / "gpu_check.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    flowers = [r for r in rows if r["dataset"] == "flowers"]
+    assert sorted(r["input_workers"] for r in flowers) == ["1", "2"]
+    assert all(r["status"] == "ok" and r["backend"] == "torch" and r["model"] == "resnet50" for r in flowers)
+    assert {(r["model"], r["backend"]) for r in rows if r["model"] == "matmul"} == {("matmul", "jax"), ("matmul", "torch")}
+    assert (out / "flowers").is_dir() and "0 run(s) not ok" in done.stdout
