@@ -85,13 +85,13 @@ def _as_rate(
         settings["precision_note"] = TPU_FLOAT32
     words = "estimate, rough" if e.rough else "estimate"
     low, high = e.low, e.high
-    band = (bands or {}).get(e.anchor.hardware_key) if e.anchor is not None and e.anchor.basis == "estimate" else None
-    how = e.how
+    start = e.anchor.hardware_key if e.anchor is not None and e.anchor.basis == "estimate" else ""
+    band, how = (bands or {}).get(start), e.how
     if band is not None:  # from a converted anchor (scale.converted): its error compounds with the step model's
         if not e.capped:  # a ceiling (the step floor) stays the ceiling, its range the floor's
             low, high = min(low, e.examples_per_sec) * band[0], max(high, e.examples_per_sec) * band[1]
         settings["rough"] = True
-        how = f"{how}; that {name_of(e.anchor.hardware_key)} figure is {band[2]} measured there, converted by traced cost"
+        how = f"{how}; that {name_of(start)} figure is {band[2]} measured there, converted by traced cost"
     return lfl.Rate(
         id=f"estimate:{e.hardware_key}:{base.workload}:{e.precision_class}", label=f"{name} ({words}, "
         f"{lfl.precision_text(precision)})", origin="estimate", task="training", workload=base.workload,
