@@ -15,34 +15,25 @@ from typing import Any
 import pandas as pd
 
 from engine.compare.estimate.estimate import Estimate
-from engine.compare.facts.floor import StepFloor, step_floor  # noqa: F401 (the floor itself: a fact of the table)
-from engine.reference.normalize import is_missing
+from engine.compare.facts.floor import StepFloor, ceiling, held_words, hold, step_floor  # noqa: F401 (facts)
 
 
 def capped_all(es: Sequence[Estimate], batch: Any, ref: pd.DataFrame | None) -> list[Estimate]:
     """Every estimate held under the reference table's step floor (`ref` None: no ceiling, as on one scale)."""
-    floor = step_floor(ref) if ref is not None else None
-    return [capped(e, batch, floor) for e in es]
+    held = hold(batch, ref) if ref is not None else None
+    return [_held(e, *held) for e in es] if held is not None else list(es)
 
 
 def capped(e: Estimate, batch: Any, floor: StepFloor | None) -> Estimate:
     """`e` with its value and range held at or below batch ÷ the fastest measured step (unchanged when under it)."""
-    if floor is None or is_missing(batch) or not float(batch) > 0:
+    top = ceiling(batch, floor)
+    return _held(e, top, held_words(top, batch, floor)) if top is not None and floor is not None else e
+
+
+def _held(e: Estimate, top: float, words: str) -> Estimate:
+    if e.high <= top:
         return e
-    ceiling = float(batch) / floor.step_s
-    if e.high <= ceiling:
-        return e
-    how = (
-        f"{e.how}; held at ≤ {ceiling:,.0f} examples/s: at batch {int(float(batch))} a step cannot be shorter than "
-        f"the fastest training step AccelBench has measured on an accelerator ({floor.step_s * 1000:.2g} ms: "
-        f"{floor.label}), so this small workload is bound by per-step overhead, not the device's FLOP/s"
-    )
     return dataclasses.replace(
-        e,
-        examples_per_sec=min(e.examples_per_sec, ceiling),
-        low=min(e.low, ceiling),
-        high=ceiling,
-        rough=True,
-        how=how,
-        capped=True,
-    )
+        e, examples_per_sec=min(e.examples_per_sec, top), low=min(e.low, top), high=top, rough=True,
+        how=f"{e.how}; {words}", capped=True,
+    )  # fmt: skip

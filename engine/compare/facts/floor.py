@@ -50,3 +50,26 @@ def step_floor(ref: pd.DataFrame | None) -> StepFloor | None:
     step_s, row = best
     label = f"{row['model']}, batch {int(float(row['batch_size']))}, {row['hardware']}, {row['framework']}"
     return StepFloor(step_s, label)
+
+
+def ceiling(batch: Any, floor: StepFloor | None) -> float | None:
+    """batch ÷ the fastest measured step: what no estimate at that global batch may exceed (None: no floor)."""
+    if floor is None or is_missing(batch) or not float(batch) > 0:
+        return None
+    return float(batch) / floor.step_s
+
+
+def hold(batch: Any, ref: pd.DataFrame | None) -> tuple[float, str] | None:
+    """(the ceiling at `batch`, the clause a row held there carries), in one call; None without a floor or batch."""
+    floor = step_floor(ref)
+    top = ceiling(batch, floor)
+    return (top, held_words(top, batch, floor)) if top is not None and floor is not None else None
+
+
+def held_words(top: float, batch: Any, floor: StepFloor) -> str:
+    """The clause a row held at the ceiling carries."""
+    return (
+        f"held at ≤ {top:,.0f} examples/s: at batch {int(float(batch))} a step cannot be shorter than the fastest "
+        f"training step AccelBench has measured on an accelerator ({floor.step_s * 1000:.2g} ms: {floor.label}), so "
+        "this small workload is bound by per-step overhead, not the device's FLOP/s"
+    )

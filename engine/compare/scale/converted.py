@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
 
 import pandas as pd
 
 from engine.compare.evidence.rates import Evidence
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.cost import KIND_PROXY, cost_of, cost_ratio_of
-from engine.compare.facts.floor import StepFloor, step_floor
+from engine.compare.facts.floor import hold
 from engine.compare.facts.run import RunFacts
 from engine.compare.scale.conversion_check import conversion_class
-from engine.reference.normalize import is_missing
 from engine.reference.units import short_name
 
 METHOD = "traced cost"
@@ -82,26 +80,18 @@ def converted_anchors(ev: Evidence, facts: RunFacts, ref: pd.DataFrame | None = 
     chosen = min(groups, key=rank)
     sib = cost_of(chosen[0])
     cls = conversion_class(sib.total_flops if sib else 1.0, mine.total_flops)
-    floor = step_floor(ref)
+    held = hold(facts.batch_size, ref)  # the step floor at the run's batch, read once
     out = [c for r in groups[chosen].values() if (c := _converted(base, facts, r, cls)) is not None]
-    return [replace(c, settings={**c.settings, HELD: _floored(c, facts.batch_size, floor)}) for c in out]
+    return [replace(c, settings={**c.settings, HELD: _floored(c, held)}) for c in out]
 
 
-def _floored(r: lfl.Rate, batch: Any, floor: StepFloor | None) -> lfl.Rate:
-    """`r` held at or below batch ÷ the fastest measured step, said so (unchanged under it)."""
-    if floor is None or is_missing(batch) or not float(batch) > 0:
+def _floored(r: lfl.Rate, held: tuple[float, str] | None) -> lfl.Rate:
+    """`r` held at or below batch ÷ the fastest measured step (`held`: that ceiling and its words), said so."""
+    if held is None or r.value <= held[0]:
         return r
-    ceiling = float(batch) / floor.step_s
-    if r.value <= ceiling:
-        return r
-    how = (
-        f"{r.how}; held at ≤ {ceiling:,.0f} examples/s: at batch {int(float(batch))} a step cannot be shorter than "
-        f"the fastest training step AccelBench has measured on an accelerator ({floor.step_s * 1000:.2g} ms: "
-        f"{floor.label})"
-    )
-    k = ceiling / r.value
-    settings = {**r.settings, "conversion_ratio": r.settings["conversion_ratio"] * k}
-    return replace(r, value=ceiling, low=min(r.low or ceiling, ceiling), high=ceiling, bound="at most", how=how,
+    top, words = held
+    settings = {**r.settings, "conversion_ratio": r.settings["conversion_ratio"] * top / r.value}
+    return replace(r, value=top, low=min(r.low or top, top), high=top, bound="at most", how=f"{r.how}; {words}",
                    settings=settings)  # fmt: skip
 
 
