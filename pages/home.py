@@ -20,34 +20,21 @@ from engine.compare.words.tables import headline, run_label
 from engine.results.status import ACTIVE_STATUSES
 from engine.runs import hardware, jobs
 from engine.spec import backends, presets
-from engine.spec.specs import SpecError
 from ui.common import (
     demo_banner,
-    demo_mode,
     download_csv,
     fmt_num,
     page_link,
     read_only_note,
     show_table,
     store,
-    switch_page,
 )
+from ui.launch_preset import launch
 from ui.status import list_text
 
 
 def _launch(key: str, device: str, backend: str = "tensorflow") -> None:
-    """Validate and start a preset; on success go to the Run page to watch it."""
-    demo = demo_mode()
-    try:
-        spec = jobs.prepare(presets.request_for(key, device, demo=demo, backend=backend), demo=demo)
-    except SpecError as exc:
-        st.session_state["home_error"] = (key, presets.explain(exc))
-        return
-    run_id = jobs.launch(spec, store())
-    st.session_state.pop("home_error", None)
-    st.session_state["run_id"] = run_id
-    st.query_params["run"] = run_id
-    switch_page("pages/run.py", query_params={"run": run_id})
+    launch(key, device, backend, error_key="home_error")
 
 
 st.title("AccelBench")
@@ -111,7 +98,8 @@ def latest_runs() -> None:
     runs = db.list_runs(limit=10)
     if not runs:
         st.info(
-            "No runs yet. Click **Run** on *Quick check* above (a few seconds), or set one up on the Run page. "
+            "No runs yet. Click **Run** on *Quick check* above (a few seconds) — or *Quick training check* (about 20 s), "
+            "which also answers *Which device?* on Compare — or set one up on the Run page. "
             "Have results from another machine? Load the CSV on the History page.",
             icon=":material/lightbulb:",
         )

@@ -15,14 +15,37 @@ import streamlit as st
 from engine.charts.which import which_chart
 from engine.compare import which as wd
 from engine.compare.facts import likeforlike as lfl
-from engine.spec import hardware_table
+from engine.runs import hardware
+from engine.spec import backends, hardware_table, presets
 from engine.spec import prices as price_table
-from ui.common import edit_table, plain, show_chart, show_table
+from ui.common import edit_table, plain, show_chart, show_table, store
+from ui.launch_preset import launch
 
 EMPTY = (
     "Which device? needs a training run: pick one under *Runs* above (a matmul or conv2d microbenchmark measures "
     "GFLOP/s, not examples a device would train)."
 )
+NO_TRAINING_RUN = (
+    "No training run in your results yet. The *Quick training check* trains a small text classifier for about 20 "
+    "seconds on this machine; this section then ranks every GPU and TPU for it."
+)
+
+
+def _way_on(store_runs: list[dict] | None) -> None:
+    """The empty state's way on: pick a training run there is, or start the shortest one (a preset)."""
+    st.caption(EMPTY)
+    if first_training_run(list(store_runs or [])) is not None:
+        return  # there is one to pick above
+    st.caption(NO_TRAINING_RUN)
+    db = store()
+    error = st.session_state.get("cmp_which_error")
+    if st.button("Start the quick training check", key="cmp_which_quick_train", icon=":material/play_arrow:",
+                 disabled=db.read_only):  # fmt: skip
+        device = "gpu" if hardware.detect_accelerators().gpus else "cpu"
+        launch(presets.QUICK_TRAIN, device, backends.DEFAULT_BACKEND, error_key="cmp_which_error")
+        error = st.session_state.get("cmp_which_error")
+    if error:
+        st.error(f"Not started: {error[1]}", icon=":material/block:")
 
 
 def first_training_run(runs: list[dict]) -> dict | None:
@@ -196,7 +219,7 @@ def _section(runs: list[dict], ref: pd.DataFrame | None, store_runs: list[dict] 
     st.subheader("Which device?", anchor="which-device")
     run = first_training_run(runs)
     if run is None:
-        st.caption(EMPTY)
+        _way_on(store_runs)
         return None
     work = _work_inputs(run)
     w = _table(run, ref, {}, work, store_runs)

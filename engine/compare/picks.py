@@ -146,8 +146,11 @@ def answer_rows(
         if r.on_accelerator:
             groups.setdefault(r.hardware_key, []).append(r)
     picked = {k: _pick(g, mine, framework) for k, g in groups.items()}
-    if all_devices and not device:  # "Which device?": every row on one scale (engine.compare.scale.one_scale)
-        return one_scale_rows(ev, ref, groups, picked, facts)
+    if base.task == "training" and estimates:  # one answer: the box, the CLI and "Which device?" read one scale
+        rows = one_scale_rows(ev, ref, groups, picked, facts)
+        if all_devices and not device:
+            return rows
+        return _of_devices(rows, [device] if device else [*ESTIMATE_DEVICES, *picked])
     wanted = [k for k in picked if device is None or k == device]
     published = [r for g in groups.values() for r in g if r.basis == "published"]
     unmeasured = [k for k in wanted if picked[k].basis != "measured"]
@@ -167,6 +170,12 @@ def answer_rows(
         )
         out += estimated_rows(ev, ref, [k for k in keys if k not in covered], scale.anchors, facts)
     return out
+
+
+def _of_devices(rows: Sequence[lfl.Rate], keys: Sequence[str]) -> list[lfl.Rate]:
+    """The one-scale rows of these devices (a key stands for its chip family: TPU v2 chips and a v2-8 board)."""
+    wanted = {f for k in keys for f in same_family(k)}
+    return [r for r in rows if r.hardware_key in wanted]
 
 
 def one_scale_rows(

@@ -50,6 +50,16 @@ PRESETS: tuple[Preset, ...] = (
         {"kind": "matmul", **preset_fields("matmul_512")},
     ),
     Preset(
+        "quick_train",
+        "Quick training check",
+        "AccelBench",
+        "Reuters Conv1D text classifier, batch 64, 2 epochs × 10 steps on synthetic data — answers Compare's "
+        "*Which device?* (how much faster each GPU and TPU would train it)",
+        "about 20 seconds on a CPU",
+        {"kind": "train", "model": "reuters_conv1d", "dataset": "synthetic", "batch_size": 64, "epochs": 2,
+         "steps_per_epoch": 10},  # fmt: skip
+    ),
+    Preset(
         "article000_conv",
         "Conv microbenchmark",
         "Article 000 (Colab TPU tutorial)",
@@ -132,6 +142,8 @@ PRESETS: tuple[Preset, ...] = (
     ),
 )
 BY_KEY: dict[str, Preset] = {p.key: p for p in PRESETS}
+# The preset every "no training run yet" screen offers: the shortest training run, which "Which device?" answers.
+QUICK_TRAIN = "quick_train"
 
 
 def every_backend(key: str, installed: list[str], device: str = "cpu") -> list[dict[str, Any]]:

@@ -94,10 +94,14 @@ def test_the_order_of_devices_does_not_flip_with_the_stack():
 
 
 def test_never_a_ratio_between_two_stacks():
-    """Lambda's H100 row on PyTorch and a B200 row on TensorFlow: no ratio; the B200 stays published."""
+    """Lambda's H100 row on PyTorch and a B200 row on TensorFlow: no ratio; the B200's own figure is listed beside
+    the scale (another stack's), and the answer is the one "Which device?" ranks: the step model from the measured
+    H100 (issue 45: one answer per screen)."""
     a = ans.answer_for_run(RUN, _reference(b200_framework="tensorflow"), device="b200")
-    assert a is not None and a.basis == "published"
+    assert a is not None and a.basis == "estimate"
     assert not any(c.rate.basis == "scaled" for c in a.rows)
+    (published,) = [c for c in a.rows if c.rate.basis == "published"]
+    assert published.rate.settings["scale_role"] == "beside" and "TF" in published.rate.settings["beside_why"]
 
 
 def test_cli_json_says_scaled_and_the_help_documents_every_basis(db, capsys):

@@ -157,13 +157,15 @@ def test_the_pack_row_on_the_runs_backend_comes_first_else_the_fastest_backend(r
 
 
 def test_a_users_own_model_gets_an_estimate_from_its_own_flop_count(db, capsys):
-    """No table knows it: the roofline estimate takes the FLOPs per example the run counted."""
+    """No table knows it: a model of its kind measured on the H100 is converted by the traced cost of each (the
+    run's own counted FLOPs and bytes), as "Which device?" does (issue 45: one answer)."""
     run = train_run("two_input_net", 11_000.0, 8, run_id="20261125-090000-usrmdl", gflops=2.9, model_source="file")
     Store(db).insert_run(run)
     assert main(["compare", "--run", run["run_id"], "--device", "h100", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["basis"] == "estimate" and out["range"][0] <= out["speedup"] <= out["range"][1]
-    assert "estimate" in out["headline"].lower() and "0.000264 GFLOP per training example" in out["headline"]
+    assert "estimate" in out["headline"].lower() and "traced cost" in out["headline"]
+    assert "modelled step time ÷ two_input_net's on H100" in out["headline"]
     assert "e-0" not in out["headline"]  # dollars never in e-notation
     # 11,000 ex/s at batch 8 is a 0.7 ms step: shorter than any step AccelBench measured on a GPU, so the H100 is
     # held at batch ÷ that step, and a ceiling under 1× reads as "at least … slower"

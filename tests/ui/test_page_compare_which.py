@@ -71,3 +71,44 @@ def test_which_device_for_a_microbenchmark_says_what_to_pick(db_env):
     assert "Which device?" in [s.value for s in at.subheader]
     assert any(c.value.startswith("Which device? needs a training run: pick one under *Runs*") for c in at.caption)
     assert not [s for s in specs(at) if str(s["layout"]["title"]["text"]).startswith("One device's training rate")]
+
+
+def test_with_no_training_run_anywhere_the_section_starts_the_quick_training_check(db_env, tmp_path, monkeypatch):
+    """Quick check (a matmul) is the first preset every empty page points at; its Compare must not be a dead end:
+    with no training run in the store, "Which device?" starts the shortest training preset — a real run — and that
+    run's Compare ranks every device."""
+    import shutil
+    import sqlite3
+
+    from engine.runs import jobs
+    from engine.runs.store import Store
+
+    db = tmp_path / "matmul_only.db"
+    shutil.copy(db_env[0], db)
+    with sqlite3.connect(db) as con:  # the store as after Quick check alone: one matmul
+        con.execute("DELETE FROM runs WHERE kind = 'train'")
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    at = page("compare")
+    at.query_params["run"] = db_env[1]["matmul"]["run_id"]
+    at.run()
+    no_exception(at)
+    assert any(c.value.startswith("No training run in your results yet") for c in at.caption)
+    at.button(key="cmp_which_quick_train").click().run()
+    no_exception(at)
+    run_id = at.session_state["run_id"]
+    row = jobs.wait(run_id, Store(db))
+    assert row["status"] == "ok" and row["model"] == "reuters_conv1d" and row["kind"] == "train"
+    after = page("compare")
+    after.query_params["run"] = run_id
+    after.run()
+    no_exception(after)
+    assert {"H100", "T4", "TPU v5e"} <= set(_which_table(after)["Device"])
+
+
+def test_with_a_training_run_in_the_store_the_section_points_to_it_and_starts_nothing(db_env):
+    _, runs = db_env
+    at = page("compare")
+    at.query_params["run"] = runs["matmul"]["run_id"]
+    at.run()
+    assert not [b for b in at.button if b.key == "cmp_which_quick_train"]
+    assert not any(c.value.startswith("No training run in your results yet") for c in at.caption)

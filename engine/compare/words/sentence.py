@@ -111,6 +111,7 @@ def headline_order(rows: Sequence[Compared], baseline: lfl.Rate) -> list[Compare
     trusted = [
         c for c in usable
         if not (c.grade and "doubtful figure" in c.grade.top) and not c.rate.settings.get("saturated")  # issue 36
+        and c.rate.settings.get("scale_role") != "beside"  # another stack's own figure: beside the scale, never its answer
     ]  # fmt: skip
     mine = baseline.precision_class
     return sorted(
