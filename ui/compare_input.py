@@ -20,6 +20,16 @@ RUN_COLUMNS = {
 }  # fmt: skip
 
 
+# thousands apart, no decimals (12,141, not 12141.2764): rates that vary ±30 % between runs; shares as one decimal
+RATE_COLUMNS = ("Alone (ex/s)", "Host's pipeline (ex/s, estimate)", "Pipeline alone (ex/s)", "Step alone (ex/s)",
+                "Training (ex/s)")  # fmt: skip
+
+
+def _number_columns(frame: pd.DataFrame) -> dict[str, Any]:
+    formats = {c: "localized" for c in RATE_COLUMNS} | {"Host vCPUs / device": "%g", "Waiting for input (%)": "%.1f %%"}
+    return {c: st.column_config.NumberColumn(c, format=f) for c, f in formats.items() if c in frame.columns}
+
+
 def host_frame(w: wd.WhichDevice) -> pd.DataFrame:
     """One line per device whose offer's host is known: alone, the host's pipeline, and which is lower."""
     recs = [
@@ -52,12 +62,14 @@ def input_section(runs: list[dict[str, Any]], w: wd.WhichDevice) -> None:
             "measured it), so no host's pipeline is estimated: each device is ranked by itself."
         )
     else:
-        show_table(hosts, hide_index=True, key="cmp_input_hosts", height="content")
+        show_table(hosts.round({c: 0 for c in RATE_COLUMNS}), hide_index=True, key="cmp_input_hosts", height="content",
+                   column_config=_number_columns(hosts))  # fmt: skip
         st.caption(
             f"Ranked above by the lower of the two. The host's pipeline is {ESTIMATE_WORDS}. What would lift a "
             f"cap: {', '.join(LIFTS)}."
         )
     measured = runs_frame(runs)
     if not measured.empty:
-        show_table(measured, hide_index=True, key="cmp_input_runs")
+        show_table(measured.round({c: 0 for c in RATE_COLUMNS}), hide_index=True, key="cmp_input_runs",
+                   column_config=_number_columns(measured))  # fmt: skip
         st.caption(BOUND_RULE_TEXT)

@@ -1,5 +1,5 @@
 """`compare`'s text outputs (issue 37): the answer's rows and `--device all`'s devices as tables that fit 100
-columns (engine.cli.table), or CSV; the prose of each row — how it was measured, what differs, a price's
+columns, or the terminal's (engine.cli.table), or CSV; the prose of each row — how it was measured, what differs, a price's
 source — under `--verbose`. What the rows say is engine.compare's (answer, which_text); this lays it out."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sys
 import textwrap
 from typing import Any
 
-from engine.cli.table import WIDTH, Column, csv_text, table_lines
+from engine.cli.table import Column, csv_text, line_width, table_lines
 
 _ANSWER_COLUMNS = [
     Column("row", 44, flex=True),
@@ -16,7 +16,7 @@ _ANSWER_COLUMNS = [
     Column("unit", 10),
     Column("one device", 10, right=True),
     Column("× faster", 11, right=True),
-    Column("$/M ex", 7, right=True),
+    Column("$/M ex", 7, right=True, drop=1),
     Column("grade", 10),
 ]
 # numbers (a range, a bound) whole; the precision · stack, then the basis, give up width (one space apart)
@@ -26,7 +26,7 @@ _WHICH_COLUMNS = [
     Column("basis", 18, flex=True),
     Column("ex/s (1 device)", 23, right=True),
     Column("× faster", 14, right=True),  # "12,267–25,254×": a CPU baseline puts devices thousands of times ahead
-    Column("your epochs", 17, right=True),
+    Column("your epochs", 17, right=True, drop=1),
     Column("USD/M ex", 9, right=True),
 ]
 
@@ -38,7 +38,7 @@ def _fmt(v: Any) -> str:
 
 
 def _wrapped(text: str) -> list[str]:
-    return textwrap.wrap(text, WIDTH, subsequent_indent="  ") or [""]
+    return textwrap.wrap(text, line_width(), subsequent_indent="  ") or [""]
 
 
 def _answer_cells(c: Any) -> list[str]:
@@ -72,7 +72,7 @@ def print_answer(answer: Any, fmt: str, verbose: bool) -> None:
 
 
 def print_which(w: Any, fmt: str, verbose: bool) -> None:
-    """`--device all`: every device, fastest first, as a table or CSV; the title, notes and prose wrapped at WIDTH."""
+    """`--device all`: every device, fastest first, as a table or CSV; the title, notes and prose wrapped at the line width."""
     from engine.compare.words.which_text import (
         basis_text,
         beside_lines,

@@ -38,8 +38,8 @@ _LIST_COLUMNS = [
     Column("status", 11),
     Column("model", 18, flex=True),
     Column("device", 6),
-    Column("backend", 11),
-    Column("ms/step", 9, right=True),
+    Column("backend", 11, drop=1),
+    Column("ms/step", 9, right=True, drop=2),
     Column("GFLOP/s", 9, right=True),
     Column("examples/s", 10, right=True),
 ]

@@ -48,8 +48,21 @@ class Price:
     host_vcpus: float | None = None
     host_vcpus_source: str = ""
 
+    @property
+    def offer(self) -> str:
+        """'Google Cloud TPU v5e', 'AWS p5.48xlarge (8x H100 80GB) / 8': the provider and the offering, a word they
+        share said once (Google Cloud's offering is 'Cloud TPU v5e')."""
+        return offer_text(self.provider, self.offering)
+
     def label(self) -> str:
-        return f"${self.usd_per_hour:g}/h per {self.per_unit}: {self.provider} {self.offering}, {self.date} ({self.source})"
+        return f"${self.usd_per_hour:g}/h per {self.per_unit}: {self.offer}, {self.date} ({self.source})"
+
+
+def offer_text(provider: str, offering: str) -> str:
+    """The provider then the offering, the longest run of words ending the one and starting the other said once."""
+    a, b = provider.split(), offering.split()
+    overlap = next((n for n in range(min(len(a), len(b)), 0, -1) if a[-n:] == b[:n]), 0)
+    return " ".join([*a, *b[overlap:]])
 
 
 @dataclass(frozen=True)
@@ -127,7 +140,7 @@ def price_for_device(
         return PriceChoice(user, row.per_unit if row else "device", "yours", f"${user:g}/h (your price)")
     if row is None:
         return None
-    text = f"${row.usd_per_hour:g}/h per {row.per_unit} (price table: {row.provider} {row.offering}, {row.date}; {row.source})"
+    text = f"${row.usd_per_hour:g}/h per {row.per_unit} (price table: {row.offer}, {row.date}; {row.source})"
     return PriceChoice(row.usd_per_hour, row.per_unit, "price table", text, row)
 
 

@@ -78,3 +78,13 @@ def test_cost_table(ref):
     times = ref[(ref["source_id"] == "SEED-VN-FLOWERS") & (ref["metric"] == "train_time_s") & (ref["model"] == "vgg19")]
     t = analysis.cost_table(times, {"TPU v2-8": 4.5})
     assert sorted(t["usd_per_run"].round(4)) == [round(127.82 / 3600 * 4.5, 4), round(213.0066 / 3600 * 4.5, 4)]
+
+
+def test_an_offer_names_its_provider_once():
+    from engine.spec.prices import offer_text, price_for_device
+
+    assert offer_text("Google Cloud", "Cloud TPU v5e") == "Google Cloud TPU v5e"
+    assert offer_text("AWS", "p5.48xlarge (8x H100 80GB) / 8") == "AWS p5.48xlarge (8x H100 80GB) / 8"
+    assert offer_text("Lambda", "Lambda Cloud 1x H100") == "Lambda Cloud 1x H100"
+    choice = price_for_device("tpu_v5e")
+    assert choice is not None and "Cloud Cloud" not in choice.text and "Google Cloud TPU v5e" in choice.text

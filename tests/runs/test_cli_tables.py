@@ -61,3 +61,45 @@ def test_the_empty_store_hint_is_a_command_that_works(db, capsys, monkeypatch):
     monkeypatch.setattr("sys.argv", ["/usr/local/bin/accelbench", "results", "list"])
     assert main(["results", "list"]) == 0
     assert capsys.readouterr().out.strip() == "no runs yet — try: accelbench run --bench matmul"
+
+
+def _in_a_terminal(args: list[str], columns: int, env: dict) -> list[str]:
+    """`python -m engine ARGS` with its stdout on a real pseudo-terminal `columns` wide; the lines it printed."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "engine", *args], cwd=ROOT, stdout=follower, stderr=subprocess.DEVNULL,
+        env={**os.environ, **env, "COLUMNS": str(columns), "TF_CPP_MIN_LOG_LEVEL": "3"},
+    )  # fmt: skip
+    os.close(follower)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal's other end closed: the command is done
+            break
+        if not chunk:
+            break
+        out += chunk
+    assert proc.wait(timeout=120) == 0
+    os.close(leader)
+    return out.decode().replace("\r\n", "\n").splitlines()
+
+
+def test_a_table_fits_the_terminal_it_is_printed_to_and_never_cuts_a_number(db, cli):
+    """A terminal 80 columns wide gets a table 80 wide (the labels give way, every number whole); not a terminal
+    (a pipe, a notebook cell), it is 100 wide whatever $COLUMNS says (issue 45)."""
+    rows = _seed(db)
+    lines = _in_a_terminal(["results", "list"], 80, {"ACCELBENCH_DB": str(db)})
+    assert lines and max(len(line) for line in lines) <= 80, lines
+    assert "left out for this terminal's width: backend, ms/step" in " ".join(lines)  # said, not silently
+    assert any("12,346" in line or "12,345.6" in line for line in lines), lines  # the rate whole
+    assert all(r["run_id"] in "\n".join(lines) for r in rows)  # an id is never cut
+    piped = cli("results", "list", env={"ACCELBENCH_DB": str(db), "COLUMNS": "72"}).stdout.splitlines()
+    assert 72 < max(len(line) for line in piped) <= 100

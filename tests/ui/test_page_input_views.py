@@ -5,6 +5,8 @@ their pipeline and says how many did not. Rows: tests/compare/test_input_cap.py'
 
 from __future__ import annotations
 
+import re
+
 from page_helpers import no_exception, page
 
 from engine.runs.store import Store
@@ -37,6 +39,10 @@ def test_compare_ranks_by_the_host_pipeline_and_shows_both(db):
     assert hosts.loc["H100", "Host's pipeline (ex/s, estimate)"] == 480.0
     assert hosts.loc["H100", "Alone (ex/s)"] > 480.0 and hosts.loc["H100", "There"] == "waits for input"
     assert hosts.loc["H100", "Host vCPUs / device"] == 24
+    # numbers whole (12,141, not 12141.2764: issue 45) and every provider said once ("Google Cloud TPU v5e")
+    assert all(float(v).is_integer() for v in hosts["Alone (ex/s)"])
+    assert not [h for h in hosts["Host"] if re.search(r"\b(\w+) \1\b", h)], list(hosts["Host"])
+    assert hosts.loc["TPU v5e", "Host"].startswith("Google Cloud TPU v5e "), list(hosts["Host"])
     which = _frame(at, "Examples/s (one device)").set_index("Device")
     assert which.loc["H100", "Examples/s (one device)"].lstrip("≈≤ ").startswith("480")
     runs = _frame(at, "Pipeline alone (ex/s)")

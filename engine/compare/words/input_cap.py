@@ -133,7 +133,7 @@ def cap_for(hardware_key: str, per_core: float, device_alone: float) -> HostCap 
     row = host_of(hardware_key)
     if row is None or row.host_vcpus is None:
         return None
-    host = f"{row.provider} {row.offering}".strip()
+    host = row.offer
     cap = per_core * row.host_vcpus
     return HostCap(hardware_key, host, row.host_vcpus, row.host_vcpus_source, per_core, cap, device_alone)
 
