@@ -18,10 +18,11 @@ COMPUTE_RATIO_ABOVE = 1.1
 INPUT_WAIT_PCT_AT_LEAST = 25.0
 COMPUTE_WAIT_PCT_BELOW = 10.0
 
-BOUND_RULE_TEXT = (
-    "bound: 'input' when the pipeline alone delivers under 0.9x the step alone's examples/s, or the device "
-    "waited for its batch 25% or more of each training step; 'compute' when the pipeline alone delivers over "
-    "1.1x the step alone and the wait is under 10%; 'balanced' otherwise. Synthetic data: 'compute'."
+BOUND_RULE_TEXT = (  # built from the thresholds, so the words can never say another number than the rule uses
+    f"bound: 'input' when the pipeline alone delivers under {INPUT_RATIO_BELOW:g}x the step alone's examples/s, or "
+    f"the device waited for its batch {INPUT_WAIT_PCT_AT_LEAST:g}% or more of each training step; 'compute' when "
+    f"the pipeline alone delivers over {COMPUTE_RATIO_ABOVE:g}x the step alone and the wait is under "
+    f"{COMPUTE_WAIT_PCT_BELOW:g}%; 'balanced' otherwise. Synthetic data: 'compute'."
 )
 
 

@@ -58,6 +58,12 @@ def test_every_estimate_row_of_a_table_carries_its_case_and_no_other_row_does():
     assert got["tpu_v6e"].error_case == error_case("tpu_v6e", {"h100", "a100", "v100"}).text
     assert got["tpu_v6e"].how == f"Estimate: the step model. How far off it may be: {got['tpu_v6e'].error_case}"
     assert got["h100"].error_case == got["a100"].error_case == "" and got["h100"].how == rows[0].how
+    # the only sibling is a figure BESIDE the ranking (another stack's H100): it still makes the H200 a sibling case
+    # (issue 45: an error case that stopped reading the rows beside the ranking must fail here)
+    (h200,) = with_error_cases([_row("h200", "estimate")], beside=[_row("h100", "published")])
+    assert h200.error_case == error_case("h200", {"h100"}).text and h200.error_case.startswith("a sibling of this chip")
+    (alone,) = with_error_cases([_row("h200", "estimate")])
+    assert alone.error_case.startswith("new silicon")
 
 
 def _pair(key: str, true: float, value: float, spread: float) -> tuple[est.Point, est.Estimate]:

@@ -152,3 +152,31 @@ def test_the_bench_runs():
     ).stdout  # fmt: skip
     assert "| held out | points |" in out and "| model | device | precision |" in out and "| ratio |" in out
     assert "| memory-aware |" in out
+
+
+def test_the_error_every_estimate_quotes_is_what_the_bench_computes():
+    """CHECK and DEVICE_MISSES (quoted beside every estimate on the screen and in the CLI) are the bench's own
+    figures, not constants typed apart from it (issue 45): a change to the fit or the table that moves them fails
+    here until they are updated from `bench/bench_estimates.py --json`."""
+    import json
+
+    got = json.loads(subprocess.run(
+        [sys.executable, "bench/bench_estimates.py", "--json"], cwd=ROOT, capture_output=True, text=True,
+        timeout=900, check=True,
+    ).stdout)  # fmt: skip
+
+    def quoted(c: chk.Checked) -> tuple:
+        return (c.n_points, c.median_error_pct, c.coverage_pct, c.median_width)
+
+    def printed(s: dict) -> tuple:
+        return (s["points"], s["median_abs_error_pct"], s["coverage_pct"], s["median_width"])
+
+    one, device = got["leave_one_out"], got["leave_device_out"]
+    assert quoted(chk.CHECK["ratio"]) == printed(one["by_method"]["ratio"])
+    assert quoted(chk.CHECK["memory-aware"]) == printed(one["by_method"]["memory-aware"])
+    assert quoted(chk.CHECK["all"]) == printed(one)
+    assert quoted(chk.CHECK[chk.LEFT_OUT]) == printed(device)
+    assert quoted(chk.CHECK[chk.SIBLING]) == printed(device["sibling_measured"])
+    assert quoted(chk.CHECK[chk.NEW_SILICON]) == printed(got["leave_silicon_out"])
+    worst = sorted(device["by_device"].items(), key=lambda kv: -kv[1]["median_abs_error_pct"])[:6]
+    assert {k: v["median_abs_error_pct"] for k, v in worst} == chk.DEVICE_MISSES

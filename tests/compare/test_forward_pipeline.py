@@ -145,6 +145,20 @@ def test_the_tracer_sees_the_pipeline(traced):
     assert traced["all"].left and traced["h100"].left
 
 
+def test_the_tracer_counts_a_known_reentry():
+    """A flow whose re-entries are known (issue 45: a tracer that saw nothing would pass a non-empty check): the
+    answer's rates for ONE datasheet peak enter the rate rules once; for TWO, answer comes back to likeforlike after
+    leaving it — one re-entry, counted once per pair however often it happens (a third id adds none)."""
+    _clear_caches()
+    one, two, three = Trace(), Trace(), Trace()
+    one.run(lambda: ans.rates_for_ids(["peak:h100"], None))
+    two.run(lambda: ans.rates_for_ids(["peak:h100", "peak:a100"], None))
+    three.run(lambda: ans.rates_for_ids(["peak:h100", "peak:a100", "peak:t4"], None))
+    known = ("engine.compare.answer", "engine.compare.facts.likeforlike")
+    assert known not in one.reentries and known in two.reentries
+    assert three.reentries == two.reentries and len(two.reentries) == len(one.reentries) + 2
+
+
 def test_at_most_ten_reentries_all_into_helpers(traced):
     """Baseline on the flat layout (5caf5bd): 54 (workload 12, likeforlike 10, single 6, step_model 4, scaled 3,
     points 3, saturation 2, which_rows 2, 12 modules 1 each); stage packages: 36; a device's facts in one table made

@@ -41,3 +41,10 @@ def test_which_device_names_what_each_figure_beside_the_ranking_fed(ref):
     lambda_rows = [r for r in w.beside if "Lambda" in r.label or "LAMBDA" in str(r.how)]
     assert all(r.fed == SYNTHETIC for r in lambda_rows)
     assert any(SYNTHETIC in line or "real data" in line for line in beside_lines(w))
+    # a real-data row says so (issue 45: labelling every figure beside the ranking "synthetic" must fail here):
+    # MLPerf's L40S ResNet-50 went through NVIDIA's DALI, the TPU rows through the submitter's host pipeline
+    (l40s,) = [r for r in w.beside if r.device == "L40S"]
+    assert l40s.fed.startswith("real data") and "DALI" in l40s.fed
+    assert all(r.fed.startswith("real data") and "host pipeline" in r.fed for r in w.beside if r.device in ("TPU v3", "TPU v4"))
+    lines = beside_lines(w)
+    assert any("L40S" in line and "DALI" in line for line in lines)  # and the words under the table carry it

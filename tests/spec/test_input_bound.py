@@ -26,6 +26,23 @@ def test_classify_bound(train, input_, step, wait, expected):
     assert expected in BOUNDS
 
 
+@pytest.mark.parametrize(
+    ("input_", "wait", "expected"),
+    [  # the thresholds pinned at their edges (issue 45): moving 10 % or 25 % (or 0.9x / 1.1x) fails here
+        (200.0, 9.9, "compute"),
+        (200.0, 10.0, "balanced"),
+        (200.0, 24.9, "balanced"),
+        (200.0, 25.0, "input"),
+        (89.9, None, "input"),  # step alone 100: under 0.9x
+        (90.0, None, "balanced"),
+        (110.0, None, "balanced"),
+        (110.1, None, "compute"),  # over 1.1x
+    ],
+)
+def test_every_threshold_at_its_edge(input_, wait, expected):
+    assert classify_bound(50.0, input_, 100.0, wait) == expected
+
+
 def test_the_rule_text_states_every_threshold():
     for fragment in ("0.9x", "1.1x", "25%", "10%", "Synthetic data: 'compute'"):
         assert fragment in BOUND_RULE_TEXT
