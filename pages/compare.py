@@ -69,8 +69,9 @@ if long.empty and not peaks and not chosen_imported:
     st.stop()
 
 all_rates = answer.rates(chosen_runs, chosen_refs, peaks) + [r for r, _ in chosen_imported]
-all_rates += answer.estimates(chosen_runs, all_rates, ref) + answer.other_shapes_of(chosen_runs, ref)
-result = answer.answer_box(all_rates, answer.user_prices(all_rates))
+all_rates = answer.merged(all_rates, answer.estimates(chosen_runs, all_rates, ref))  # the one answer's rows
+all_rates += answer.other_shapes_of(chosen_runs, ref)
+result = answer.answer_box(all_rates, answer.user_prices(all_rates), chosen_runs[0] if chosen_runs else None)
 imported.noise_notes(result, {r.id: b for r, b in chosen_imported})
 which.which_section(chosen_runs, ref, runs)  # "Which device?": every GPU and TPU for the first training run
 

@@ -77,6 +77,15 @@ def estimates(
     return [r for r in rows if r.basis != "estimate" or (on and base.task == "training")]
 
 
+def merged(chosen: list[lfl.Rate], automatic: list[lfl.Rate]) -> list[lfl.Rate]:
+    """The chosen rows, each in the answer's own form where the answer holds it too (a published figure of
+    another stack tagged as beside the scale, so it is listed, never the headline: engine.compare.picks), then the
+    answer's other rows — one figure per device, as in "Which device?"."""
+    by_id = {r.id: r for r in automatic}
+    ids = {r.id for r in chosen}
+    return [by_id.get(r.id, r) for r in chosen] + [r for r in automatic if r.id not in ids]
+
+
 def other_shapes_of(runs: list[dict], ref: pd.DataFrame | None) -> list[lfl.Rate]:
     """The first run's model or operation at other input shapes: listed apart as other workloads, never in a ratio."""
     base = next((r for r in (lfl.rate_of_run(run) for run in runs[:1]) if r is not None), None)
@@ -104,8 +113,12 @@ def user_prices(rates: list[lfl.Rate]) -> dict[str, float]:
     return {d: float(p) for d, p in zip(edited["device"], edited["usd_per_hour"], strict=True) if pd.notna(p) and p}
 
 
-def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None) -> ans.Answer | None:
-    """Baseline picker, the sentence, the number and the grade table; None when nothing can be compared."""
+def answer_box(
+    all_rates: list[lfl.Rate], prices: dict[str, float] | None = None, run: dict | None = None
+) -> ans.Answer | None:
+    """Baseline picker, the sentence, the number and the grade table; None when nothing can be compared. `run`:
+    the first chosen run — while it is the baseline, each device is held to what the run's input pipeline would
+    deliver on that offer's host, the one cap rule of every answer (engine.compare.words.input_cap)."""
     if not all_rates:
         st.caption("None of the chosen rows publishes a rate or a time that can be turned into one.")
         return None
@@ -114,6 +127,10 @@ def answer_box(all_rates: list[lfl.Rate], prices: dict[str, float] | None = None
         st.session_state["cmp_baseline"] = all_rates[0].label  # the user's own run first
     base = by_label[st.selectbox("Baseline (1×)", list(by_label), key="cmp_baseline")]
     answer = ans.compare(base, all_rates, prices)
+    if run is not None and (own := lfl.rate_of_run(run)) is not None and own.id == base.id:
+        from engine.compare.words.input_cap import with_input_caps
+
+        answer = with_input_caps(answer, run)
     with st.container(border=True, key="cmp_answer"):
         if answer.headline:
             left, right = st.columns([4, 1])

@@ -231,10 +231,15 @@ def _beside_why(r: lfl.Rate, scale: Scale) -> str:
 def automatic_rows(
     base: lfl.Rate, ref: pd.DataFrame | None, chosen: Sequence[lfl.Rate], store: Sequence[lfl.Rate] = ()
 ) -> list[lfl.Rate]:
-    """Compare's rows beside the ones a user picked, in the order of evidence: your store's runs (one per device,
-    the first evidence for it even beside a picked pack row), a scaled row for each picked published device that
-    AccelBench did not measure, then estimates for the rentable devices still without a row."""
+    """Compare's rows beside the ones a user picked. A training run: the one answer's rows (answer_rows: the
+    one-scale rows of "Which device?" for the rentable devices and every device with evidence), each picked row
+    that is among them in the answer's own form (a figure beside the scale says so), so the box and "Which
+    device?" give a device one figure. Otherwise, in the order of evidence: your store's runs (one per device, the
+    first evidence for it even beside a picked pack row), a scaled row for each picked published device that
+    AccelBench did not measure."""
     facts, ev = facts_of(base), evidence_for(base, ref, store)
+    if base.task == "training":
+        return answer_rows(ev, ref, facts)
     mine, framework = facts.precision_class, facts.framework
     picked_same = [r for r in same_workload(base, chosen) if r.id != base.id]
     measured = {r.hardware_key for r in picked_same if r.basis == "measured"}
@@ -253,9 +258,4 @@ def automatic_rows(
     targets = sorted({r.hardware_key for r in picked_same if r.basis == "published"} - covered)
     pool = [r for r in [*ev.same_reference, *picked_same] if r.basis == "published"]
     pool = flag_saturated(list({r.id: r for r in pool}.values()))  # the evidence stage's flag, as default_rows
-    scaled = scaled_rows(base, anchors, pool, targets)
-    covered |= {r.hardware_key for r in picked_same} | {r.hardware_key for r in scaled}
-    out = mine_rows + scaled
-    if base.task == "training":
-        out += estimated_rows(ev, ref, [k for k in ESTIMATE_DEVICES if k not in covered], None, facts)
-    return out
+    return mine_rows + scaled_rows(base, anchors, pool, targets)

@@ -4,6 +4,7 @@ units in its headers, the user's epochs, and one line saying what to pick for a 
 
 from __future__ import annotations
 
+import pytest
 from page_helpers import no_exception, page, specs
 
 
@@ -112,3 +113,34 @@ def test_with_a_training_run_in_the_store_the_section_points_to_it_and_starts_no
     at.run()
     assert not [b for b in at.button if b.key == "cmp_which_quick_train"]
     assert not any(c.value.startswith("No training run in your results yet") for c in at.caption)
+
+
+@pytest.mark.parametrize(("model", "batch", "eps"), [("reuters_conv1d", 32, 1500.0), ("resnet50", 16, 9.0)])
+def test_the_answer_box_and_which_device_give_each_device_one_figure(tmp_path, monkeypatch, model, batch, eps):
+    """Issue 45: on one page, the box's table and "Which device?" read one answer — every device row of the box
+    (measured, scaled or estimate; a figure beside the scale aside) has the rate "Which device?" ranks it at."""
+    from conftest import run_row
+
+    from engine.compare.which import which_device
+    from engine.reference.data import load_reference
+    from engine.runs.store import Store
+
+    run = run_row(7, kind="train", model=model, shape=None, backend="torch", global_batch_size=batch,
+                  per_replica_batch_size=batch, epochs=2, steps_per_epoch=10, examples_per_sec=eps,
+                  step_time_ms_median=batch / eps * 1000, framework_version="torch 2.13")  # fmt: skip
+    db = tmp_path / "one.db"
+    Store(db).insert_run(run)
+    monkeypatch.setenv("ACCELBENCH_DB", str(db))
+    at = page("compare")
+    at.query_params["run"] = run["run_id"]
+    at.run()
+    no_exception(at)
+    w = which_device(run, load_reference(), store_runs=[])
+    assert w is not None
+    ranked = [r.rate_one_device for r in w.rows]
+    box = next(d.value for d in at.dataframe if "Like for like" in d.value.columns)
+    rows = box[box["Basis"].isin(["measured", "scaled", "ESTIMATE"]) & box["One device"].notna()]
+    rows = rows[~rows["Row"].str.contains("published")]
+    assert len(rows) >= 8, box[["Row", "Basis", "One device"]]
+    for label, value in zip(rows["Row"], rows["One device"], strict=True):
+        assert any(abs(value - r) <= 1e-6 * r for r in ranked), (label, value, sorted(ranked))

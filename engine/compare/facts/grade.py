@@ -182,10 +182,12 @@ def grade(mine: Mapping[str, Any], theirs: Mapping[str, Any], derivation: str = 
     """The grade of `theirs` against `mine`: "same" (nothing that changes speed differs), "close" (only
     minor differences), "different" (a model, dataset, precision, big batch gap, or a doubtful figure)."""
     diffs = differences(mine, theirs)
-    if derivation in ("peak", "estimate"):
-        # a datasheet states no model, data or batch, and an estimate is for the user's own run on another
-        # device: only its precision can differ, and "batch not stated" would read as a gap in a source
+    if derivation == "peak":  # a datasheet states no model, data or batch: "batch not stated" is no gap in it
         diffs = [d for d in diffs if not d.short.endswith("not stated")]
+    if derivation == "estimate":
+        # an estimate is for the user's own run (its model, batch and stack) on another device: only its precision
+        # can differ — whatever settings the row it starts from carries (a sibling model's measured row, converted)
+        diffs = [d for d in diffs if d.setting == "precision"]
     diffs = sorted(diffs + _quality(theirs, derivation), key=_rank)
     counted = [d for d in diffs if d.weight > NORMALISED]
     worst = max((d.weight for d in counted), default=0)
