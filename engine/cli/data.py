@@ -1,18 +1,24 @@
 """`data sample flowers --out DIR --examples N [--layout tfrecord|folder] [--size WxH]`: a small real image set.
 
 Real JPEG bytes in the seed's flowers layouts (engine.worker.sample_data), so a user or a test can run the file
-pipeline (`engine run --dataset flowers --data-dir DIR`) without a download.
+pipeline (`engine run --dataset flowers --data-dir DIR`) without a download. The folder layout needs Pillow only
+(every backend reads it, TensorFlow or not); TFRecords need TensorFlow's writer, and are the default where it is
+installed. A write that fails (a read-only or full disk) is one line, and what it had written is removed.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
+import shutil
+import sys
 from pathlib import Path
 
-from engine.cli.common import EXIT_OK, fail, prog
+from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, prog
+from engine.spec.backends import INFO, installed
 
 MAX_EXAMPLES = 1_000_000
 MAX_SIDE = 8192
@@ -25,7 +31,11 @@ def add_parser(sub) -> None:
     s.add_argument("dataset", choices=("flowers",))
     s.add_argument("--out", required=True, help="the folder to write (created; must be empty if it exists)")
     s.add_argument("--examples", required=True, help=f"how many pictures, 1 to {MAX_EXAMPLES:,}")
-    s.add_argument("--layout", choices=("tfrecord", "folder"), default="tfrecord")
+    s.add_argument(
+        "--layout",
+        choices=("tfrecord", "folder"),
+        help="tfrecord (the seed's; needs TensorFlow, the default where it is installed) or folder (ImageFolder)",
+    )
     s.add_argument("--size", default="192x192", help="picture size WxH in pixels (default 192x192, the seed's)")
     s.add_argument("--json", action="store_true")
 
@@ -46,26 +56,71 @@ def _examples(text: str) -> int:
     return int(text)
 
 
+def _layout(asked: str | None) -> str:
+    """The layout to write: as asked, else TFRecords where TensorFlow can write them, else the folder layout."""
+    if importlib.util.find_spec("PIL") is None:
+        fail('writing JPEGs needs Pillow, which is not installed here; install it with: pip install "pillow>=10,<14"')
+    if asked == "tfrecord" and not installed("tensorflow"):
+        fail(
+            "--layout tfrecord: writing TFRecords needs TensorFlow; use --layout folder (every backend reads it), "
+            f"or install it with: {INFO['tensorflow'].install}"
+        )
+    if asked:
+        return asked
+    if installed("tensorflow"):
+        return "tfrecord"
+    print("accelbench: TensorFlow is not installed here: writing the folder layout (--layout picks)", file=sys.stderr)
+    return "folder"
+
+
+def _first_missing(out: Path) -> Path | None:
+    """The outermost folder of `out` (itself included) that does not exist yet: what a failed write removes."""
+    missing = None
+    for folder in (out, *out.parents):
+        if folder.exists():
+            return missing
+        missing = folder
+    return missing
+
+
+def _write(out: Path, n: int, layout: str, width: int, height: int):
+    """write_sample, or one line (exit 1) after removing what it wrote: the folders it made, or the files in
+    the empty folder it was given."""
+    from engine.worker.sample_data import write_sample
+
+    created = _first_missing(out)
+    try:
+        return write_sample(str(out), n, layout, width, height)
+    except BaseException as exc:  # a full disk, a read-only folder, Ctrl-C: nothing half-written stays
+        if created is not None:
+            shutil.rmtree(created, ignore_errors=True)
+        else:
+            for child in out.iterdir():
+                shutil.rmtree(child, ignore_errors=True) if child.is_dir() else child.unlink(missing_ok=True)
+        if not isinstance(exc, OSError):
+            raise
+        reason = exc.strerror or str(exc).strip().splitlines()[0]
+        where = f" ({exc.filename})" if exc.filename else ""
+        fail(
+            f"--out: cannot write {out}: {reason}{where}; nothing was left there — name a writable folder with room",
+            EXIT_FAILED,
+        )
+
+
 def cmd_data(args: argparse.Namespace) -> int:
     n, (width, height) = _examples(args.examples), _size(args.size)
     out = Path(args.out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         fail(f"--out: {out} exists and is not an empty folder; name a new folder")
-    if args.layout == "tfrecord":
-        from engine.spec.backends import installed
-
-        if not installed("tensorflow"):
-            fail("--layout tfrecord: writing TFRecords needs TensorFlow; use --layout folder")
+    layout = _layout(args.layout)
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # TensorFlow writes TFRecords: keep its start-up logs quiet
-    from engine.worker.sample_data import write_sample
-
-    written = write_sample(str(out), n, args.layout, width, height)
+    written = _write(out, n, layout, width, height)
     if args.json:
         print(json.dumps(written.__dict__))
     else:
         print(
             f"wrote {written.examples} JPEGs ({width}x{height}, {written.jpeg_bytes / 1e6:.1f} MB) as "
-            f"{written.files} {'TFRecord file(s)' if args.layout == 'tfrecord' else 'files in class folders'} "
+            f"{written.files} {'TFRecord file(s)' if layout == 'tfrecord' else 'files in class folders'} "
             f"in {out}\ntry: {prog()} run --model flowers_cnn --dataset flowers --data-dir {out}"
         )
     return EXIT_OK

@@ -66,7 +66,7 @@ def spec_request(args: argparse.Namespace) -> dict[str, Any]:
             )
         raw["kind"] = raw["bench"]
     if "backend" not in raw:
-        raw["backend"] = backends.default_backend()
+        raw["backend"] = backends.default_backend(needs_keras=raw["kind"] == "train")
         if raw["backend"] != backends.DEFAULT_BACKEND:  # say why it is not TensorFlow
             label = backends.INFO[raw["backend"]].label
             print(

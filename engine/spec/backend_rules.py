@@ -30,6 +30,8 @@ class _TrainFields(Protocol):
     def model_file(self) -> str: ...
     @property
     def model(self) -> str: ...
+    @property
+    def data_dir(self) -> str: ...
 
 
 def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None:
@@ -41,10 +43,11 @@ def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None
         problem = _native_torch_problem(spec)
         if problem:
             return problem
-    if spec.dataset == "flowers" and spec.backend != "torch" and not backends.installed("tensorflow"):
-        return "--dataset", (  # native torch reads the same files through its DataLoader, without TensorFlow
-            "flowers files are read through tf.data on Keras backends, which needs TensorFlow; "
-            f"{backends.INFO['tensorflow'].install}, use --backend torch (its DataLoader), or --dataset synthetic"
+    gs = spec.data_dir.startswith("gs://")
+    if spec.dataset == "flowers" and gs and spec.backend != "torch" and not backends.installed("tensorflow"):
+        return "--data-dir", (  # files on this machine: torch's DataLoader, or the NumPy/PIL pipeline on Keras
+            "a gs:// path is read through tf.data only, which needs TensorFlow; "
+            f"{backends.INFO['tensorflow'].install}, or copy the files to this machine (gsutil -m cp -r)"
         )
     if strategy in ("tpu", "multi_worker"):
         return "--strategy", f"{strategy} runs only with --backend tensorflow so far"

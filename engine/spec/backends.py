@@ -85,19 +85,28 @@ def installed(name: str) -> bool:
     return _on_disk(INFO[name].module) and (name not in KERAS_BACKEND_OF or _on_disk("keras"))
 
 
-def default_backend() -> str:
+def framework_installed(name: str) -> bool:
+    """Whether the backend's framework alone is on sys.path: what a microbenchmark needs (a matmul or a
+    convolution is the framework's own op; only training imports Keras)."""
+    return _on_disk(INFO[name].module)
+
+
+def default_backend(needs_keras: bool = True) -> str:
     """The backend of a run that names none: TensorFlow if installed, then JAX, then native PyTorch; with
-    none installed TensorFlow, whose refusal names the one command that installs it."""
-    return next((b for b in DEFAULT_ORDER if installed(b)), DEFAULT_BACKEND)
+    none installed TensorFlow, whose refusal names the one command that installs it. `needs_keras` False (a
+    microbenchmark): the framework alone counts, so JAX without Keras runs a matmul."""
+    present = installed if needs_keras else framework_installed
+    return next((b for b in DEFAULT_ORDER if present(b)), DEFAULT_BACKEND)
 
 
 def installed_backends() -> list[str]:
     return [b for b in BACKENDS if installed(b)]
 
 
-def not_installed_reason(name: str) -> str | None:
-    """None when `name` can run here, else one line with the install command."""
-    if installed(name):
+def not_installed_reason(name: str, needs_keras: bool = True) -> str | None:
+    """None when `name` can run here, else one line with the install command. `needs_keras` False: a
+    microbenchmark, which runs on the framework alone."""
+    if installed(name) or (not needs_keras and framework_installed(name)):
         return None
     if name in KERAS_BACKEND_OF and _on_disk(INFO[name].module) and not _on_disk("keras"):
         return f"{INFO[name].label} runs Keras 3, which is not installed here; install it with: {keras_install_command(name)}"

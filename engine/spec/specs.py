@@ -8,6 +8,7 @@ rules cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from engine.spec import backends, catalog
@@ -165,9 +166,9 @@ class TrainSpec:
 Spec = MicroSpec | TrainSpec
 
 
-def _backend(d: dict) -> str:
+def _backend(d: dict, needs_keras: bool = True) -> str:
     name = choice(d, "backend", backends.BACKENDS)
-    problem = backends.not_installed_reason(name)
+    problem = backends.not_installed_reason(name, needs_keras)
     if problem:
         raise SpecError("--backend", problem)
     return name
@@ -182,7 +183,7 @@ def validate_micro(raw: dict[str, Any]) -> MicroSpec:
         "repeats": whole(d, "repeats", MICRO_BOUNDS),
         "warmup": whole(d, "warmup", MICRO_BOUNDS),
         "device": choice(d, "device", DEVICES),
-        "backend": _backend(d),
+        "backend": _backend(d, needs_keras=False),  # a matmul or conv2d is the framework's own op
         "price_per_hour_usd": number(d, "price_per_hour_usd", MICRO_BOUNDS),
         "timeout_s": number(d, "timeout_s", MICRO_BOUNDS),
     }
@@ -235,6 +236,8 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         if not isinstance(d[key], str):
             raise SpecError(flag(key), f"must be text, got {d[key]!r}")
         out[key] = d[key].strip()
+    if out["data_dir"] and "://" not in out["data_dir"]:  # the worker runs elsewhere: a relative path is the user's
+        out["data_dir"] = str(Path(out["data_dir"]).expanduser().resolve())
     if out["visible_devices"] and not all(p.strip().isdigit() for p in out["visible_devices"].split(",")):
         raise SpecError("--visible-devices", f"must be GPU indices like 0 or 0,1; got {out['visible_devices']!r}")
     out |= user | input_fields(d)

@@ -1,8 +1,9 @@
 """NumPy input for JAX and PyTorch runs: the same datasets as engine.worker.datasets, without tf.data.
 
 Keras's loaders and synthetic data are NumPy already; batches come from Python generators that Keras
-fit converts for its backend (and shards under a JAX distribution). Flowers files are read through
-tf.data, as JAX users do (Grain is not installed here): batches handed over as NumPy, and the source says so.
+fit converts for its backend (and shards under a JAX distribution). Flowers files on this machine are read
+by a NumPy/PIL pipeline with worker threads and prefetch (engine.worker.flowers_numpy: no TensorFlow, so a
+JAX-only runtime trains on them); a gs:// path only tf.data reads, its batches handed over as NumPy.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 
 from engine.spec import catalog
 from engine.spec.input_spec import InputSettings
-from engine.worker import datasets
+from engine.worker import datasets, flowers_numpy
 
 Batch = tuple[np.ndarray, np.ndarray]
 
@@ -69,7 +70,10 @@ def make_arrays(
         val = repeat_one(datasets.synthetic_batch(info, batch, seed + 1)) if validation else None
         return ArrayPipeline(train, val, info, f"synthetic, shaped like {info.name} (one cached batch)", batch)
     info = catalog.DATASETS[dataset]
-    if dataset == "flowers":
+    if dataset == "flowers" and not data_dir.startswith("gs://"):
+        train, val, source, n = flowers_numpy.flowers(data_dir, batch, validation, seed, settings or InputSettings())
+        return ArrayPipeline(train, val, info, source, n)
+    if dataset == "flowers":  # object storage: tf.data
         pipe = datasets.make_dataset(
             dataset, model, batch, validation=validation, data_dir=data_dir, seed=seed, settings=settings
         )

@@ -5,7 +5,9 @@ noise, so a decoder does the work a photo asks of it — in the seed's layouts:
   tfrecord  flowers<shard>-<n>.tfrec files with the public set's features (gs://flowers-public/
             tfrecords-jpeg-192x192-2): image (JPEG bytes), class (int64), label (class name),
             size ([height, width]) and one_hot_class; written by TensorFlow's TFRecord writer.
-  folder    ImageFolder layout: <class name>/<n>.jpg, class ids in sorted name order (torchvision's rule).
+  folder    ImageFolder layout: <class name>/<n>.jpg, class ids in sorted name order (torchvision's rule);
+            Pillow only, no TensorFlow.
+A failed write raises OSError (TensorFlow's file errors too); `engine data sample` removes what was written.
 """
 
 from __future__ import annotations
@@ -95,11 +97,16 @@ def write_sample(
 
     for shard, start in enumerate(range(0, examples, RECORDS_PER_FILE)):
         count = min(RECORDS_PER_FILE, examples - start)
-        with tf.io.TFRecordWriter(str(out / f"flowers{shard:02d}-{count}.tfrec")) as writer:
-            for i in range(start, start + count):
-                label = i % len(FLOWER_CLASSES)
-                data = jpeg(picture(i, label, width, height))
-                writer.write(example(data, label, width, height))
-                total_bytes += len(data)
+        path = out / f"flowers{shard:02d}-{count}.tfrec"
+        try:
+            with tf.io.TFRecordWriter(str(path)) as writer:
+                for i in range(start, start + count):
+                    label = i % len(FLOWER_CLASSES)
+                    data = jpeg(picture(i, label, width, height))
+                    writer.write(example(data, label, width, height))
+                    total_bytes += len(data)
+        except tf.errors.OpError as exc:  # TensorFlow's C++ file errors: an OSError, as the folder layout's are
+            reason = exc.message.strip().splitlines()[0].removeprefix(f"{path}; ")  # the file name goes apart
+            raise OSError(None, reason, str(path)) from None
         files += 1
     return SampleSet(str(out), layout, examples, files, width, height, total_bytes)

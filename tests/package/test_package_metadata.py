@@ -36,7 +36,7 @@ def test_each_framework_extra_asks_for_exactly_the_supported_range():
     }.items():
         wanted = {name: SUPPORT[name].specifier for name in frameworks}
         got = _requirements(extra)
-        if extra == "torch":  # native torch's DataLoader decodes the flowers JPEGs with PIL
+        if extra in ("torch", "jax"):  # torch's DataLoader and the NumPy/PIL pipeline decode JPEGs with PIL
             assert got.pop("pillow", None) == ">=10,<14", extra
         assert got == wanted, extra
 

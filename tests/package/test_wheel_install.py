@@ -2,10 +2,12 @@
 into a fresh virtual environment that already holds a framework (Keras 3.14.0, a supported release other than
 the suite's pin), `pip install "accelbench[jax]"` from the wheel, and check that the framework was left alone
 and that `accelbench run --bench matmul` and `accelbench results export` work there — from the installed
-package's own reference data and a store in ~/.accelbench, with no repository around it.
+package's own reference data and a store in ~/.accelbench, with no repository around it. With no TensorFlow
+there (issue 45), `data sample` writes flowers JPEGs and Keras on JAX trains on them; with Keras removed, a
+matmul still runs on JAX.
 
 Real pip, real venv, real worker; Keras 3.14.0 comes from the package index (pip's cache after the first run),
-JAX, pandas and the rest as pip resolves them. About a minute on two cores.
+JAX, pandas and the rest as pip resolves them. About two minutes on two cores.
 """
 
 from __future__ import annotations
@@ -148,8 +150,29 @@ def test_a_missing_postgres_driver_or_ray_is_one_line_naming_the_extra(installed
         assert lines[0].startswith("accelbench: error:") and f'pip install "accelbench[{extra}]"' in lines[0]
 
 
+def test_a_jax_only_runtime_samples_flowers_and_trains_on_them_with_three_rates(installed):
+    """No TensorFlow in this venv (nor PyTorch): `data sample` writes the folder layout with the extra's Pillow,
+    and Keras on JAX trains on it through the NumPy/PIL pipeline, with the three rates and the bound."""
+    bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
+    assert "tensorflow" not in _sh(bin_dir / "pip", "list", cwd=work, env=env).stdout.lower()
+    sample = _sh(bin_dir / "accelbench", "data", "sample", "flowers", "--out", "flowers", "--examples", "40",
+                 cwd=work, env=env)  # fmt: skip
+    assert "writing the folder layout" in sample.stderr
+    try_line = sample.stdout.strip().splitlines()[-1]
+    assert try_line == "try: accelbench run --model flowers_cnn --dataset flowers --data-dir flowers"
+    run = _sh(bin_dir / "accelbench", "run", "--model", "tiny_cnn", "--dataset", "flowers", "--data-dir", "flowers",
+              "--batch-size", "8", "--epochs", "2", "--steps-per-epoch", "3", "--json", cwd=work, env=env,
+              timeout=600)  # fmt: skip
+    row = json.loads(run.stdout.strip().splitlines()[-1])
+    assert row["status"] == "ok" and row["backend"] == "jax", row.get("error")
+    for key in ("input_examples_per_sec", "step_examples_per_sec", "examples_per_sec"):
+        assert row[key] > 0, key
+    assert 0 <= row["input_wait_pct"] <= 100 and row["bound"] in ("input", "compute", "balanced")
+    assert "NumPy/PIL pipeline (no TensorFlow)" in row["notes"] and "36 training examples" in row["notes"]
+
+
 def test_a_framework_outside_the_range_is_warned_about_and_kept(installed):
-    """Last: it swaps the env's Keras for 3.5.0 (below the supported >=3.6), as an older runtime would have."""
+    """Next to last: it swaps the env's Keras for 3.5.0 (below the supported >=3.6), as an older runtime would have."""
     bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
     _sh(bin_dir / "pip", "install", "-q", "keras==3.5.0", cwd=work, env=env)
     run = _sh(bin_dir / "accelbench", "run", "--bench", "matmul", "--backend", "jax", "--m", "32", "--n", "32", "--k", "32",
@@ -162,3 +185,19 @@ def test_a_framework_outside_the_range_is_warned_about_and_kept(installed):
     row = json.loads(run.stdout.strip().splitlines()[-1])
     assert row["status"] == "ok" and row["keras_version"] == "3.5.0"  # the row says what it ran on
     assert _version(bin_dir, "keras", env, work) == "3.5.0"  # never upgraded
+
+
+def test_jax_without_keras_still_runs_a_matmul(installed):
+    """Last of all: Keras uninstalled (a runtime with jax and jaxlib only). A matmul is JAX's own op: it runs on
+    JAX, named or by default, and only a training run asks for the extra that brings Keras."""
+    bin_dir, env, work = installed["bin"], installed["env"], installed["work"]
+    _sh(bin_dir / "pip", "uninstall", "-q", "-y", "keras", cwd=work, env=env)
+    run = _sh(bin_dir / "accelbench", "run", "--bench", "matmul", "--m", "32", "--n", "32", "--k", "32",
+              "--repeats", "2", "--warmup", "1", "--json", cwd=work, env=env)  # fmt: skip
+    row = json.loads(run.stdout.strip().splitlines()[-1])
+    assert row["status"] == "ok" and row["backend"] == "jax" and row["keras_version"] is None, row
+    done = subprocess.run([bin_dir / "accelbench", "run", "--model", "tiny_cnn", "--backend", "jax"], cwd=work,
+                          env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        'accelbench: error: --backend: JAX runs Keras 3, which is not installed here; install it with: pip install "accelbench[jax]"'
+    ]

@@ -60,3 +60,12 @@ def test_batch_must_divide_across_gpus():
 def test_mirrored_over_logical_cpus_is_allowed():
     spec = spec_from_dict({"kind": "train", "logical_devices": 2, "batch_size": 64})
     assert spec.logical_devices == 2 and spec.strategy == "auto"
+
+
+def test_a_relative_data_dir_is_the_users_folder_not_the_workers(tmp_path, monkeypatch):
+    """The worker starts in the repository (or the package's) folder: `data sample --out flowers` then
+    `run --data-dir flowers` must read the user's ./flowers, so the spec holds it absolute; gs:// stays as given."""
+    monkeypatch.chdir(tmp_path)
+    raw = {"kind": "train", "model": "flowers_cnn", "dataset": "flowers", "data_dir": "flowers"}
+    assert spec_from_dict(raw).data_dir == str(tmp_path / "flowers")
+    assert spec_from_dict({**raw, "data_dir": "gs://bucket/flowers"}).data_dir == "gs://bucket/flowers"

@@ -123,8 +123,8 @@ def test_large_jpegs_through_one_input_worker_are_input_bound(sets, cli, db, bac
     _checked(row)
     assert row["bound"] == "input", row["notes"]
     assert (row["input_workers"], row["prefetch"], row["cache"]) == (1, 1, False)
-    what = "torch DataLoader" if backend == "torch" else "tf.data"
-    assert what in row["notes"]
+    what = {"tensorflow": "tf.data", "jax": "NumPy/PIL pipeline (no TensorFlow)", "torch": "torch DataLoader"}
+    assert what[backend] in row["notes"]
 
 
 @pytest.mark.slow

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import resource
 from types import ModuleType
 
@@ -10,9 +11,10 @@ from engine.runs import hardware
 
 def environment(device: str, ops: ModuleType, backend: str) -> dict:
     """`backend`: the run's name for it (torch_ops serves native PyTorch and Keras-torch); a native
-    PyTorch run has no Keras version (it never imports Keras)."""
+    PyTorch run has no Keras version (it never imports Keras), nor has a microbenchmark where Keras is not
+    installed (it needs the framework alone)."""
     keras_version = None
-    if backend != "torch":
+    if backend != "torch" and importlib.util.find_spec("keras") is not None:  # a microbenchmark runs without Keras
         import keras
 
         keras_version = keras.__version__
