@@ -9,7 +9,6 @@ installed. A write that fails (a read-only or full disk) is one line, and what i
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import re
@@ -18,7 +17,8 @@ import sys
 from pathlib import Path
 
 from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, prog
-from engine.spec.backends import INFO, installed
+from engine.spec.backends import INFO, installed, pillow_installed
+from engine.spec.framework_support import pillow_install_command
 
 MAX_EXAMPLES = 1_000_000
 MAX_SIDE = 8192
@@ -58,8 +58,8 @@ def _examples(text: str) -> int:
 
 def _layout(asked: str | None) -> str:
     """The layout to write: as asked, else TFRecords where TensorFlow can write them, else the folder layout."""
-    if importlib.util.find_spec("PIL") is None:
-        fail('writing JPEGs needs Pillow, which is not installed here; install it with: pip install "pillow>=10,<14"')
+    if not pillow_installed():
+        fail(f"writing JPEGs needs Pillow, which is not installed here; install it with: {pillow_install_command()}")
     if asked == "tfrecord" and not installed("tensorflow"):
         fail(
             "--layout tfrecord: writing TFRecords needs TensorFlow; use --layout folder (every backend reads it), "

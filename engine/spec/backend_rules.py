@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from engine.spec import backends
+from engine.spec.framework_support import pillow_install_command
 
 
 class _TrainFields(Protocol):
@@ -48,6 +49,11 @@ def backend_problem(spec: _TrainFields, strategy: str) -> tuple[str, str] | None
         return "--data-dir", (  # files on this machine: torch's DataLoader, or the NumPy/PIL pipeline on Keras
             "a gs:// path is read through tf.data only, which needs TensorFlow; "
             f"{backends.INFO['tensorflow'].install}, or copy the files to this machine (gsutil -m cp -r)"
+        )
+    if spec.dataset == "flowers" and not gs and not backends.pillow_installed():
+        return "--dataset", (
+            f"flowers JPEGs are decoded by Pillow on --backend {spec.backend}, which is not installed here; "
+            f"install it with: {pillow_install_command(spec.backend)}"
         )
     if strategy in ("tpu", "multi_worker"):
         return "--strategy", f"{strategy} runs only with --backend tensorflow so far"

@@ -91,6 +91,11 @@ def framework_installed(name: str) -> bool:
     return _on_disk(INFO[name].module)
 
 
+def pillow_installed() -> bool:
+    """Whether Pillow (PIL) is on sys.path: it decodes the flowers JPEGs everywhere but in tf.data."""
+    return _on_disk("PIL")
+
+
 def default_backend(needs_keras: bool = True) -> str:
     """The backend of a run that names none: TensorFlow if installed, then JAX, then native PyTorch; with
     none installed TensorFlow, whose refusal names the one command that installs it. `needs_keras` False (a

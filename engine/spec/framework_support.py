@@ -72,6 +72,7 @@ _CHECKOUT_INSTALL = {
     # the optional parts other than a framework, at requirements*.txt's pins
     "postgres": 'pip install "psycopg[binary]==3.3.9"',
     "ray": "pip install 'ray[default]==2.60.0'",
+    "pillow": "pip install pillow==13.0.0",
 }
 
 
@@ -152,3 +153,12 @@ def has_nvidia_device() -> bool:
 def keras_install_command(backend: str) -> str:
     """The command that adds Keras 3 for a Keras backend whose framework is there but Keras is not."""
     return install_command(backend) if paths.installed() else f"pip install keras=={TESTED['keras']}"
+
+
+def pillow_install_command(backend: str | None = None) -> str:
+    """The command that adds Pillow, which writes the sampled JPEGs and decodes them off TensorFlow (native torch's
+    DataLoader, the NumPy/PIL pipeline of Keras on JAX or torch): the backend's extra brings it to an installed
+    wheel (no backend: Pillow alone, in the extras' range); requirements.txt's pin in a checkout."""
+    if not paths.installed():
+        return _CHECKOUT_INSTALL["pillow"]
+    return install_command(backend) if backend else 'pip install "pillow>=10,<14"'

@@ -10,6 +10,7 @@ import pytest
 from runtime_without import run_engine, runtime_without
 
 from engine.spec.backends import INFO
+from engine.spec.framework_support import pillow_install_command
 
 
 @pytest.fixture(scope="module")
@@ -46,3 +47,17 @@ def test_without_tensorflow_data_sample_writes_the_folder_layout(bare_jax, tmp_p
         f"backend reads it), or install it with: {INFO['tensorflow'].install}"
     ]
     assert not (tmp_path / "tf").exists()
+
+
+def test_without_pillow_jpegs_are_refused_in_one_line_naming_the_install(tmp_path, db):
+    python = runtime_without(tmp_path, "PIL", "pillow", "tensorflow", "torch")
+    runs = run_engine(python, "run", "--model", "tiny_cnn", "--dataset", "flowers", "--data-dir", str(tmp_path))
+    assert runs.returncode == 2 and runs.stderr.strip().splitlines()[-1] == (
+        "accelbench: error: --dataset: flowers JPEGs are decoded by Pillow on --backend jax, which is not installed "
+        f"here; install it with: {pillow_install_command('jax')}"
+    )
+    sample = run_engine(python, "data", "sample", "flowers", "--out", str(tmp_path / "set"), "--examples", "5")
+    assert sample.returncode == 2 and sample.stderr.strip().splitlines() == [
+        f"accelbench: error: writing JPEGs needs Pillow, which is not installed here; install it with: {pillow_install_command()}"
+    ]
+    assert not (tmp_path / "set").exists()
