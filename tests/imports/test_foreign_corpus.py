@@ -1,4 +1,4 @@
-"""Issue 43 item 6: every file of the foreign corpus (real outputs of 13 tools, tests/data/foreign/SOURCES.md) is imported
+"""Issue 43 item 6: every file of the foreign corpus (real outputs of 18 tools, tests/data/foreign/SOURCES.md) is imported
 headless and must show at first sight what EXPECTED.json says — the metric, its unit, the device and count, the file's own
 numbers. A file that is not right today carries its failure class in EXPECTED.json ('now') and is a strict xfail here,
 so the suite fails loudly the day it is fixed (then set its 'now' to 'right'). History's path and the CLI's `results
@@ -83,3 +83,28 @@ def test_history_and_the_cli_agree_on_every_corpus_file(name, tmp_path, db, caps
     assert len(long) == len(page)
     assert sorted(long["value"].round(9)) == sorted(pd.to_numeric(page["value"]).round(9))
     assert set(long["unit"].astype(str)) == set(page["unit"].astype(str))
+
+
+# A small file the test writes in a vendor table's shape (values invented) that History maps right: the check passes it,
+# and names each part that is not what the expectation says.
+VENDOR = b"gpu,num_gpus,model,throughput_img_s\nH100 80GB SXM5,8,resnet50,21880\nH100 80GB SXM5,1,resnet50,2890\n"
+RIGHT_VENDOR = {
+    "metric": "throughput", "unit": "images/s", "device": "H100",
+    "numbers": [{"value": 21880, "metric": "throughput (", "count": 8}, {"value": 2890, "where": {"device_count": 1}}],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({}, None),
+        ({"device": "A100"}, "device ['H100'] (expected A100)"),
+        ({"unit": "tokens/s"}, "unit ['images/s'] (expected tokens/s)"),
+        ({"numbers": [{"value": 21880, "metric": "throughput (", "count": 4}]}, "device count [8.0] (expected 4)"),
+        ({"numbers": [{"value": 2000}]}, "2000 not shown"),
+        ({"typed_device": "H100"}, "names no device, but ['H100'] was taken"),
+    ],
+)
+def test_the_check_passes_a_right_import_and_names_each_wrong_part(change, said):
+    found = problems(VENDOR, "vendor.csv", {**RIGHT_VENDOR, **change})
+    assert found == [] if said is None else any(said in p for p in found), found
