@@ -171,14 +171,19 @@ def estimate_note(methods: list[str]) -> str:
     return "Estimates are not measurements: hatched bars, with their range. " + " ".join(notes)
 
 
+def _sig(v: float, digits: int = 4) -> float:
+    """`v` to `digits` significant digits, shown with thousands apart (325,100, not 325100; 0.003312 stays)."""
+    return float(f"{v:.{digits}g}")
+
+
 def grade_table(answer: ans.Answer) -> None:
     rows = [
         {
             "Row": c.rate.label,
             "Basis": BASIS.get(c.rate.basis, c.rate.basis) if c.grade else "baseline",
-            "Rate": c.rate.value,
+            "Rate": _sig(c.rate.value),
             "Unit": c.rate.unit,
-            "One device": c.one.value if c.one else None,
+            "One device": _sig(c.one.value) if c.one else None,
             "× faster": c.per_device_speedup if c.per_device_speedup is not None else c.speedup,
             "Range": ans.times_range(c.low, c.high) if c.low and c.high and c.low != c.high else "",
             "$/M examples": c.usd_per_million_examples,
@@ -194,9 +199,9 @@ def grade_table(answer: ans.Answer) -> None:
         key="cmp_grade_table",
         column_config={
             "Row": st.column_config.TextColumn(width="medium"),
-            "Rate": st.column_config.NumberColumn(format="%.4g"),
+            "Rate": st.column_config.NumberColumn(format="localized"),
             "One device": st.column_config.NumberColumn(
-                format="%.4g",
+                format="localized",
                 help="the rate of one device: a system's rate ÷ its stated device count; blank: "
                 "a system whose source does not say how many devices",
             ),

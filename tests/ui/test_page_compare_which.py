@@ -143,4 +143,4 @@ def test_the_answer_box_and_which_device_give_each_device_one_figure(tmp_path, m
     rows = rows[~rows["Row"].str.contains("published")]
     assert len(rows) >= 8, box[["Row", "Basis", "One device"]]
     for label, value in zip(rows["Row"], rows["One device"], strict=True):
-        assert any(abs(value - r) <= 1e-6 * r for r in ranked), (label, value, sorted(ranked))
+        assert any(abs(value - r) <= 6e-4 * r for r in ranked), (label, value, sorted(ranked))  # shown to 4 digits
