@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -14,6 +16,22 @@ def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
     """Exit with `code` after one line on stderr: `accelbench: error: MESSAGE`."""
     print(f"accelbench: error: {message}", file=sys.stderr)
     sys.exit(code)
+
+
+@contextlib.contextmanager
+def output_may_be_gone() -> Iterator[None]:
+    """Print where the terminal may have closed (SIGHUP) or the reader gone: what the command did is in the store
+    all the same, so a write that fails drops the rest of the output (no traceback, and not Python's exit
+    code 120 for a flush that fails at exit)."""
+    try:
+        yield
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(devnull, stream.fileno())
 
 
 def prog() -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 from dataclasses import asdict
 from typing import Any
 
-from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, prog, row_line
+from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, output_may_be_gone, prog, row_line
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
+from engine.runs.processes import stop_name, stop_reason, stops_as_ctrl_c
 from engine.runs.store import Store
 from engine.runs.transfer import label_problem
 from engine.spec import backends, catalog, framework_support
@@ -78,6 +78,11 @@ def spec_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def _show_event(ev: dict[str, Any]) -> None:
     """A progress event as one stderr line (phases, repeats, epochs; steps are too many)."""
+    with output_may_be_gone():  # a terminal closed mid-run: its SIGHUP (on its way) cancels, not an EIO
+        _print_event(ev)
+
+
+def _print_event(ev: dict[str, Any]) -> None:
     if ev.get("event") == "phase":
         print(f"  {ev.get('name')}", file=sys.stderr)
     elif ev.get("event") == "repeat":
@@ -129,41 +134,31 @@ def cmd_run(args: argparse.Namespace) -> int:
     log = jobs.run_dir_of(run_id, store) / "log.txt"
     print(f"run {run_id} started on {spec.backend} (worker log: {log})", file=sys.stderr)
     row = _wait_or_cancel(run_id, store)
-    if args.json:
-        print(json.dumps(row))
-    else:
-        print(row_line(row))
-        if row.get("error"):
-            print(f"error: {row['error']}")
-    if row.get("status") != RunStatus.OK:
-        print(f"accelbench: run {run_id} ended {row.get('status')}: {row.get('error')}", file=sys.stderr)
+    with output_may_be_gone():
+        if args.json:
+            print(json.dumps(row))
+        else:
+            print(row_line(row))
+            if row.get("error"):
+                print(f"error: {row['error']}")
+        if row.get("status") != RunStatus.OK:
+            print(f"accelbench: run {run_id} ended {row.get('status')}: {row.get('error')}", file=sys.stderr)
     return EXIT_OK if row.get("status") == RunStatus.OK else EXIT_FAILED
 
 
-class _Terminated(BaseException):
-    """SIGTERM arrived while the CLI waited for its run (a BaseException, like KeyboardInterrupt: raised inside a
-    store query, an Exception would come back wrapped as a database error and leave the run `running`)."""
-
-
-def _on_sigterm(signum: int, frame: object) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one (timeout's, a runner's) must not cut the cancel short
-    raise _Terminated
-
-
 def _wait_or_cancel(run_id: str, store: Store) -> dict[str, Any]:
-    """Wait for the run; Ctrl-C or SIGTERM (what `timeout`, CI runners and `kill` send) cancels it — the worker
-    and every rank stopped, the row `cancelled` — rather than leaving it training with no one waiting.
-    (`--detach` never gets here: a detached run goes on until `accelbench cancel`.)"""
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    """Wait for the run; Ctrl-C, SIGTERM (what `timeout`, CI runners and `kill` send) or SIGHUP (the terminal
+    closed) cancels it — the worker and every rank stopped, the row `cancelled` — rather than leaving it training
+    with no one waiting. (`--detach` never gets here: a detached run goes on until `accelbench cancel`.)"""
     try:
-        return dict(jobs.wait(run_id, store, on_event=_show_event))
-    except (KeyboardInterrupt, _Terminated) as exc:
-        why = "SIGTERM" if isinstance(exc, _Terminated) else "Ctrl-C"
-        print(f"accelbench: {why}: cancelling run {run_id} (stopping its worker and ranks)", file=sys.stderr)
-        jobs.cancel(run_id, store, reason=f"cancelled by the user ({why} to the CLI that waited for it)")
+        with stops_as_ctrl_c():
+            return dict(jobs.wait(run_id, store, on_event=_show_event))
+    except KeyboardInterrupt as exc:  # Ctrl-C, or processes.Stopped
+        why = stop_name(exc)
+        with output_may_be_gone():  # after SIGHUP the terminal may be gone; the cancel goes on regardless
+            print(f"accelbench: {why}: cancelling run {run_id} (stopping its worker and ranks)", file=sys.stderr)
+        jobs.cancel(run_id, store, reason=stop_reason(exc, "the CLI that waited for it"))
         return dict(store.get_run(run_id) or {})
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _tensorflow_devices() -> dict[str, Any]:

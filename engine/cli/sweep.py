@@ -10,9 +10,11 @@ import sys
 from dataclasses import replace
 from typing import Any
 
-from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, prog, row_line
+from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, output_may_be_gone, prog, row_line
 from engine.results.schema import ResultRow
 from engine.results.status import RunStatus
+from engine.runs import endings, jobs
+from engine.runs.processes import stop_name, stop_reason, stops_as_ctrl_c
 from engine.runs.store import Store
 from engine.runs.transfer import label_problem
 from engine.sweep import status
@@ -20,7 +22,7 @@ from engine.sweep.dispatch import Dispatcher, PlannedCell
 from engine.sweep.matrix import AXES, SHARED_SETTINGS, SweepError, matrix_from_values, read_matrix_file
 from engine.sweep.maxbatch import MAX_BATCH_LIMIT, MaxBatch, max_batch
 from engine.sweep.plan import new_sweep_id
-from engine.sweep.sweep_run import SweepCancelled, run_sweep
+from engine.sweep.sweep_run import SweepCancelled, SweepOutcome, run_sweep
 
 
 def _whole(text: str) -> int:
@@ -101,8 +103,16 @@ def make_dispatcher(on: str, cpus_per_cell: float | None, nodes: int = 1) -> Dis
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    """A sweep's flags to its outcome; Ctrl-C, SIGTERM and SIGHUP all cancel what is under way and the waiting
+    cells (every cell final, the exit 1); a SIGKILLed sweep's waiting cells are ended by the next look
+    (engine.runs.endings.end_unstarted)."""
     if args.show or args.cancel:
         return _show_or_cancel(args)
+    with stops_as_ctrl_c():
+        return _sweep(args)
+
+
+def _sweep(args: argparse.Namespace) -> int:
     if args.label is not None and (problem := label_problem(args.label)):
         fail(f"--label {problem}")
     if args.sweep_id is not None and not re.fullmatch(r"sweep-[0-9A-Za-z-]{1,60}", args.sweep_id):
@@ -130,27 +140,35 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     except SweepError as exc:
         fail(str(exc))
     except SweepCancelled as exc:  # Ctrl-C before the cells were handed over (connecting, checking, storing)
-        print(f"accelbench: {exc}", file=sys.stderr)
+        with output_may_be_gone():
+            print(f"accelbench: {exc}", file=sys.stderr)
         return EXIT_FAILED
-    except KeyboardInterrupt:  # Ctrl-C before the sweep began (importing Ray): nothing was stored
-        print("accelbench: sweep cancelled (Ctrl-C) before it started; nothing was stored", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # Ctrl-C before the sweep began (importing Ray): nothing was stored
+        with output_may_be_gone():
+            print(
+                f"accelbench: sweep cancelled ({stop_name(exc)}) before it started; nothing was stored", file=sys.stderr
+            )
         return EXIT_FAILED
+    with output_may_be_gone():  # after SIGHUP the terminal is gone; every cell is final in the store regardless
+        _say_outcome(outcome, args.json)
+    return EXIT_OK if all(r.get("status") == RunStatus.OK for r in outcome.rows) else EXIT_FAILED
+
+
+def _say_outcome(outcome: SweepOutcome, as_json: bool) -> None:
+    if outcome.stopped_by:
+        print(
+            f"accelbench: {outcome.stopped_by}: sweep {outcome.sweep_id} cancelled — the running cell stopped, "
+            "the waiting ones marked cancelled",
+            file=sys.stderr,
+        )
     for cell, reason in outcome.skipped:
         print(f"skipped cell {cell.index} ({cell.label}): {reason}", file=sys.stderr)
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "sweep_id": outcome.sweep_id,
-                    "runs": list(outcome.rows),
-                    "skipped": [{"cell": c.label, "reason": r} for c, r in outcome.skipped],
-                }
-            )
-        )
+    if as_json:
+        skipped = [{"cell": c.label, "reason": r} for c, r in outcome.skipped]
+        print(json.dumps({"sweep_id": outcome.sweep_id, "runs": list(outcome.rows), "skipped": skipped}))
     else:
         for row in outcome.rows:
             print(row_line(row))
-    return EXIT_OK if all(r.get("status") == RunStatus.OK for r in outcome.rows) else EXIT_FAILED
 
 
 def _said_planned(sweep_id: str, planned: list[PlannedCell]) -> None:
@@ -170,6 +188,7 @@ def _max_batch(args: argparse.Namespace, cells: list, dispatcher: Dispatcher, st
     start = args.start_batch or (min(int(b) for b in str(args.batch_sizes).split(",")) if args.batch_sizes else 16)
     dispatcher.open(store)
     sweep_id = args.sweep_id or new_sweep_id()
+    endings.record_sweep_owner(store, sweep_id)  # each attempt waits `queued` a moment: a SIGKILL must not keep it
     print(f"sweep {sweep_id}: largest batch for {len(groups)} cell group(s)", file=sys.stderr)
     answers: list[MaxBatch] = []
     try:
@@ -178,9 +197,10 @@ def _max_batch(args: argparse.Namespace, cells: list, dispatcher: Dispatcher, st
             answers.append(
                 max_batch(cell, dispatcher, store, sweep_id, start, args.batch_limit, args.resolution, args.label)
             )
-    except KeyboardInterrupt:  # the attempt under way was cancelled by its runner; no further attempts
-        status.cancel_sweep(store, sweep_id)
-        print(f"sweep {sweep_id}: cancelled", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # the attempt under way was cancelled by its runner; no further attempts
+        status.cancel_sweep(store, sweep_id, stop_reason(exc, "the sweep"))
+        with output_may_be_gone():
+            print(f"sweep {sweep_id}: cancelled ({stop_name(exc)})", file=sys.stderr)
         return EXIT_FAILED
     if args.json:
         print(json.dumps({"sweep_id": sweep_id, "max_batch": [_answer_dict(a) for a in answers]}))
@@ -208,6 +228,7 @@ def _answer_dict(a: MaxBatch) -> dict[str, Any]:
 def _show_or_cancel(args: argparse.Namespace) -> int:
     store = Store()
     sweep_id = args.cancel or args.show
+    jobs.refresh(store)  # cells whose worker or sweep died are marked before anything is shown
     rows = status.sweep_rows(store, sweep_id)
     if not rows:
         fail(f"no sweep {sweep_id!r} in {store.target.display} (see: {prog()} results list)")

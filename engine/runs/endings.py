@@ -2,8 +2,13 @@
 
 `engine.runs.jobs.refresh` asks these when a worker is no longer alive (`ending`: `failed` with the
 log's last error line — an import error, a full disk, out of memory — else `interrupted`) and when a
-row has no job handle past the launch grace (`adopt_orphan`: a launcher killed between starting the
-worker and storing its handle must not turn a run that then finishes `ok` into `superseded`).
+row has no job handle past the launch grace (`end_unstarted`, with `adopt_orphan`: a launcher killed between
+starting the worker and storing its handle must not turn a run that then finishes `ok` into `superseded`).
+
+A sweep's cells wait `queued` without a handle until their turn; the process that queued them (`engine sweep`,
+local or the Ray driver) is stored as the sweep's owner (`record_sweep_owner`: a job handle keyed by the sweep
+id, which no run has), so a cell whose sweep was killed (SIGKILL: nothing ran its cleanup) ends `interrupted`
+with why at the next look, instead of waiting for ever.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.results.status import RunStatus
+from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.machine import machine_id
+from engine.runs.processes import alive, create_time
 from engine.runs.store import Store
 
 _ERROR_LINE = re.compile(
@@ -71,6 +77,52 @@ def adopt_orphan(run_id: str, store: Store) -> bool:
             store.set_job(run_id, proc.info["pid"], proc.info["create_time"], deadline, run_dir, spec, machine_id())
             return True
     return False
+
+
+def record_sweep_owner(store: Store, sweep_id: str) -> None:
+    """Store this process as the one that runs `sweep_id`'s queued cells (before they are stored)."""
+    pid = os.getpid()
+    store.set_job(sweep_id, pid, create_time(pid), 0.0, "", {"sweep_owner": True}, machine_id())
+
+
+def sweep_abandoned(store: Store, sweep_id: str) -> str | None:
+    """Why the queued cells of `sweep_id` will never start — the process that queued them is gone from this
+    machine — or None: it still runs, it runs on another machine (its PID means nothing here), or none was
+    stored (a sweep from before owners were recorded: `engine sweep --cancel` ends its cells)."""
+    owner = store.get_job(sweep_id)
+    if owner is None or owner.get("machine") != machine_id() or alive(owner["pid"], owner["pid_started"]):
+        return None
+    return (
+        f"the sweep that queued this cell (process {owner['pid']}) ended before the cell's turn "
+        "(killed without a chance to cancel it, e.g. SIGKILL, or the machine restarted); run the cell again"
+    )
+
+
+def end_unstarted(store: Store, launch_grace_s: float) -> list[str]:
+    """Rows marked active that never got a job handle end `interrupted`: a run whose launcher died mid-launch
+    (unless its worker is found alive), a sweep cell whose sweep is gone. Returns the run ids changed."""
+    changed: list[str] = []
+    abandoned: dict[str, str | None] = {}
+    for row in store.list_runs(statuses=ACTIVE_STATUSES):
+        run_id, sweep_id = row["run_id"], row.get("sweep_id")
+        if sweep_id and row["status"] == RunStatus.QUEUED:  # a sweep cell waiting for its turn, unless…
+            if sweep_id not in abandoned:
+                abandoned[sweep_id] = sweep_abandoned(store, sweep_id)
+            why = abandoned[sweep_id]  # …its sweep is gone; a cell whose worker has started is refresh's
+            if why and store.get_job(run_id) is None and store.update_run(run_id, _ended(why), [RunStatus.QUEUED]):
+                changed.append(run_id)
+            continue
+        if age_s(row["created_at"] or "") <= launch_grace_s or store.get_job(run_id) is not None:
+            continue
+        if adopt_orphan(run_id, store):  # its worker is alive: the launcher died before storing the handle
+            continue
+        if store.update_run(run_id, _ended("the run was never started"), only_if_status=ACTIVE_STATUSES):
+            changed.append(run_id)
+    return changed
+
+
+def _ended(why: str) -> dict[str, Any]:
+    return {"status": RunStatus.INTERRUPTED, "error": why}
 
 
 def age_s(created_at: str) -> float:

@@ -195,22 +195,8 @@ def refresh(store: Store | None = None) -> list[str]:
             ):
                 changed.append(run_id)
             kill_group(job["pid"])
-    # rows marked active that never got a job handle (a launcher that died mid-launch)
-    for row in store.list_runs(statuses=ACTIVE_STATUSES):
-        waiting = row.get("sweep_id") and row["status"] == RunStatus.QUEUED  # a sweep cell waiting for its turn
-        young = endings.age_s(row["created_at"] or "") <= _LAUNCH_GRACE_S
-        if waiting or young or store.get_job(row["run_id"]) is not None:
-            continue
-        if endings.adopt_orphan(
-            row["run_id"], store
-        ):  # its worker is alive: the launcher died before storing the handle
-            continue
-        if store.update_run(
-            row["run_id"],
-            {"status": RunStatus.INTERRUPTED, "error": "the run was never started"},
-            only_if_status=ACTIVE_STATUSES,
-        ):
-            changed.append(row["run_id"])
+    # rows marked active that never got a job handle: a launcher that died mid-launch, a sweep that was killed
+    changed += endings.end_unstarted(store, _LAUNCH_GRACE_S)
     return changed
 
 

@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from engine import settings
@@ -28,7 +29,7 @@ from engine.spec.nodes import nodes_problem
 from engine.spec.replicas import UNKNOWN_GPU_COUNT, resolve_strategy
 from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
 from engine.spec.tf_config import parse_tf_config
-from engine.sweep import ray_nodes, status
+from engine.sweep import ray_log, ray_nodes, status
 from engine.sweep.dispatch import OnDone, PlannedCell
 from engine.sweep.matrix import Cell, SweepError
 
@@ -134,10 +135,12 @@ class RayDispatcher:
         self._refs: dict[Any, PlannedCell] = {}
         self._store: Store | None = None
         self._node_list: list[dict[str, Any]] = []
+        self._ray_log: Path | None = None  # where Ray Client's own messages go (engine.sweep.ray_log), once open
 
     def open(self, store: Store) -> None:
         """Connect to the cluster; refuse a SQLite store when the cluster has nodes on other machines."""
         ray = self._ray
+        self._ray_log = ray_log.keep_in_log(store.runs_dir / "ray_client.log")  # before Ray Client starts threads
         if not ray.is_initialized():
             try:
                 _connect(ray, self.address or os.environ.get("RAY_ADDRESS") or "auto")
@@ -240,7 +243,8 @@ class RayDispatcher:
         `interrupted` naming its node (its worker dies with the node's Ray), a queued one `cancelled`."""
         why = f"{type(exc).__name__}: {str(exc).strip()[:160] or 'no message'}"
         print(
-            f"--on: lost the Ray head mid-sweep ({why}); ending the {len(self._refs)} cell(s) still under way",
+            f"--on: lost the Ray head mid-sweep ({why}); ending the {len(self._refs)} cell(s) still under way "
+            f"(Ray Client's own messages: {self._ray_log})",
             file=sys.stderr,
         )
         for p in list(self._refs.values()):

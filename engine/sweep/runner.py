@@ -14,7 +14,7 @@ from typing import Any
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs import endings, jobs
-from engine.runs.processes import kill_group
+from engine.runs.processes import kill_group, stop_reason
 from engine.runs.store import Store
 from engine.spec.replicas import UNKNOWN_GPU_COUNT
 from engine.spec.specs import spec_from_dict
@@ -45,8 +45,8 @@ def run_stored(
     deadline = time.monotonic() + spec.timeout_s + DEADLINE_GRACE_S
     try:
         _watch(proc, run_id, store, deadline)
-    except KeyboardInterrupt:  # Ctrl-C, or ray.cancel of a running task: stop the worker, record the cancel
-        jobs.cancel(run_id, store)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM/SIGHUP, or ray.cancel of a running task: stop the worker
+        jobs.cancel(run_id, store, stop_reason(exc, "the sweep"))
         kill_group(proc.pid)
         proc.wait()
         raise  # and stop the caller too: a local sweep must not go on to its next cell

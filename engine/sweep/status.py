@@ -28,15 +28,15 @@ def sweep_ids(store: Store, limit: int = 2000) -> list[str]:
     return list(seen)
 
 
-def cancel_runs(run_ids: Iterable[str], store: Store) -> list[str]:
+def cancel_runs(run_ids: Iterable[str], store: Store, reason: str = "cancelled by the user") -> list[str]:
     """Mark each run still active `cancelled` (killing its worker when it runs here); returns those changed."""
-    return [run_id for run_id in run_ids if jobs.cancel(run_id, store)]
+    return [run_id for run_id in run_ids if jobs.cancel(run_id, store, reason)]
 
 
-def cancel_sweep(store: Store, sweep_id: str) -> list[str]:
+def cancel_sweep(store: Store, sweep_id: str, reason: str = "cancelled by the user") -> list[str]:
     """Cancel every cell of the sweep that is still queued or running."""
     active = [r["run_id"] for r in sweep_rows(store, sweep_id) if r.get("status") in ACTIVE_STATUSES]
-    return cancel_runs(active, store)
+    return cancel_runs(active, store, reason)
 
 
 def is_finished(store: Store, sweep_id: str) -> bool:

@@ -1,5 +1,6 @@
-"""A sweep from cells to stored runs: check every cell, store them all `queued` under one sweep id,
-then hand them to the dispatcher. Ctrl-C cancels what is under way and the cells not started yet."""
+"""A sweep from cells to stored runs: check every cell, store them all `queued` under one sweep id (this process
+recorded as their owner first), then hand them to the dispatcher. Ctrl-C, SIGTERM or SIGHUP (raised as Ctrl-C by
+the CLI: engine.runs.processes.stops_as_ctrl_c) cancels what is under way and the cells not started yet."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.results.schema import ResultRow
+from engine.runs import endings
+from engine.runs.processes import stop_name, stop_reason
 from engine.runs.store import Store
 from engine.sweep import status
 from engine.sweep.dispatch import Dispatcher, PlannedCell
@@ -17,7 +20,8 @@ from engine.sweep.validate import check_cells
 
 
 class SweepCancelled(Exception):
-    """Ctrl-C before any cell started; the message says so and how many stored cells were marked cancelled."""
+    """Ctrl-C (or a stop signal) before any cell started; the message says so and how many stored cells were
+    marked cancelled."""
 
 
 @dataclass(frozen=True)
@@ -28,11 +32,13 @@ class SweepOutcome:
       sweep_id: the id every cell's run carries.
       rows: the cells' final rows, in matrix order.
       skipped: (cell, reason) of cells not run (--skip-invalid).
+      stopped_by: "Ctrl-C", "SIGTERM" or "SIGHUP" when the sweep was stopped part-way, else "".
     """
 
     sweep_id: str
     rows: tuple[ResultRow, ...]
     skipped: tuple[tuple[Cell, str], ...]
+    stopped_by: str = ""
 
 
 def run_sweep(
@@ -52,19 +58,23 @@ def run_sweep(
     try:
         dispatcher.open(store)
         checked = check_cells(cells, dispatcher, skip_invalid)
+        endings.record_sweep_owner(store, sweep_id)  # before the cells: a SIGKILL must not leave them waiting
         planned = plan_cells(checked.runnable, store, sweep_id, label)
         if on_planned is not None:
             on_planned(sweep_id, planned)
-    except KeyboardInterrupt:
-        cancelled = status.cancel_sweep(store, sweep_id)
+    except KeyboardInterrupt as exc:
+        cancelled = status.cancel_sweep(store, sweep_id, stop_reason(exc, "the sweep"))
         raise SweepCancelled(
-            f"sweep {sweep_id} cancelled (Ctrl-C) before any cell started (while connecting or checking cells); "
-            f"{len(cancelled)} queued cell(s) marked cancelled"
+            f"sweep {sweep_id} cancelled ({stop_name(exc)}) before any cell started (while connecting or checking "
+            f"cells); {len(cancelled)} queued cell(s) marked cancelled"
         ) from None
+    stopped_by = ""
     try:
         dispatcher.run(planned, store, on_done or (lambda p, row: None))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        stopped_by = stop_name(exc)
         dispatcher.cancel()
-        status.cancel_sweep(store, sweep_id)
+        status.cancel_sweep(store, sweep_id, stop_reason(exc, "the sweep"))
     rows = {r["run_id"]: r for r in status.sweep_rows(store, sweep_id)}
-    return SweepOutcome(sweep_id, tuple(rows[p.run_id] for p in planned if p.run_id in rows), checked.skipped)
+    ordered = tuple(rows[p.run_id] for p in planned if p.run_id in rows)
+    return SweepOutcome(sweep_id, ordered, checked.skipped, stopped_by)
