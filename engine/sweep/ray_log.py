@@ -11,7 +11,9 @@ import traceback
 from pathlib import Path
 from types import TracebackType
 
-CLIENT_LOGGER = "ray.util.client"  # the logger of Ray Client's channels (dataclient, logsclient, worker)
+# Ray Client's loggers: its channels' (dataclient, worker) propagate to the first; its log channel's does not (Ray's
+# choice), so with no handler of its own Python's last resort prints its `Unexpected exception:` traceback
+CLIENT_LOGGERS = ("ray.util.client", "ray.util.client.logsclient")
 _RAYS = (f"{os.sep}ray{os.sep}", f"{os.sep}grpc{os.sep}")  # a frame of Ray's or gRPC's package
 
 
@@ -25,9 +27,10 @@ def keep_in_log(log_path: Path) -> Path:
     log_path.parent.mkdir(parents=True, exist_ok=True)
     handler = logging.FileHandler(log_path, delay=True)
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
-    client = logging.getLogger(CLIENT_LOGGER)
-    client.addHandler(handler)
-    client.propagate = False  # Ray's own handler (on the `ray` logger) prints to stderr
+    for name in CLIENT_LOGGERS:
+        client = logging.getLogger(name)
+        client.addHandler(handler)
+        client.propagate = False  # Ray's own handler (on the `ray` logger) prints to stderr
     previous = threading.excepthook
 
     def hook(args: threading.ExceptHookArgs) -> None:

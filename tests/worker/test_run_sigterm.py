@@ -7,6 +7,7 @@ Real processes: the CLI waits for a 2-process native PyTorch run; SIGTERM is sen
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -18,7 +19,7 @@ import pytest
 from conftest import ROOT
 from process_faults import ranks, wait_training
 
-from engine.runs.store import Store
+from engine.runs.store import Store, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -76,4 +77,35 @@ def test_timeout_ends_a_waited_run_cancelled(db):
     (row,) = Store(db).list_runs()
     assert done.returncode == 1 and row["status"] == "cancelled", (row, done.stderr[-2000:])
     assert "SIGTERM" in row["error"] and "Traceback" not in done.stderr
+    assert not _left_behind(str(db.parent / "runs" / row["run_id"]))
+
+
+def test_sighup_from_a_closed_terminal_cancels_the_waited_run(db):
+    """SIGHUP (its terminal closed, an SSH session dropped) cancels a waited run as SIGTERM does, as the README says:
+    the CLI's terminal is a pty whose other end is closed before the signal, so every later write of the CLI fails;
+    it still cancels, and ends 1 — not 129 with the run going on, nor a traceback (`--detach` keeps a run going)."""
+    master, tty = os.openpty()
+    cli = subprocess.Popen([sys.executable, "-m", "engine", "run", "--bench", "matmul", "--backend", "jax", "--m", "1024",
+                            "--n", "1024", "--k", "1024", "--repeats", "10000", "--timeout-s", "600"], cwd=ROOT,
+                           stdin=tty, stdout=tty, stderr=tty, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})  # fmt: skip
+    os.close(tty)
+    os.set_blocking(master, False)
+    store = Store(db)
+    said = bytearray()
+
+    def repeating() -> bool:  # reads what the CLI says meanwhile, as a terminal would
+        with contextlib.suppress(BlockingIOError, OSError):
+            said.extend(os.read(master, 65536))
+        return b"repeat " in said or cli.poll() is not None
+
+    try:
+        assert wait_for(repeating, 180) and cli.poll() is None, said.decode(errors="replace")[-2000:]
+        os.close(master)  # the terminal goes away
+        cli.send_signal(signal.SIGHUP)
+        cli.wait(timeout=120)  # a hang guard
+    finally:
+        cli.kill()
+    (row,) = store.list_runs()
+    assert cli.returncode == 1 and row["status"] == "cancelled", (cli.returncode, row)
+    assert "SIGHUP" in row["error"], row
     assert not _left_behind(str(db.parent / "runs" / row["run_id"]))
