@@ -155,7 +155,7 @@ def _add_run_host_flags(r: argparse.ArgumentParser) -> None:
         "--detach",
         action="store_true",
         help="start in the background and print the run_id; the run goes on after the command returns (stop it with "
-        "cancel RUN_ID). Without it the command waits, and Ctrl-C or SIGTERM cancels the run",
+        "cancel RUN_ID). Without it the command waits, and Ctrl-C, SIGTERM or SIGHUP (a closed terminal) cancels the run",
     )
     r.add_argument("--json", action="store_true", help="print the result row as one JSON object on the last line")
 

@@ -15,7 +15,6 @@ import os
 import re
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from engine import settings
@@ -135,12 +134,11 @@ class RayDispatcher:
         self._refs: dict[Any, PlannedCell] = {}
         self._store: Store | None = None
         self._node_list: list[dict[str, Any]] = []
-        self._ray_log: Path | None = None  # where Ray Client's own messages go (engine.sweep.ray_log), once open
 
     def open(self, store: Store) -> None:
         """Connect to the cluster; refuse a SQLite store when the cluster has nodes on other machines."""
         ray = self._ray
-        self._ray_log = ray_log.keep_in_log(store.runs_dir / "ray_client.log")  # before Ray Client starts threads
+        ray_log.keep_in_log(ray_log.log_path(store))  # before Ray Client starts its threads
         if not ray.is_initialized():
             try:
                 _connect(ray, self.address or os.environ.get("RAY_ADDRESS") or "auto")
@@ -244,7 +242,7 @@ class RayDispatcher:
         why = f"{type(exc).__name__}: {str(exc).strip()[:160] or 'no message'}"
         print(
             f"--on: lost the Ray head mid-sweep ({why}); ending the {len(self._refs)} cell(s) still under way "
-            f"(Ray Client's own messages: {self._ray_log})",
+            f"(Ray Client's own messages: {ray_log.log_path(store)})",
             file=sys.stderr,
         )
         for p in list(self._refs.values()):

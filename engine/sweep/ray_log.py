@@ -11,6 +11,8 @@ import traceback
 from pathlib import Path
 from types import TracebackType
 
+from engine.runs.store import Store
+
 # Ray Client's loggers: its channels' (dataclient, worker) propagate to the first; its log channel's does not (Ray's
 # choice), so with no handler of its own Python's last resort prints its `Unexpected exception:` traceback
 CLIENT_LOGGERS = ("ray.util.client", "ray.util.client.logsclient")
@@ -21,11 +23,16 @@ def _from_ray(tb: TracebackType | None) -> bool:
     return any(part in frame.filename for frame in traceback.extract_tb(tb) for part in _RAYS)
 
 
-def keep_in_log(log_path: Path) -> Path:
+def log_path(store: Store) -> Path:
+    """Where a sweep's Ray Client messages go: beside the store's run folders."""
+    return store.runs_dir / "ray_client.log"
+
+
+def keep_in_log(path: Path) -> Path:
     """From now on, Ray Client's log records and the uncaught exceptions of threads that fail inside Ray or gRPC
-    are written to `log_path` (appended); other threads' exceptions are printed as before. Returns the path."""
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    handler = logging.FileHandler(log_path, delay=True)
+    are written to `path` (appended); other threads' exceptions are printed as before. Returns the path."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, delay=True)
     handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s: %(message)s"))
     for name in CLIENT_LOGGERS:
         client = logging.getLogger(name)
@@ -37,10 +44,10 @@ def keep_in_log(log_path: Path) -> Path:
         if not _from_ray(args.exc_traceback):
             previous(args)
             return
-        name = args.thread.name if args.thread is not None else "a thread"
+        thread = args.thread.name if args.thread is not None else "a thread"
         lines = traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)
-        with log_path.open("a") as f:  # one block per failure: the thread's name, then its traceback
-            f.write(f"exception in Ray's thread {name}:\n{''.join(lines)}")
+        with path.open("a") as f:  # one block per failure: the thread's name, then its traceback
+            f.write(f"exception in Ray's thread {thread}:\n{''.join(lines)}")
 
     threading.excepthook = hook
-    return log_path
+    return path
