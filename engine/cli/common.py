@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 EXIT_OK, EXIT_FAILED, EXIT_INVALID = 0, 1, 2
 
@@ -18,20 +19,28 @@ def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
     sys.exit(code)
 
 
+def silence(*streams: TextIO) -> None:
+    """Point these streams at /dev/null: their reader or terminal is gone, so nothing more is written and the
+    interpreter's final flush does not fail (a traceback, exit code 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    for stream in streams:
+        with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            os.dup2(devnull, stream.fileno())
+
+
 @contextlib.contextmanager
 def output_may_be_gone() -> Iterator[None]:
     """Print where the terminal may have closed (SIGHUP) or the reader gone: what the command did is in the store
-    all the same, so a write that fails drops the rest of the output (no traceback, and not Python's exit
-    code 120 for a flush that fails at exit)."""
+    all the same, so a write that fails drops the rest of the output instead of ending the command."""
     try:
         yield
         sys.stdout.flush()
         sys.stderr.flush()
     except OSError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(OSError, ValueError):
-                os.dup2(devnull, stream.fileno())
+        silence(sys.stdout, sys.stderr)
 
 
 def prog() -> str:

@@ -11,8 +11,6 @@ input — nothing started, nothing stored, one line on stderr naming the field.
 from __future__ import annotations
 
 import argparse
-import io
-import os
 import sys
 from typing import NoReturn, TypeAlias
 
@@ -20,7 +18,7 @@ from engine.cli import compare as cli_compare
 from engine.cli import data as cli_data
 from engine.cli import db as cli_db
 from engine.cli import sweep as cli_sweep
-from engine.cli.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, prog
+from engine.cli.common import EXIT_FAILED, EXIT_INVALID, EXIT_OK, fail, prog, silence
 from engine.cli.results import cmd_cancel, cmd_results
 from engine.cli.run import cmd_devices, cmd_models, cmd_run
 from engine.cli.table import add_format_flags
@@ -214,14 +212,5 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as exc:  # every database fault, in one line: what is wrong and what to do
         fail(str(exc))
     except BrokenPipeError:  # `results list | head`: the reader has gone, which is not an error
-        _silence_stdout()
+        silence(sys.stdout)
         return EXIT_OK
-
-
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's final flush does not fail on the closed pipe."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        pass

@@ -172,15 +172,15 @@ def _say_outcome(outcome: SweepOutcome, as_json: bool) -> None:
 
 
 def _said_planned(sweep_id: str, planned: list[PlannedCell]) -> None:
-    print(
-        f"sweep {sweep_id}: {len(planned)} cells (cancel: {prog()} sweep --cancel {sweep_id})", file=sys.stderr
-    )
+    with output_may_be_gone():  # a terminal closed mid-sweep: its SIGHUP (on its way) cancels, not an EIO
+        print(f"sweep {sweep_id}: {len(planned)} cells (cancel: {prog()} sweep --cancel {sweep_id})", file=sys.stderr)
 
 
 def _said_done(p: PlannedCell, row: ResultRow) -> None:
     eps = row.get("examples_per_sec")
     rate = f"{eps:,.1f} ex/s" if isinstance(eps, (int, float)) else (row.get("error") or "")
-    print(f"  cell {p.cell.index} {p.cell.label}: {row.get('status')} {rate}", file=sys.stderr)
+    with output_may_be_gone():
+        print(f"  cell {p.cell.index} {p.cell.label}: {row.get('status')} {rate}", file=sys.stderr)
 
 
 def _max_batch(args: argparse.Namespace, cells: list, dispatcher: Dispatcher, store: Store) -> int:
