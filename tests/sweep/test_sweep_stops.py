@@ -48,6 +48,22 @@ def test_timeout_20_on_a_local_sweep_cancels_the_running_cell_and_the_waiting_on
 
 
 @pytest.mark.slow
+def test_sighup_to_a_local_sweep_cancels_it_as_sigterm_does(db):
+    sweep = subprocess.Popen(_sweep("--steps-per-epoch", "1000000"), cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)  # fmt: skip
+    store = Store(db)
+    try:
+        assert wait_for(lambda: db.exists() and any(r["status"] == RunStatus.RUNNING for r in store.list_runs()), 120)
+        sweep.send_signal(signal.SIGHUP)  # its terminal closed
+        out, err = sweep.communicate(timeout=120)  # a hang guard
+    finally:
+        sweep.kill()
+    rows = store.list_runs()
+    assert sweep.returncode == 1 and "Traceback" not in err, err[-3000:]
+    assert [r["status"] for r in rows] == [RunStatus.CANCELLED] * 2 and all("SIGHUP" in r["error"] for r in rows)
+
+
+@pytest.mark.slow
 def test_a_sigkilled_sweeps_waiting_cell_ends_interrupted_at_the_next_look(db):
     sweep = subprocess.Popen(_sweep("--steps-per-epoch", "2"), cwd=ROOT, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE, text=True)  # fmt: skip
