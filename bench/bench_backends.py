@@ -45,7 +45,7 @@ def plain(backend: str, model: str, batch: int, steps: int) -> None:
     import keras
     import numpy as np
 
-    from engine.spec import catalog
+    from engine.catalog import catalog
     from engine.worker.models import build_model
 
     info = catalog.resolve_dataset(model, "synthetic")
@@ -116,7 +116,7 @@ def main() -> None:
     if a.plain:
         plain(a.plain, a.model, a.batch_size, a.steps)
         return
-    from engine.spec import backends as be
+    from engine.catalog import backends as be
 
     names = a.backends.split(",") if a.backends else be.installed_backends()
     jobs = {k: v for b in names for k, v in contenders(a, b).items()}

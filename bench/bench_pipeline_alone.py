@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-from engine.spec.input_spec import InputSettings
+from engine.catalog.input_spec import InputSettings
 from engine.worker import flowers_numpy, flowers_tf
 from engine.worker.sample_data import write_sample
 

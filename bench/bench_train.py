@@ -42,7 +42,7 @@ def plain_keras(model_name: str, batch: int, epochs: int, steps: int) -> dict:
     import keras
     import tensorflow as tf
 
-    from engine.spec import catalog
+    from engine.catalog import catalog
     from engine.worker.datasets import synthetic_batch
     from engine.worker.models import build_model
 

@@ -8,7 +8,7 @@ the same timing rules as every run (warm-up and compile apart, synced windows, m
   devices          python -m engine devices
   matmul           8192³ in bfloat16 and float32, on every backend
   conv2d           article 000's conv: 128×256×256×3 images, 256 5×5 filters (bfloat16, float32)
-  every zoo model  engine.spec.catalog's models (CNNs, RNN, GPT/BERT-style transformers) on synthetic data of their native shape, at each model's
+  every zoo model  engine.catalog.catalog's models (CNNs, RNN, GPT/BERT-style transformers) on synthetic data of their native shape, at each model's
                    usual GPU batch (catalog gpu_batch_size), mixed_bfloat16 and float32, on every backend
   peer             bench/gpu_peer.py: plain PyTorch, no AccelBench code; bench/jax_peer.py: plain JAX matmul
                    variants, as XLA chooses and with cuBLAS only (XLA_FLAGS=--xla_gpu_enable_triton_gemm=false)
@@ -34,8 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.spec import catalog  # noqa: E402  (facts only: no framework import)
-from engine.spec.backend_rules import NATIVE_TORCH_MODELS  # noqa: E402
+from engine.catalog import catalog  # noqa: E402  (facts only: no framework import)
+from engine.catalog.backend_rules import NATIVE_TORCH_MODELS  # noqa: E402
 
 # The pack's training order: the models users ask about most first, so a time-limited machine returns those.
 PACK_MODELS = (
@@ -86,7 +86,7 @@ def plan(smoke: bool, backends: list[str], device: str) -> list[tuple[str, list[
                 runs.append((f"{bench} {dt} {b}", ["--bench", bench, *shape, "--dtype", dt, *reps, "--backend", b]))
     for model in PACK_MODELS:
         for prec in PRECISIONS:
-            # native PyTorch has its own zoo subset (engine.spec.backend_rules.NATIVE_TORCH_MODELS)
+            # native PyTorch has its own zoo subset (engine.catalog.backend_rules.NATIVE_TORCH_MODELS)
             for b in [b for b in backends if not b.startswith("torch") or model in NATIVE_TORCH_MODELS]:
                 args = ["--model", model, "--dataset", "synthetic", *_train_args(model, smoke), "--precision", prec]
                 runs.append((f"{model} {prec} {b}", [*args, *_backend_args(b)]))

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jax  # noqa: E402
 import keras  # noqa: E402
 
-from engine.spec import catalog, transformer_shapes  # noqa: E402
+from engine.catalog import catalog, transformer_shapes  # noqa: E402
 from engine.worker import models  # noqa: E402
 
 _BYTES = {"f64": 8, "f32": 4, "bf16": 2, "f16": 2, "s32": 4, "u32": 4, "s64": 8, "u64": 8, "s8": 1, "u8": 1, "pred": 1}

@@ -18,6 +18,7 @@ from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
+from engine.catalog.demo import DEMO_MAX_UPLOAD_MB
 from engine.imports.companion import companions
 from engine.imports.default_view import add_views
 from engine.imports.imported_rates import headline
@@ -25,7 +26,6 @@ from engine.imports.known_formats import system_description
 from engine.imports.own_exports import KINDS as OWN_KINDS
 from engine.results import history_files
 from engine.results.csvio import CsvError
-from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from ui import history_explore as explore
 from ui.common import demo_banner, demo_mode, plain, show_chart, store, switch_page
 from ui.compare_imported import offer as offer_to_compare

@@ -16,10 +16,10 @@ from ui.frame import ensure_frame
 
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
+from engine.catalog import backends, presets
 from engine.compare.words.tables import headline, run_label
 from engine.results.status import ACTIVE_STATUSES
 from engine.runs import hardware, jobs
-from engine.spec import backends, presets
 from ui.common import (
     demo_banner,
     download_csv,

@@ -15,7 +15,7 @@ SOURCE_DIRS = ("engine", "ui", "pages")
 MAX_LINES = 300
 
 # What each part may import from this repository (its own modules always). The direction is
-# pages → ui → charts → imports → runs / results → compare → reference → spec; worker → runs / results / spec;
+# pages → ui → charts → imports → runs / results → compare → reference → catalog; worker → runs / results / catalog;
 # the CLI (engine.cli) sits on top of the engine. engine.settings (paths and switches) is usable by all, and so
 # is engine.paths under it (where the data is, in a checkout or an installed wheel; standard library only).
 # engine.imports (other tools' files) builds on engine.results (AccelBench's own schema and exports), never
@@ -25,21 +25,21 @@ MAX_LINES = 300
 ALLOWED: dict[str, set[str]] = {
     "engine.paths": set(),
     "engine.settings": {"engine.paths"},
-    "engine.spec": {"engine.settings", "engine.paths"},
-    "engine.results": {"engine.spec", "engine.reference", "engine.compare", "engine.settings", "engine.paths"},
+    "engine.catalog": {"engine.settings", "engine.paths"},
+    "engine.results": {"engine.catalog", "engine.reference", "engine.compare", "engine.settings", "engine.paths"},
     "engine.imports": {
-        "engine.spec",
+        "engine.catalog",
         "engine.results",
         "engine.reference",
         "engine.compare",
         "engine.settings",
         "engine.paths",
     },
-    "engine.reference": {"engine.spec", "engine.settings", "engine.paths"},
-    "engine.compare": {"engine.spec", "engine.reference", "engine.settings", "engine.paths"},
-    "engine.runs": {"engine.spec", "engine.results", "engine.settings", "engine.paths"},
+    "engine.reference": {"engine.catalog", "engine.settings", "engine.paths"},
+    "engine.compare": {"engine.catalog", "engine.reference", "engine.settings", "engine.paths"},
+    "engine.runs": {"engine.catalog", "engine.results", "engine.settings", "engine.paths"},
     "engine.charts": {
-        "engine.spec",
+        "engine.catalog",
         "engine.results",
         "engine.imports",
         "engine.reference",
@@ -47,13 +47,13 @@ ALLOWED: dict[str, set[str]] = {
         "engine.settings",
         "engine.paths",
     },
-    "engine.worker": {"engine.spec", "engine.results", "engine.runs", "engine.settings", "engine.paths"},
-    "engine.sweep": {"engine.spec", "engine.results", "engine.runs", "engine.settings", "engine.paths"},
+    "engine.worker": {"engine.catalog", "engine.results", "engine.runs", "engine.settings", "engine.paths"},
+    "engine.sweep": {"engine.catalog", "engine.results", "engine.runs", "engine.settings", "engine.paths"},
     "engine.cli": {"engine.*"},
     "engine.__main__": {"engine.cli"},
     "ui": {
         "ui",
-        "engine.spec",
+        "engine.catalog",
         "engine.results",
         "engine.imports",
         "engine.reference",
@@ -66,7 +66,7 @@ ALLOWED: dict[str, set[str]] = {
     },
     "pages": {
         "ui",
-        "engine.spec",
+        "engine.catalog",
         "engine.results",
         "engine.imports",
         "engine.reference",
@@ -81,7 +81,7 @@ ALLOWED: dict[str, set[str]] = {
 # Third-party packages a part must never import (TensorFlow only inside the worker's subprocess;
 # `python -m engine models` and `devices --probe` import it on purpose, lazily, in engine.cli.run).
 FORBIDDEN_LIBRARIES: dict[str, set[str]] = {
-    "engine.spec": {"tensorflow", "keras", "streamlit", "plotly"},
+    "engine.catalog": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.results": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.imports": {"tensorflow", "keras", "streamlit", "plotly"},
     "engine.reference": {"tensorflow", "keras", "streamlit", "plotly"},

@@ -138,7 +138,7 @@ def fmt_seconds(value: Any) -> str:
 
 def demo_banner() -> None:
     if demo_mode():
-        from engine.spec import demo
+        from engine.catalog import demo
 
         st.info(
             f"**Demo mode** — runs are limited to small workloads (matmul ≤ {demo.DEMO_MAX_MATMUL_DIM}, "

@@ -12,11 +12,11 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from engine.catalog import hardware_table
 from engine.compare import answer as ans
 from engine.compare.evidence.rates import runs_of, store_rates
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.picks import automatic_rows, other_shapes
-from engine.spec import hardware_table
 from ui.common import plain, show_table
 
 BASIS = {

@@ -52,7 +52,7 @@ def runs_frame(runs: list[dict[str, Any]]) -> pd.DataFrame:
 
 def input_section(runs: list[dict[str, Any]], w: wd.WhichDevice) -> None:
     """The hosts' caps for the table's run, then the chosen runs' input verdicts."""
-    from engine.spec.input_bound import BOUND_RULE_TEXT
+    from engine.catalog.input_bound import BOUND_RULE_TEXT
 
     st.markdown("**Input or compute?**")
     hosts = host_frame(w)

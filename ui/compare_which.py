@@ -12,12 +12,12 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from engine.catalog import backends, hardware_table, presets
+from engine.catalog import prices as price_table
 from engine.charts.which import which_chart
 from engine.compare import which as wd
 from engine.compare.facts import likeforlike as lfl
 from engine.runs import hardware
-from engine.spec import backends, hardware_table, presets
-from engine.spec import prices as price_table
 from ui.common import edit_table, plain, show_chart, show_table, store
 from ui.launch_preset import launch
 

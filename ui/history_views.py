@@ -42,7 +42,7 @@ INPUT_COLUMNS = ("date", "device_label", "workload", "bound", "input_examples_pe
 
 def input_tab(df: pd.DataFrame) -> None:
     """Each run's verdict and its three rates: the pipeline alone, the step alone, training; and the wait."""
-    from engine.spec.input_bound import BOUND_RULE_TEXT
+    from engine.catalog.input_bound import BOUND_RULE_TEXT
 
     measured = df[df["bound"].notna()]
     table = measured[[c for c in INPUT_COLUMNS if c in measured.columns]].reset_index(drop=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.catalog import presets
+from engine.catalog.specs import SpecError
 from engine.runs import jobs
-from engine.spec import presets
-from engine.spec.specs import SpecError
 from ui.common import demo_mode, store, switch_page
 
 

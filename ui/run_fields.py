@@ -1,4 +1,4 @@
-"""One numeric field of the Run page's form, bounded by the spec's own constants (engine.spec.specs).
+"""One numeric field of the Run page's form, bounded by the spec's own constants (engine.catalog.specs).
 
 The widget itself takes any number: an out-of-range value reaches the spec's validation, whose message
 blocks Launch, instead of the widget silently keeping the last valid value.

@@ -1,6 +1,6 @@
 """The Run page's form: a microbenchmark or a training request, built as the plain dict engine.runs.jobs.prepare takes.
 
-Widgets only; every rule about what is valid lives in engine.spec.specs / engine.runs.jobs.prepare, and its
+Widgets only; every rule about what is valid lives in engine.catalog.specs / engine.runs.jobs.prepare, and its
 SpecError is shown here in the form's own words before anything can be launched.
 """
 
@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
+from engine.catalog import backends, catalog
+from engine.catalog import specs as spec
+from engine.catalog.demo import DEMO_TIMEOUT_S
+from engine.catalog.micro_presets import MICRO_PRESETS, SHAPE_FIELDS, preset_fields
 from engine.runs import hardware
-from engine.spec import backends, catalog
-from engine.spec import specs as spec
-from engine.spec.demo import DEMO_TIMEOUT_S
-from engine.spec.micro_presets import MICRO_PRESETS, SHAPE_FIELDS, preset_fields
 from ui.run_fields import spec_number
 from ui.run_form_backend import backend_select
 from ui.run_form_train import train_form

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.spec import backends
+from engine.catalog import backends
 
 
 def _label(name: str) -> str:

@@ -1,5 +1,5 @@
 """The Run page's training form: model, dataset, GLOBAL batch (per-replica shown beside it), device,
-strategy, numeric and GPU-memory settings. Validation stays in engine.spec.specs; this only draws widgets.
+strategy, numeric and GPU-memory settings. Validation stays in engine.catalog.specs; this only draws widgets.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from engine.spec import catalog
-from engine.spec import specs as spec
-from engine.spec.replicas import planned_replicas
-from engine.spec.user_model_spec import PENDING_UPLOAD
+from engine.catalog import catalog
+from engine.catalog import specs as spec
+from engine.catalog.replicas import planned_replicas
+from engine.catalog.user_model_spec import PENDING_UPLOAD
 from ui.run_fields import spec_number
 from ui.run_form_user_model import YOURS, ZOO, your_model
 

@@ -11,10 +11,10 @@ from typing import Any
 import streamlit as st
 
 from engine import settings
+from engine.catalog import backends
+from engine.catalog.fields import SpecError
+from engine.catalog.specs import validate_train
 from engine.runs.model_check import ModelCheckError, read_model
-from engine.spec import backends
-from engine.spec.fields import SpecError
-from engine.spec.specs import validate_train
 
 MAX_UPLOAD_MB = 100
 ZOO, YOURS = "Zoo", "Your model (.keras)"

@@ -8,8 +8,8 @@ from typing import Any
 
 import streamlit as st
 
+from engine.catalog.input_bound import BOUND_RULE_TEXT
 from engine.charts.input_split import input_split_figure, step_split_ms
-from engine.spec.input_bound import BOUND_RULE_TEXT
 from ui.common import MISSING, fmt_num, show_chart
 
 INPUT_FIELDS = ("input_examples_per_sec", "step_examples_per_sec", "input_wait_pct", "bound")

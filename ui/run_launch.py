@@ -8,13 +8,13 @@ from typing import Any
 
 import streamlit as st
 
+from engine.catalog.estimate import Estimate, estimate
+from engine.catalog.memory import fmt_bytes
+from engine.catalog.micro_presets import op_flops
+from engine.catalog.specs import MicroSpec, Spec, SpecError
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
-from engine.spec.estimate import Estimate, estimate
-from engine.spec.memory import fmt_bytes
-from engine.spec.micro_presets import op_flops
-from engine.spec.specs import MicroSpec, Spec, SpecError
 from ui.common import demo_mode, fmt_seconds, own_run
 from ui.run_form import plain_error
 
@@ -54,7 +54,7 @@ def _peak_gflops(spec: Spec) -> float | None:
 
 
 def ready_estimate(spec: Spec, db: Store) -> Estimate:
-    """The duration and memory estimate from this host's recent finished runs (engine.spec.estimate)."""
+    """The duration and memory estimate from this host's recent finished runs (engine.catalog.estimate)."""
     return estimate(spec, db.list_runs(statuses=[RunStatus.OK], limit=200), _peak_gflops(spec))
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.catalog.specs import Spec, TrainSpec
 from engine.runs.store import Store
-from engine.spec.specs import Spec, TrainSpec
 from engine.sweep.background import start_max_batch
 from ui.common import page_link
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import streamlit as st
 
+from engine.catalog.micro_presets import SHAPE_FIELDS, matching_preset
+from engine.catalog.specs import Spec, spec_to_dict
 from engine.runs.store import Store
-from engine.spec.micro_presets import SHAPE_FIELDS, matching_preset
-from engine.spec.specs import Spec, spec_to_dict
 from ui.run_form import CUSTOM, FIELD_LABELS
 
 # Spec fields whose form widget is not simply run_<field>.

@@ -11,10 +11,10 @@ from typing import Any
 
 import streamlit as st
 
+from engine.catalog import backends
 from engine.charts.run import step_chart_titles, summarize_progress, time_series_figure
 from engine.results.status import RunStatus
 from engine.runs import jobs
-from engine.spec import backends
 from ui.common import fmt_num, fmt_seconds, owns_run, plain, store
 from ui.run_telemetry import live_telemetry
 

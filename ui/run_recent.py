@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from engine.catalog import backends
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES
-from engine.spec import backends
 from ui.common import show_table, store
 from ui.status import list_text
 

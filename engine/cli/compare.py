@@ -110,7 +110,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _device(key: str | None) -> str | None:
-    from engine.spec import hardware_table
+    from engine.catalog import hardware_table
 
     if key is None:
         return None

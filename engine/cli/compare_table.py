@@ -42,8 +42,8 @@ def _wrapped(text: str) -> list[str]:
 
 
 def _answer_cells(c: Any) -> list[str]:
+    from engine.catalog.prices import usd_text
     from engine.compare.answer import times, times_range
-    from engine.spec.prices import usd_text
 
     r, g = c.rate, c.grade
     bound = {"at most": "≤", "at least": "≥", "about": "≈"}.get(r.bound, "")

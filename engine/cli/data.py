@@ -16,9 +16,9 @@ import shutil
 import sys
 from pathlib import Path
 
+from engine.catalog.backends import INFO, installed, pillow_installed
+from engine.catalog.framework_support import pillow_install_command
 from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, prog
-from engine.spec.backends import INFO, installed, pillow_installed
-from engine.spec.framework_support import pillow_install_command
 
 MAX_EXAMPLES = 1_000_000
 MAX_SIDE = 8192

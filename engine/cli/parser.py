@@ -14,6 +14,8 @@ import argparse
 import sys
 from typing import NoReturn, TypeAlias
 
+from engine.catalog.backends import BACKENDS
+from engine.catalog.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES
 from engine.cli import compare as cli_compare
 from engine.cli import data as cli_data
 from engine.cli import db as cli_db
@@ -23,8 +25,6 @@ from engine.cli.results import cmd_cancel, cmd_results
 from engine.cli.run import cmd_devices, cmd_models, cmd_run
 from engine.cli.table import add_format_flags
 from engine.runs.store import StoreError
-from engine.spec.backends import BACKENDS
-from engine.spec.specs import BENCHES, DEVICES, DTYPES, PRECISIONS, STRATEGIES
 
 __all__ = ["EXIT_FAILED", "EXIT_INVALID", "EXIT_OK", "build_parser", "main"]
 

@@ -9,15 +9,15 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
+from engine.catalog import backends, catalog, framework_support
+from engine.catalog.processes import cores_warning
+from engine.catalog.specs import SpecError
 from engine.cli.common import EXIT_FAILED, EXIT_OK, fail, output_may_be_gone, prog, row_line
 from engine.results.status import RunStatus
 from engine.runs import hardware, jobs
 from engine.runs.processes import stop_name, stop_reason, stops_as_ctrl_c
 from engine.runs.store import Store
 from engine.runs.transfer import label_problem
-from engine.spec import backends, catalog, framework_support
-from engine.spec.processes import cores_warning
-from engine.spec.specs import SpecError
 
 # run flags that belong to one kind of run only, as spec field names
 MICRO_ONLY = {"m", "n", "k", "height", "width", "channels", "filters", "kernel_size", "repeats", "warmup", "dtype"}

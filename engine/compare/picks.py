@@ -14,6 +14,7 @@ from dataclasses import replace
 
 import pandas as pd
 
+from engine.catalog import hardware_table
 from engine.compare.estimate.rows import estimated_rows
 from engine.compare.estimate.tpu_chain import chained
 from engine.compare.evidence.rates import Evidence, evidence_for
@@ -27,7 +28,6 @@ from engine.compare.scale.converted import HELD, converted_anchors
 from engine.compare.scale.one_scale import Scale, scale_of
 from engine.compare.scale.scaled import scaled_rows
 from engine.reference.units import same_family
-from engine.spec import hardware_table
 
 # Devices a user can rent today (each has a price): where none of these has a row for the workload, an
 # estimate stands in, labelled as one.

@@ -17,6 +17,8 @@ from typing import Any
 
 import pandas as pd
 
+from engine.catalog import hardware_table
+from engine.catalog.prices import price_for_device
 from engine.compare.answer import answer_for_run
 from engine.compare.estimate.error_case import with_error_cases
 from engine.compare.facts.compared import Compared
@@ -26,8 +28,6 @@ from engine.compare.facts.which_rows import DeviceRow, WhichDevice, Work
 from engine.reference.feed import fed
 from engine.reference.normalize import is_missing
 from engine.reference.units import same_family, units_between
-from engine.spec import hardware_table
-from engine.spec.prices import price_for_device
 
 BASIS_ORDER = {"measured": 0, "scaled": 1, "published": 2, "estimate": 3}  # within a family: the best evidence kept
 

@@ -2,7 +2,7 @@
 `Lambda Cloud — RTX A6000`, `8x H100 80GB SXM5 (host-3)`, `Dell 2x H100 80GB SXM5`, `H100_SXM5_HTOff_bk` —
 into device, count, memory, form factor, host address, provider prefix and variant.
 
-The device is found by the one hardware table's aliases (engine.spec.hardware_table; compared with `-`/`_` read
+The device is found by the one hardware table's aliases (engine.catalog.hardware_table; compared with `-`/`_` read
 as spaces, so `A100-SXM4-80GB` meets the alias `a100-sxm4-80gb`), else by a model-number pattern for devices
 the table does not hold (RTX A6000, P40, MI250). What stands before the device is the provider (a cloud or
 vendor prefix, a region); what stands after it, once memory, form factor and host are taken, is the variant
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.spec.hardware_table import BY_KEY, DEVICES
+from engine.catalog.hardware_table import BY_KEY, DEVICES
 
 # Words that name a vendor or a product line, not the configuration: dropped.
 _VENDOR_WORDS = {"nvidia", "tesla", "geforce", "quadro", "amd", "radeon", "instinct", "google", "intel", "cloud tpu"}

@@ -12,9 +12,9 @@ import re
 
 import pandas as pd
 
+from engine.catalog.hardware_table import DEVICES
 from engine.imports.system_names import SystemName, ambiguity, parse_system
 from engine.results.errors import CsvError
-from engine.spec.hardware_table import DEVICES
 
 # The regular expressions older saved mappings carry: read as "no rules of the user's own" (the parser does it).
 _VENDOR = r"(?:(?:NVIDIA|Nvidia|Tesla|GeForce|Quadro|AMD|Radeon|Instinct|Google|Cloud|Intel)\s+)*"

@@ -13,8 +13,8 @@ from typing import Any, TypeGuard, TypeVar
 
 import pandas as pd
 
+from engine.catalog.backends import FRAMEWORK_OF
 from engine.reference.units import HARDWARE, METRICS, hardware_key_for_device, units_between
-from engine.spec.backends import FRAMEWORK_OF
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ _NATIVE_DATASET = {"imagenet_shape": "imagenet"}
 
 def _local_dataset_key(kind: str, model: str, dataset: str) -> str:
     """The reference schema's dataset key of a local run: its model's native dataset for synthetic data."""
-    from engine.spec import catalog  # light module: facts only, no TensorFlow
+    from engine.catalog import catalog  # light module: facts only, no TensorFlow
 
     if kind != "train" or model not in catalog.MODELS:
         return "synthetic"

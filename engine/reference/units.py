@@ -1,7 +1,7 @@
 """Vocabularies shared by the reference data and the analysis: units, conversions, hardware units.
 
 Pure Python (no pandas needed). The metrics come from the one registry (engine.reference.metrics),
-the hardware from the one table (engine.spec.hardware_table); both are re-exported here for the
+the hardware from the one table (engine.catalog.hardware_table); both are re-exported here for the
 reference loader. A speedup is always "how many times better", whatever the metric measures.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
+from engine.catalog.hardware_table import BY_KEY, key_for_name
 from engine.reference.metrics import METRICS
-from engine.spec.hardware_table import BY_KEY, key_for_name
 
 # Throughput metrics are interchangeable when comparing a local run (examples/s) with a paper (images/s).
 THROUGHPUT_METRICS = ("images_per_s", "examples_per_s")
@@ -102,7 +102,7 @@ def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-HARDWARE = BY_KEY  # the one hardware table (engine.spec.hardware_table)
+HARDWARE = BY_KEY  # the one hardware table (engine.catalog.hardware_table)
 
 
 def short_name(hardware_key: str, article: bool = False) -> str:

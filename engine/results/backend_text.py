@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.spec import backends
+from engine.catalog import backends
 
 
 def _n(v: Any, unit: str = "", digits: int = 1) -> str:

@@ -15,11 +15,11 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from engine.catalog import backends
 from engine.results import csv_records
 from engine.results.checks import BOOL_TEXT, first_problem
 from engine.results.errors import CsvError
 from engine.results.schema import ADDED_COLUMNS, COLUMN_NAMES, COLUMN_TYPES, SCHEMA_VERSION, ResultRow
-from engine.spec import backends
 
 __all__ = [
     "REQUIRED_COLUMNS",

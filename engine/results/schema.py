@@ -68,7 +68,7 @@ RESULT_COLUMNS: tuple[tuple[str, type], ...] = (
     ("examples_per_sec_per_device", float),  # examples_per_sec ÷ devices in all (replicas)
     ("rank_step_ms_median", str),  # a multi-process run: every rank's median step in ms, "12.1 12.9" by rank
     ("slowest_rank", int),  # the rank whose median step was the longest
-    # input pipeline beside the step (issue 38; rule in engine.spec.input_bound): the pipeline alone, the
+    # input pipeline beside the step (issue 38; rule in engine.catalog.input_bound): the pipeline alone, the
     # model alone on one batch already on the device, the share of a step spent waiting for a batch, and
     # the verdict; then the pipeline settings used and the host cores it could use
     ("input_examples_per_sec", float),

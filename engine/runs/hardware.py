@@ -13,7 +13,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from engine.spec import hardware_table
+from engine.catalog import hardware_table
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ def cpu_peak_gflops(dtype: str = "float32") -> float:
 
 
 def accelerator_peak_gflops(device_name: str, dtype: str = "float32") -> float | None:
-    """Datasheet peak for a GPU/TPU name (engine.spec.hardware_table), or None when the device is not in it."""
+    """Datasheet peak for a GPU/TPU name (engine.catalog.hardware_table), or None when the device is not in it."""
     key = hardware_table.key_for_name(device_name)
     value = hardware_table.peak_tflops(key, dtype) if key else None
     return value * 1000 if value else None

@@ -19,6 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from engine import settings
+from engine.catalog.demo import DEMO_TIMEOUT_S, check_demo_caps
+from engine.catalog.memory import estimate_bytes, fmt_bytes, memory_problem
+from engine.catalog.replicas import resolve_strategy
+from engine.catalog.specs import Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
+from engine.catalog.tf_config import parse_tf_config
 from engine.results.schema import RUN_ID, ResultRow  # not checks: that one loads pandas, 1.3 s of every CLI start
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs import endings, hardware, processes
@@ -28,11 +33,6 @@ from engine.runs.processes import alive, create_time, kill_group
 from engine.runs.progress import Event, read_progress
 from engine.runs.rows import initial_row, micro_shape  # noqa: F401 (micro_shape: callers use jobs.micro_shape)
 from engine.runs.store import Store
-from engine.spec.demo import DEMO_TIMEOUT_S, check_demo_caps
-from engine.spec.memory import estimate_bytes, fmt_bytes, memory_problem
-from engine.spec.replicas import resolve_strategy
-from engine.spec.specs import Spec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
-from engine.spec.tf_config import parse_tf_config
 
 # A run row with no job handle yet is still being launched for at most this long.
 _LAUNCH_GRACE_S = 30.0
@@ -70,7 +70,7 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
 
 
 def check_memory(spec: Spec, acc: hardware.Accelerators | None = None) -> int:
-    """Refuse a run whose estimated need (engine.spec.memory) exceeds the host's available memory or
+    """Refuse a run whose estimated need (engine.catalog.memory) exceeds the host's available memory or
     the GPU's; returns the estimate in bytes."""
     gpu_mb = max((g.memory_mb for g in acc.gpus), default=0.0) if acc is not None else 0.0
     problem = memory_problem(spec, _available_bytes(), gpu_mb)

@@ -10,7 +10,7 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from engine.spec.specs import TrainSpec
+from engine.catalog.specs import TrainSpec
 
 READ_TIMEOUT_S = 180.0
 

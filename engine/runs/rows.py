@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.catalog.specs import MicroSpec, Spec, TrainSpec
 from engine.results.schema import ResultRow
 from engine.results.status import RunStatus
-from engine.spec.specs import MicroSpec, Spec, TrainSpec
 
 
 def initial_row(spec: Spec, run_id: str) -> ResultRow:

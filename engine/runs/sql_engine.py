@@ -19,7 +19,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import NullPool
 
 from engine import settings
-from engine.spec.framework_support import extra_install_command
+from engine.catalog.framework_support import extra_install_command
 
 # SQLite waits this long for another writer's lock before giving up (workers and the dashboard share it).
 BUSY_TIMEOUT_S = 60

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from engine import settings
+from engine.catalog.specs import TrainSpec
 from engine.runs.store import Store
-from engine.spec.specs import TrainSpec
 from engine.sweep.plan import new_sweep_id
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engine.catalog.specs import SpecError
 from engine.runs import jobs
 from engine.runs.store import Store
-from engine.spec.specs import SpecError
 from engine.sweep import status
 from engine.sweep.dispatch import OnDone, PlannedCell
 from engine.sweep.matrix import Cell

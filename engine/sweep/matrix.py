@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.spec.fields import SpecError
+from engine.catalog.fields import SpecError
 
 # Axis name → the run field each value sets (the order is the expansion order: models vary slowest).
 AXES: dict[str, str] = {
@@ -74,7 +74,7 @@ class Cell:
 
     Attributes:
       index: its place in the expansion, from 0.
-      request: the run request (engine.spec.specs.spec_from_dict input, kind train).
+      request: the run request (engine.catalog.specs.spec_from_dict input, kind train).
       target: the device it needs.
     """
 
@@ -165,7 +165,7 @@ def matrix_from_values(values: Mapping[str, Any]) -> SweepMatrix:
         raise SweepError(f"sweep: unknown setting {sorted(unknown)[0]!r}; axes are {', '.join(AXES)}")
     settings = {k: values[k] for k in SHARED_SETTINGS if values.get(k) is not None}
     if "backends" not in axes:  # as `engine run`: an installed backend, not TensorFlow on a JAX-only runtime
-        from engine.spec.backends import default_backend
+        from engine.catalog.backends import default_backend
 
         axes["backends"] = (default_backend(),)
     return SweepMatrix(**axes, settings=settings)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 
+from engine.catalog.replicas import UNKNOWN_GPU_COUNT
+from engine.catalog.specs import spec_from_dict
 from engine.runs import jobs
 from engine.runs.rows import initial_row
 from engine.runs.store import Store
-from engine.spec.replicas import UNKNOWN_GPU_COUNT
-from engine.spec.specs import spec_from_dict
 from engine.sweep.dispatch import PlannedCell
 from engine.sweep.matrix import Cell
 

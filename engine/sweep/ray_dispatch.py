@@ -18,16 +18,16 @@ import time
 from typing import Any
 
 from engine import settings
+from engine.catalog.demo import check_demo_caps
+from engine.catalog.framework_support import extra_install_command
+from engine.catalog.memory import memory_problem
+from engine.catalog.nodes import nodes_problem
+from engine.catalog.replicas import UNKNOWN_GPU_COUNT, resolve_strategy
+from engine.catalog.specs import SpecError, TrainSpec, spec_from_dict
+from engine.catalog.tf_config import parse_tf_config
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.store import Store
-from engine.spec.demo import check_demo_caps
-from engine.spec.framework_support import extra_install_command
-from engine.spec.memory import memory_problem
-from engine.spec.nodes import nodes_problem
-from engine.spec.replicas import UNKNOWN_GPU_COUNT, resolve_strategy
-from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
-from engine.spec.tf_config import parse_tf_config
 from engine.sweep import ray_log, ray_nodes, status
 from engine.sweep.dispatch import OnDone, PlannedCell
 from engine.sweep.matrix import Cell, SweepError
@@ -167,7 +167,7 @@ class RayDispatcher:
     def problem(self, cell: Cell) -> str | None:
         """The checks of `engine run` (engine.runs.jobs.prepare) for a cell that runs on a Ray node: the fields and
         their combinations, demo caps, TF_CONFIG, a node with the device it asks for in place of this machine's
-        devices, and the memory estimate (engine.spec.memory.memory_problem) against that node's memory."""
+        devices, and the memory estimate (engine.catalog.memory.memory_problem) against that node's memory."""
         try:
             spec = spec_from_dict(cell.request, gpu_count=UNKNOWN_GPU_COUNT)  # devices are the nodes' business
             if settings.demo_mode():

@@ -24,12 +24,12 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from engine import settings
+from engine.catalog.nodes import AGENT_PID, FOLLOWER_RESULT, NodePlan, cell_nodes
+from engine.catalog.replicas import UNKNOWN_GPU_COUNT
+from engine.catalog.specs import spec_from_dict, spec_to_dict
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.processes import die_with_parent
 from engine.runs.store import Store
-from engine.spec.nodes import AGENT_PID, FOLLOWER_RESULT, NodePlan, cell_nodes
-from engine.spec.replicas import UNKNOWN_GPU_COUNT
-from engine.spec.specs import spec_from_dict, spec_to_dict
 from engine.sweep.dispatch import PlannedCell
 from engine.sweep.matrix import Cell
 

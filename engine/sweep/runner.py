@@ -11,13 +11,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from engine.catalog.replicas import UNKNOWN_GPU_COUNT
+from engine.catalog.specs import spec_from_dict
 from engine.results.schema import ResultRow
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs import endings, jobs
 from engine.runs.processes import kill_group, stop_reason
 from engine.runs.store import Store
-from engine.spec.replicas import UNKNOWN_GPU_COUNT
-from engine.spec.specs import spec_from_dict
 
 POLL_S = 0.25
 STATUS_EVERY_S = 1.0  # how often the store is asked whether the cell was cancelled

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.spec import catalog
-from engine.spec.input_spec import InputSettings
+from engine.catalog import catalog
+from engine.catalog.input_spec import InputSettings
 from engine.worker import datasets, flowers_numpy
 
 Batch = tuple[np.ndarray, np.ndarray]

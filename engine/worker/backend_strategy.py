@@ -13,8 +13,8 @@ from types import ModuleType
 
 import keras
 
-from engine.spec.replicas import resolve_strategy
-from engine.spec.specs import TrainSpec
+from engine.catalog.replicas import resolve_strategy
+from engine.catalog.specs import TrainSpec
 from engine.worker.errors import PlacementError
 
 

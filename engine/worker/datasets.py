@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from engine.spec import catalog
-from engine.spec.input_spec import InputSettings
+from engine.catalog import catalog
+from engine.catalog.input_spec import InputSettings
 from engine.worker import flowers_tf
 from engine.worker.keras_files import DatasetUnavailable, load_arrays
 

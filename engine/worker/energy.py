@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.catalog import hardware_table
+from engine.catalog.catalog import DATASETS
+from engine.catalog.prices import default_price
 from engine.runs.energy_row import applied_price, cost_columns, energy_columns
 from engine.runs.progress import STEADY_WINDOW, TELEMETRY, Reporter
 from engine.runs.telemetry import NOT_MEASURABLE, steady_window
-from engine.spec import hardware_table
-from engine.spec.catalog import DATASETS
-from engine.spec.prices import default_price
 from engine.worker.telemetry import Sampler
 
 

@@ -27,8 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.spec import catalog
-from engine.spec.input_spec import InputSettings
+from engine.catalog import catalog
+from engine.catalog.input_spec import InputSettings
 from engine.worker import tfrecord_read
 from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, find_images, split
 from engine.worker.input_probe import input_cores

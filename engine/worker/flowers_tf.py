@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.spec import catalog
-from engine.spec.input_spec import InputSettings
+from engine.catalog import catalog
+from engine.catalog.input_spec import InputSettings
 from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, find_images, split
 from engine.worker.keras_files import DatasetUnavailable
 

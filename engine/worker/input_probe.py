@@ -9,7 +9,7 @@ Three loops, each device-synced before its clock is read (design §4):
   input wait       the run's own training iterator: per step, the time inside next(iterator) (plus the copy
                    to the device) against the whole step; `input_wait_pct` = their sums' ratio.
 A few warm-up batches/steps go first in each (buffers filling, a first trace). `bound` is
-engine.spec.input_bound's rule, stated in the row's notes. A synthetic run has no pipeline: its step alone is
+engine.catalog.input_bound's rule, stated in the row's notes. A synthetic run has no pipeline: its step alone is
 its own step-synced median, and it is compute-bound by definition.
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.spec.input_bound import BOUND_RULE_TEXT, classify_bound, wait_pct
-from engine.spec.input_spec import InputSettings, stored
+from engine.catalog.input_bound import BOUND_RULE_TEXT, classify_bound, wait_pct
+from engine.catalog.input_spec import InputSettings, stored
 
 WARMUP = 2
 PIPELINE_BATCHES = 8

@@ -14,7 +14,7 @@ import sys
 
 
 def inspect(raw: dict) -> dict:
-    from engine.spec.specs import validate_train
+    from engine.catalog.specs import validate_train
     from engine.worker import backends
 
     spec = validate_train(raw)

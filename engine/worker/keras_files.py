@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.spec import catalog
+from engine.catalog import catalog
 
 _KERAS_ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
 # (file under $KERAS_HOME/datasets, sha256 Keras checks) for the loaders that check one

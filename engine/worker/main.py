@@ -22,12 +22,12 @@ import time
 import traceback
 from pathlib import Path
 
+from engine.catalog.replicas import UNKNOWN_GPU_COUNT
+from engine.catalog.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict
 from engine.results.status import ACTIVE_STATUSES, RunStatus
 from engine.runs.live import StoreMirror
 from engine.runs.progress import Reporter
 from engine.runs.store import Store
-from engine.spec.replicas import UNKNOWN_GPU_COUNT
-from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec, spec_from_dict
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError

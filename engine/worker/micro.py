@@ -13,8 +13,8 @@ import time
 import psutil
 import tensorflow as tf
 
+from engine.catalog.specs import MicroSpec
 from engine.runs.progress import Reporter
-from engine.spec.specs import MicroSpec
 from engine.worker import tfenv
 from engine.worker.backends.timing import blas_matmul_gflops
 from engine.worker.micro_flops import flops

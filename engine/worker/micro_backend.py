@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from engine.catalog.specs import MicroSpec
 from engine.runs import hardware
 from engine.runs.progress import Reporter
-from engine.spec.specs import MicroSpec
 from engine.worker.backends import timing
 from engine.worker.errors import PlacementError
 from engine.worker.micro_flops import flops

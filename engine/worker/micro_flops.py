@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.spec.specs import MicroSpec
+from engine.catalog.specs import MicroSpec
 
 
 def flops(spec: MicroSpec) -> float:

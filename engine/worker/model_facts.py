@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.spec import catalog
+from engine.catalog import catalog
 
 COUNTED_BY_LAYER = "counted by layer (engine/worker/flops.py)"
 

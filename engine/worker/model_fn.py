@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from engine.spec.specs import TrainSpec
+from engine.catalog.specs import TrainSpec
 
 
 def digest(data: bytes) -> str:

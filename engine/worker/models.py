@@ -27,7 +27,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 import keras  # noqa: E402  (after the log-level default)
 from keras import layers  # noqa: E402
 
-from engine.spec import catalog  # noqa: E402
+from engine.catalog import catalog  # noqa: E402
 from engine.worker import transformers  # noqa: E402
 
 BILSTM_UNITS = 1024  # article 003

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import tensorflow as tf
 
-from engine.spec import tf_config
-from engine.spec.replicas import resolve_strategy
-from engine.spec.specs import SpecError, TrainSpec
+from engine.catalog import tf_config
+from engine.catalog.replicas import resolve_strategy
+from engine.catalog.specs import SpecError, TrainSpec
 from engine.worker import tfenv
 
 
@@ -53,7 +53,7 @@ class ResolvedStrategy:
 
 
 def parse_tf_config(text: str | None) -> dict:
-    """Validate TF_CONFIG for MultiWorkerMirroredStrategy (engine.spec.tf_config, raising StrategyError)."""
+    """Validate TF_CONFIG for MultiWorkerMirroredStrategy (engine.catalog.tf_config, raising StrategyError)."""
     return tf_config.parse_tf_config(text, StrategyError)
 
 

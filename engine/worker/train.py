@@ -28,12 +28,12 @@ import time
 import keras
 import tensorflow as tf
 
+from engine.catalog import catalog
+from engine.catalog.input_spec import InputSettings
+from engine.catalog.specs import TrainSpec
 from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
-from engine.spec import catalog
-from engine.spec.input_spec import InputSettings
-from engine.spec.specs import TrainSpec
 from engine.worker import flops, framework_flops, input_probe, keras_fit, model_facts, tfenv, transformers, user_model
 from engine.worker.datasets import DataPipeline, make_dataset
 from engine.worker.input_probe import STEP_ALONE_STEPS, WARMUP

@@ -17,12 +17,12 @@ from __future__ import annotations
 import time
 from types import ModuleType
 
+from engine.catalog.backends import KERAS_BACKEND_OF
+from engine.catalog.input_spec import InputSettings
+from engine.catalog.specs import TrainSpec
 from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
-from engine.spec.backends import KERAS_BACKEND_OF
-from engine.spec.input_spec import InputSettings
-from engine.spec.specs import TrainSpec
 from engine.worker import flops, framework_flops, input_probe, transformers, user_model
 from engine.worker.arrays import ArrayPipeline, make_arrays, repeat_one
 from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement

@@ -23,8 +23,8 @@ from __future__ import annotations
 import keras
 from keras import layers, ops
 
-from engine.spec import catalog
-from engine.spec.transformer_shapes import SHAPES, TransformerShape
+from engine.catalog import catalog
+from engine.catalog.transformer_shapes import SHAPES, TransformerShape
 
 FUSED_ATTENTION_NOTE = "attention: keras.ops.dot_product_attention (the backend's fused kernel where it has one)"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import keras
 import numpy as np
 
-from engine.spec import catalog
-from engine.spec.specs import TrainSpec
+from engine.catalog import catalog
+from engine.catalog.specs import TrainSpec
 from engine.worker import layer_kind, model_fn
 
 DEFAULT_TOKEN_VOCAB = 1000  # integer inputs not feeding an Embedding: ids below this

@@ -6,12 +6,8 @@ import shlex
 
 import pytest
 
-from engine.charts import run as charts_run
-from engine.charts.base import DEVICE_COLOURS, count_axis
-from engine.reference.data import load_reference
-from engine.runs import jobs
-from engine.spec import specs as spec
-from engine.spec.micro_presets import (
+from engine.catalog import specs as spec
+from engine.catalog.micro_presets import (
     MICRO_PRESETS,
     REFERENCE_SHAPES,
     SHAPE_FIELDS,
@@ -20,6 +16,10 @@ from engine.spec.micro_presets import (
     preset_fields,
     same_shape_as_reference,
 )
+from engine.charts import run as charts_run
+from engine.charts.base import DEVICE_COLOURS, count_axis
+from engine.reference.data import load_reference
+from engine.runs import jobs
 
 
 def micro_events(done: int, total: int, time_ms: float = 10.0) -> list[dict]:

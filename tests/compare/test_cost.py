@@ -1,4 +1,4 @@
-"""Cost: per run and per million examples, at the one price per device (engine.spec.prices) × the row's devices,
+"""Cost: per run and per million examples, at the one price per device (engine.catalog.prices) × the row's devices,
 the same price on the Cost tab and the Efficiency tab."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def test_cost_table(ref):
 
 
 def test_an_offer_names_its_provider_once():
-    from engine.spec.prices import offer_text, price_for_device
+    from engine.catalog.prices import offer_text, price_for_device
 
     assert offer_text("Google Cloud", "Cloud TPU v5e") == "Google Cloud TPU v5e"
     assert offer_text("AWS", "p5.48xlarge (8x H100 80GB) / 8") == "AWS p5.48xlarge (8x H100 80GB) / 8"

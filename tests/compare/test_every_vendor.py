@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from test_which_device import R50
 
+from engine.catalog import catalog
 from engine.compare import which as wd
 from engine.compare.estimate.points import evidence_points
 from engine.compare.estimate.stack_factor import cross_vendor_pairs, estimates_on_stacks
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.scale.family_check import check_families
 from engine.compare.scale.scaled import FAMILY_MARGIN
-from engine.spec import catalog
 
 
 @pytest.fixture(scope="module")

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
+from engine.catalog.prices import default_price
 from engine.compare.words.input_cap import LIFTS, cap_for, per_core_examples_per_sec
 from engine.results.schema import SCHEMA_VERSION
-from engine.spec.prices import default_price
 from tests.conftest import run_cli
 
 # a flowers_cnn run on this 2-core CPU (issue 38: 35 examples/s training, 44.2 the step alone) whose pipeline was
@@ -127,7 +127,7 @@ def test_a_real_flowers_run_on_sampled_files_carries_its_host_cap(tmp_path):
 
 
 def test_every_host_vcpu_count_in_the_price_table_says_where_it_is_from():
-    from engine.spec.prices import load_prices
+    from engine.catalog.prices import load_prices
 
     counted = [p for p in load_prices() if p.host_vcpus is not None]
     assert {"h100", "a100", "t4", "tpu_v5e"} <= {p.hardware_key for p in counted if p.default}

@@ -13,12 +13,12 @@ import re
 import pytest
 from test_which_device import R50
 
+from engine.catalog import prices
 from engine.compare import which as wd
 from engine.compare.evidence.saturation import saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.scale.one_scale import TPU_FLOAT32
 from engine.reference.data import REFERENCE_CSV, load_reference
-from engine.spec import prices
 
 PRECISIONS = {"mixed_bfloat16": ("mixed bf16", "mixed fp16"), "float32": ("fp32", "tf32")}
 

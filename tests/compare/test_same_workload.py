@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.catalog.catalog import MODELS
 from engine.cli import main
 from engine.compare import answer as ans
 from engine.compare.facts import likeforlike as lfl
@@ -17,7 +18,6 @@ from engine.compare.picks import default_rows
 from engine.reference.normalize import local_settings
 from engine.results.schema import SCHEMA_VERSION
 from engine.runs.store import Store
-from engine.spec.catalog import MODELS
 
 BASE = {
     "schema_version": SCHEMA_VERSION, "created_at": "2026-11-24T07:30:58.637862Z", "status": "ok",
@@ -173,7 +173,7 @@ def test_a_users_own_model_gets_an_estimate_from_its_own_flop_count(db, capsys):
 
 
 def test_dollar_amounts_read_as_people_write_them():
-    from engine.spec.prices import usd_text
+    from engine.catalog.prices import usd_text
 
     assert [usd_text(v) for v in (1234.5, 12.345, 0.52, 0.0044, 6.48e-06)] == [
         "$1,234", "$12.35", "$0.52", "$0.0044", "$0.0000065",

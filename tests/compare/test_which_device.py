@@ -10,11 +10,11 @@ import math
 import pandas as pd
 import pytest
 
+from engine.catalog import hardware_table, prices
 from engine.charts.which import which_chart
 from engine.compare import which as wd
 from engine.reference.units import same_family
 from engine.results.schema import SCHEMA_VERSION
-from engine.spec import hardware_table, prices
 
 # the row a `python -m engine run --model resnet50 --dataset synthetic --batch-size 8 --epochs 2
 # --steps-per-epoch 2` stored on this 2-core CPU (2026-11-25)

@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from engine.catalog.demo import DEMO_MAX_UPLOAD_MB
 from engine.runs.store import Store
-from engine.spec.demo import DEMO_MAX_UPLOAD_MB
 from tests.e2e.conftest import serving, wait_for_app
 
 pytestmark = pytest.mark.e2e

@@ -1,5 +1,5 @@
 """The package's metadata says what the engine does (issue 32): pyproject.toml's extras carry the ranges of
-engine.spec.framework_support, the console script is the CLI's main, and in this checkout the one lookup
+engine.catalog.framework_support, the console script is the CLI's main, and in this checkout the one lookup
 (engine.paths) still finds the repository's data folder. Fast: nothing is built or installed here."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from conftest import ROOT
 
 from engine import paths, settings
+from engine.catalog import backends, framework_support
+from engine.catalog.framework_support import SUPPORT, TESTED, outside_range, release
 from engine.cli import main
 from engine.reference.data import REFERENCE_CSV
-from engine.spec import backends, framework_support
-from engine.spec.framework_support import SUPPORT, TESTED, outside_range, release
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from built_wheel import build_wheel, clean_env
 
-from engine.spec.framework_support import SUPPORT, TESTED, TORCH_CPU_INDEX, has_nvidia_device, outside_range
+from engine.catalog.framework_support import SUPPORT, TESTED, TORCH_CPU_INDEX, has_nvidia_device, outside_range
 
 pytestmark = pytest.mark.slow
 
@@ -97,7 +97,7 @@ def test_accelbench_runs_matmul_and_exports_from_the_installed_package(installed
     assert row["run_id"] in (work / "runs.csv").read_text()
     # every reference file the engine loads, from the wheel's own copy (engine.paths), read as the engine reads it
     code = (
-        "from engine.reference.data import REFERENCE_CSV, load_reference; from engine.spec.prices import PRICES_CSV; "
+        "from engine.reference.data import REFERENCE_CSV, load_reference; from engine.catalog.prices import PRICES_CSV; "
         "from engine.compare.rank.efficiency import SOURCE_POWER_CSV as P; "
         "print(len(load_reference()), *(f.is_file() and 'site-packages' in str(f) for f in (REFERENCE_CSV, PRICES_CSV, P)))"
     )

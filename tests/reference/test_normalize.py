@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.catalog import hardware_table
 from engine.reference import normalize, units
 from engine.reference.data import load_reference
-from engine.spec import hardware_table
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from engine.catalog.specs import SpecError
 from engine.runs import hardware, jobs
 from engine.runs.store import Store
-from engine.spec.specs import SpecError
 
 
 def _refused(raw: dict, field: str) -> str:

@@ -8,11 +8,11 @@ import sqlite3
 
 from conftest import ROOT
 
+from engine.catalog import backends
 from engine.compare.facts import likeforlike
 from engine.reference.normalize import local_settings
 from engine.results import csvio
 from engine.runs.store import Store
-from engine.spec import backends
 
 H100_CSV = ROOT / "data" / "history" / "h100_gpu_check_2026-11-23.csv"
 

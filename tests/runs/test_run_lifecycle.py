@@ -10,10 +10,10 @@ import time
 import pytest
 from conftest import last_json
 
+from engine.catalog.specs import spec_from_dict
 from engine.runs import jobs, processes
 from engine.runs.progress import read_progress
 from engine.runs.store import Store, wait_for
-from engine.spec.specs import spec_from_dict
 
 LONG_MATMUL = ["run", "--bench", "matmul", "--m", "1024", "--n", "1024", "--k", "1024", "--repeats", "5000"]
 

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from engine.catalog.prices import default_price, load_prices
 from engine.runs.energy_row import AppliedPrice, applied_price, cost_columns, energy_columns
 from engine.runs.telemetry import (
     NOT_MEASURABLE,
@@ -19,7 +20,6 @@ from engine.runs.telemetry import (
     thermal_notes,
     unwrap,
 )
-from engine.spec.prices import default_price, load_prices
 
 T0 = 1_700_000_000.0
 

@@ -130,7 +130,7 @@ def _stepping(db) -> bool:
 
 
 def test_how_processes_split_over_nodes():
-    from engine.spec.nodes import NodePlan, cell_nodes, nodes_problem
+    from engine.catalog.nodes import NodePlan, cell_nodes, nodes_problem
 
     assert cell_nodes(1, 2) == 1 and cell_nodes(4, 2) == 2  # one process stays on one node: the curve's baseline
     assert nodes_problem(1, 2, "tensorflow") is None and nodes_problem(4, 2, "jax") is None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from engine.spec.demo import DEMO_MAX_UPLOAD_MB
+from engine.catalog.demo import DEMO_MAX_UPLOAD_MB
 
 ROOT_DIR = Path(__file__).resolve().parents[2]
 

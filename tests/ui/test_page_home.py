@@ -9,9 +9,9 @@ import pytest
 from page_helpers import APP, no_exception, page
 from streamlit.testing.v1 import AppTest
 
+from engine.catalog import backends
 from engine.runs import jobs
 from engine.runs.store import Store
-from engine.spec import backends
 
 # --- Home ----------------------------------------------------------------------------------------
 

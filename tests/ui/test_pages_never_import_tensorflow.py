@@ -16,7 +16,7 @@ def test_pages_and_cli_paths_do_not_import_tensorflow(db):
         sys.path.insert(0, {str(ROOT)!r})
         from pathlib import Path
         from streamlit.testing.v1 import AppTest
-        import engine.runs.jobs, engine.runs.store, engine.spec.specs, engine.runs.hardware, engine.spec.catalog, engine.cli
+        import engine.runs.jobs, engine.runs.store, engine.catalog.specs, engine.runs.hardware, engine.catalog.catalog, engine.cli
         pages = [Path({str(ROOT)!r}) / "app.py", *sorted((Path({str(ROOT)!r}) / "pages").glob("*.py"))]
         for page in pages:
             at = AppTest.from_file(str(page), default_timeout=120).run()

@@ -213,7 +213,7 @@ def test_a_finished_training_run_says_how_many_times_faster_the_published_hardwa
 
 def test_an_out_of_range_value_blocks_launch_with_the_fields_message(db):
     """The widget has no bounds of its own: the spec's range decides, and its message blocks Launch."""
-    from engine.spec.specs import MAX_DIM, TRAIN_BOUNDS, TrainSpec
+    from engine.catalog.specs import MAX_DIM, TRAIN_BOUNDS, TrainSpec
 
     at = run_page()
     at.number_input(key="run_m").set_value(0).run()
@@ -255,8 +255,8 @@ def test_a_cancelled_run_shows_how_long_it_really_ran_and_no_error(db):
 
 def test_the_ready_box_estimates_and_warns_past_the_timeout(db):
     """A big matmul that fits in memory is valid, but at this host's measured speed it cannot finish in time."""
-    from engine.spec.memory import estimate_bytes, fmt_bytes
-    from engine.spec.specs import MicroSpec
+    from engine.catalog.memory import estimate_bytes, fmt_bytes
+    from engine.catalog.specs import MicroSpec
 
     stored_run(db, "20260101-000005-ffffff", gflops=40.0)  # this host's measured speed for a float32 matmul
     at = run_page()

@@ -10,10 +10,10 @@ import sys
 import pytest
 from conftest import ROOT
 
+from engine.catalog.specs import spec_from_dict, spec_to_dict
 from engine.runs import jobs
 from engine.runs.store import Store
 from engine.settings import runs_dir
-from engine.spec.specs import spec_from_dict, spec_to_dict
 
 # Runs the worker's own entry point, then reports which frameworks that process imported.
 _PROBE = """

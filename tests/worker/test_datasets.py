@@ -17,7 +17,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf
 from conftest import NO_NETWORK, ROOT, write_flowers, write_keras_cache
 
-from engine.spec import catalog
+from engine.catalog import catalog
 from engine.worker.datasets import DatasetUnavailable, make_dataset, synthetic_batch
 
 LOADER_SCRIPT = """

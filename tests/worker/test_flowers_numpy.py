@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from conftest import last_json
 
-from engine.spec.input_spec import InputSettings
+from engine.catalog.input_spec import InputSettings
 from engine.worker import flowers_numpy
 from engine.worker.image_files import find_images
 from engine.worker.keras_files import DatasetUnavailable

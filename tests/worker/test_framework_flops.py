@@ -12,12 +12,12 @@ import sys
 import pytest
 from conftest import ROOT
 
-from engine.spec import catalog
+from engine.catalog import catalog
 
 SCRIPT = r"""
 import json, os, sys
 sys.path.insert(0, sys.argv[1])
-from engine.spec import catalog
+from engine.catalog import catalog
 from engine.worker import flops, framework_flops
 from engine.worker.datasets import synthetic_batch
 from engine.worker.keras_fit import compile_model

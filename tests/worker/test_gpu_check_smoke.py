@@ -58,7 +58,7 @@ def test_gpu_check_smoke_exports_a_csv_that_becomes_reference_rows(tmp_path):
 
 
 def test_the_pack_plan_covers_every_zoo_model_both_precisions_every_backend():
-    from engine.spec import catalog
+    from engine.catalog import catalog
 
     done = subprocess.run(
         [sys.executable, "bench/gpu_check.py", "--out", "unused", "--list"],

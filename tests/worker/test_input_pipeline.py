@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import last_json, run_cli
 
-from engine.spec.input_bound import BOUND_RULE_TEXT, classify_bound
+from engine.catalog.input_bound import BOUND_RULE_TEXT, classify_bound
 from engine.worker import tfrecord_read
 
 BIG = (4000, 3000)  # ~3 MB JPEGs: a few hundred ms to decode each, far slower than tiny_cnn's step on 2 images

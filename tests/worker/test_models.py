@@ -11,8 +11,8 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
 import keras
 
+from engine.catalog import catalog
 from engine.runs.progress import Reporter
-from engine.spec import catalog
 from engine.worker.datasets import make_dataset
 from engine.worker.models import BILSTM_UNITS, build_model, param_counts
 from engine.worker.train import StepClock, compile_model

@@ -16,9 +16,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import tensorflow as tf
 from conftest import ROOT, last_json, run_cli
 
+from engine.catalog.replicas import UNKNOWN_GPU_COUNT, planned_replicas, resolve_strategy
+from engine.catalog.specs import SpecError, TrainSpec, spec_from_dict
 from engine.runs.store import Store
-from engine.spec.replicas import UNKNOWN_GPU_COUNT, planned_replicas, resolve_strategy
-from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
 from engine.worker.strategies import (
     ResolvedStrategy,
     StrategyError,

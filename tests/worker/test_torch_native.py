@@ -9,7 +9,7 @@ import shutil
 import pytest
 from test_backend_runs import TINY_TRAIN, run_worker
 
-from engine.spec.specs import SpecError, spec_from_dict
+from engine.catalog.specs import SpecError, spec_from_dict
 
 pytest.importorskip("torch")
 COLUMNS = (

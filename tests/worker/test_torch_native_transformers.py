@@ -11,8 +11,8 @@ import pytest
 import test_backend_runs
 from conftest import last_json, run_cli
 
+from engine.catalog import catalog, memory
 from engine.runs.store import Store
-from engine.spec import catalog, memory
 
 torch = pytest.importorskip("torch")
 
@@ -125,7 +125,7 @@ def test_a_model_for_the_other_kind_of_backend_is_refused(db, fn, backend, says)
 def test_inceptionv3_is_torchvisions_and_xception_resnet152v2_stay_on_keras():
     """torchvision's inception_v3(aux_logits=False) count; Keras says 23,851,784: no BatchNorm gamma, but its
     moving mean and variance counted (17,216 BN channels: one number more per channel than torch's gamma+beta)."""
-    from engine.spec.specs import SpecError, spec_from_dict
+    from engine.catalog.specs import SpecError, spec_from_dict
     from engine.worker.torch_native import inception
 
     with torch.device("meta"):

@@ -14,9 +14,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import keras
 from conftest import NO_NETWORK, last_json, needs_no_gpu, run_cli, write_flowers, write_keras_cache
 
+from engine.catalog.specs import TrainSpec
 from engine.runs.progress import Reporter, read_progress
 from engine.runs.store import Store
-from engine.spec.specs import TrainSpec
 from engine.worker import flops, tfenv
 from engine.worker.models import build_model
 from engine.worker.train import run_training

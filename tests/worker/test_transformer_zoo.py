@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import last_json, run_cli
 
-from engine.spec import catalog
-from engine.spec.backends import BACKENDS
-from engine.spec.specs import SpecError, validate_train
+from engine.catalog import catalog
+from engine.catalog.backends import BACKENDS
+from engine.catalog.specs import SpecError, validate_train
 
 KERAS_TORCH = "keras-torch" if "keras-torch" in BACKENDS else "torch"
 

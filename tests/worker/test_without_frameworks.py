@@ -9,8 +9,8 @@ import json
 import pytest
 from runtime_without import run_engine, runtime_without
 
-from engine.spec.backends import INFO
-from engine.spec.framework_support import pillow_install_command
+from engine.catalog.backends import INFO
+from engine.catalog.framework_support import pillow_install_command
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from engine.catalog import catalog
 from engine.compare.estimate import step_fit, step_model
 from engine.compare.estimate.points import (  # noqa: F401 (Point's helpers re-exported: picks, estimate_check, tests)
     Groups,
@@ -36,7 +37,6 @@ from engine.compare.estimate.step_model import byte_text, pct, sig
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind, precision_class
 from engine.reference.units import short_name
-from engine.spec import catalog
 
 RATIO_MARGIN = 0.25  # a device ratio carried across models of one kind: the error the method aims to stay within
 MIN_RATIO_MODELS = 2

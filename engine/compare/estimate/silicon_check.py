@@ -2,7 +2,7 @@
 
 Leaving one device out keeps its silicon siblings in: an H100 held out is still answered from the H200, GH200 and
 H100 PCIe (one GH100 die), which is the easy case. Leaving the silicon out removes every device of the held-out
-device's silicon (engine.spec.hardware_table `silicon`) at once, so each of its figures is estimated from other
+device's silicon (engine.catalog.hardware_table `silicon`) at once, so each of its figures is estimated from other
 silicon only — the situation of a chip generation nobody here has.
 
 The range is widened out of sample: an estimate's own range (the fit's residual quantiles, in-sample) is

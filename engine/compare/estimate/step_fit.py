@@ -2,7 +2,7 @@
 
 e_c per precision class and e_m are shared by every device, times a trend in the device's datasheet size (each
 efficiency × (peak or bandwidth ÷ the figures' median)^slope, one fitted slope each: a chip with more bandwidth
-reaches a smaller share of it), times a factor per silicon (engine.spec.hardware_table `silicon`) where that
+reaches a smaller share of it), times a factor per silicon (engine.catalog.hardware_table `silicon`) where that
 silicon's figures allow, held to 1 by a penalty where they do not. A device with no figures takes its silicon
 sibling's factors (an H200 or GH200 the H100's: the same GH100 die), else the trend alone (issue 36 item 6). Each model also
 gets a level (its software stack; its count being off for the workload the source ran): the median over its

@@ -18,11 +18,11 @@ from typing import Any
 
 import pandas as pd
 
+from engine.catalog.backends import short_label
 from engine.compare.evidence.reshape import reshaped
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.workload import not_comparable
 from engine.reference.units import HARDWARE
-from engine.spec.backends import short_label
 
 SCANNED = 2000  # the newest finished runs of a store read for an answer (a team store may hold 100,000)
 ORIGIN = "store"

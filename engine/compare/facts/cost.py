@@ -15,11 +15,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from engine.catalog import catalog
 from engine.compare.facts import model_costs, model_costs_shaped
 from engine.compare.facts.model_flops import TRAIN_FLOPS, train_flops_per_example
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.compare.facts.workload import model_kind
-from engine.spec import catalog
 
 # the zoo model whose op mix stands in for a model of a kind without a count of its own (a user's model)
 KIND_PROXY = {"conv": "resnet50", "transformer": "bert_base", "recurrent": "bilstm"}

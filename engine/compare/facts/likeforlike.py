@@ -7,7 +7,7 @@ marked *peak, not measured*. A speedup is then always "how many times faster": s
 of two rates. A ratio of raw times is allowed only between identical workloads (`time_ratio`).
 
 Rows are local/imported runs (result-schema dicts), reference rows (the curated CSV's schema) or
-peaks from engine.spec.hardware_table. Pure Python + the reference helpers; no streamlit.
+peaks from engine.catalog.hardware_table. Pure Python + the reference helpers; no streamlit.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.catalog import hardware_table
+from engine.catalog.backends import short_label
+from engine.catalog.micro_presets import SHAPE_FIELDS, op_flops
 from engine.compare.facts.single import one_device
 from engine.compare.facts.workload import device_count, model_kind, parse_shape, shaped_model
 from engine.compare.facts.workload import precision_class as class_of
 from engine.reference.normalize import is_missing, is_present, local_settings
 from engine.reference.units import HARDWARE, THROUGHPUT_METRICS, units_between
-from engine.spec import hardware_table
-from engine.spec.backends import short_label
-from engine.spec.micro_presets import SHAPE_FIELDS, op_flops
 
 MICRO_OPS = tuple(SHAPE_FIELDS)
 BOUND_OF_TIME = {"lower_bound": "at most", "upper_bound": "at least", "approx": "about"}  # a rate inverts a time bound

@@ -6,7 +6,7 @@ training = 3 × forward), on each catalog model built at its native dataset's in
 reference rows of that model use (resnet50 and inceptionv3 at 224×224×3, the flowers models at 192×192×3):
 
     KERAS_BACKEND=tensorflow python -c "
-    from engine.spec import catalog; from engine.worker import flops, models
+    from engine.catalog import catalog; from engine.worker import flops, models
     for m in catalog.MODEL_NAMES:
         d = catalog.DATASETS[catalog.MODELS[m].native_dataset]
         print(m, d.input_shape, flops.train_flops(models.build_model(m, d.input_shape, d.num_classes)))"

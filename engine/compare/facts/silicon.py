@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from engine.catalog import hardware_table
 from engine.compare.facts.workload import device_unit
 from engine.reference.units import units_between
-from engine.spec import hardware_table
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from engine.catalog import catalog
+from engine.catalog.micro_presets import REFERENCE_SHAPES
 from engine.reference.normalize import is_missing
 from engine.reference.units import HARDWARE, units_between
-from engine.spec import catalog
-from engine.spec.micro_presets import REFERENCE_SHAPES
 
 # Reference dataset keys that are not catalog names; None: the source did not state the shape.
 _DATASET_SHAPES: dict[str, tuple[int, ...] | None] = {

@@ -3,7 +3,7 @@
 Article 003's point: a Cloud TPU at $6.50/h can be cheaper per result than a cheaper-per-hour GPU,
 so compare cost per unit of work, not price per hour.
 
-Every price comes from engine.spec.prices.price_for_device (the user's, else the price table's default for one
+Every price comes from engine.catalog.prices.price_for_device (the user's, else the price table's default for one
 device); `hardware_price` scales it to a row's device count, so the Cost tab, the Efficiency tab, the Run card
 and `python -m engine compare` charge the same device the same.
 """
@@ -16,10 +16,10 @@ from typing import Any
 
 import pandas as pd
 
+from engine.catalog import prices
+from engine.catalog.prices import PriceChoice
 from engine.reference.normalize import is_missing
 from engine.reference.units import METRICS, THROUGHPUT_METRICS, same_family, units_between
-from engine.spec import prices
-from engine.spec.prices import PriceChoice
 
 SECONDS_PER_HOUR = prices.SECONDS_PER_HOUR
 JOULES_PER_KWH = 3.6e6
@@ -31,7 +31,7 @@ class HardwarePrice:
 
     Attributes:
       usd_per_hour: for all the row's devices (the user's figure is taken as given, for the whole row).
-      choice: the one-device price it was built from (engine.spec.prices.PriceChoice).
+      choice: the one-device price it was built from (engine.catalog.prices.PriceChoice).
       devices: how many of `choice.per_unit` the row used (None for a user's price).
       text: where the price came from, with "× n" when several devices are charged.
     """

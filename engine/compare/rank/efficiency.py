@@ -25,11 +25,11 @@ from typing import Any
 
 import pandas as pd
 
+from engine.catalog import hardware_table, prices
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.rank.cost import HardwarePrice, hardware_price, hardware_prices
 from engine.reference.units import same_family, units_between
 from engine.settings import REFERENCE_DIR
-from engine.spec import hardware_table, prices
 
 SOURCE_POWER_CSV = REFERENCE_DIR / "source_power.csv"
 NOT_MEASURED = "not measurable here"

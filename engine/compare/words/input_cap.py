@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.catalog import hardware_table
+from engine.catalog.prices import Price, default_price
 from engine.compare.facts.compared import Compared
 from engine.compare.words.sentence import headline, headline_order
-from engine.spec import hardware_table
-from engine.spec.prices import Price, default_price
 
 SETTINGS_KEY = "input_cap"
 LIFTS = (

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.catalog.prices import usd_text
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.compared import Compared
-from engine.spec.prices import usd_text
 
 WORKLOAD_NAMES = {
     "fashion_cnn": "Fashion-MNIST CNN", "flowers_cnn": "flowers CNN", "bilstm": "BiLSTM", "resnet50": "ResNet-50",

@@ -15,11 +15,11 @@ from typing import Any, TypeGuard, TypeVar
 import numpy as np
 import pandas as pd
 
+from engine.catalog import backends
 from engine.compare.facts.workload import not_comparable
 from engine.reference.normalize import local_result_rows
 from engine.reference.speedup import metric_family
 from engine.reference.units import METRICS, speedup, to_canonical
-from engine.spec import backends
 
 # Metric families in the order a person looks for them; "throughput" = images/s and examples/s.
 FAMILY_ORDER = ("throughput", "op_time_s", "step_time_ms", "train_time_s", "epoch_time_s", "first_epoch_s")

@@ -8,9 +8,9 @@ from typing import Any
 
 import pandas as pd
 
+from engine.catalog import hardware_table
 from engine.compare.facts.which_rows import DeviceRow, WhichDevice
 from engine.compare.words.input_cap import cap_json
-from engine.spec import hardware_table
 
 BOUND_SIGN = {"at most": "≤", "at least": "≥", "about": "≈"}
 
@@ -67,7 +67,7 @@ def epoch_text(r: DeviceRow) -> str:
 
 
 def usd_text(v: float | None) -> str:
-    from engine.spec.prices import usd_text as usd
+    from engine.catalog.prices import usd_text as usd
 
     return usd(v) if v is not None else "—"
 

@@ -12,7 +12,7 @@ import importlib
 import os
 from types import ModuleType
 
-from engine.spec.backends import KERAS_BACKEND_OF
+from engine.catalog.backends import KERAS_BACKEND_OF
 
 _JAX_PLATFORMS = {"cpu": "cpu", "gpu": "cuda", "tpu": "tpu"}
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.catalog.specs import TrainSpec
 from engine.runs.progress import Reporter
-from engine.spec.specs import TrainSpec
 
 
 def run_processes(spec: TrainSpec, report: Reporter) -> dict:

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from engine.spec.nodes import FOLLOWER_RESULT, plan_from_env
+from engine.catalog.nodes import FOLLOWER_RESULT, plan_from_env
 from engine.worker.launch.rank_main import load_train_spec
 from engine.worker.launch.ranks import RankFailed, die_with_agent, read_ranks
 

@@ -22,8 +22,8 @@ ERROR_CHARS = 300  # a rank's last error, as the run's reason carries it (the wh
 
 def load_train_spec(path: Path) -> Any:
     """The run's TrainSpec as the agent wrote it (the GPU count is the launcher's business, not the rank's)."""
-    from engine.spec.replicas import UNKNOWN_GPU_COUNT
-    from engine.spec.specs import TrainSpec, spec_from_dict
+    from engine.catalog.replicas import UNKNOWN_GPU_COUNT
+    from engine.catalog.specs import TrainSpec, spec_from_dict
 
     spec = spec_from_dict(json.loads((path / "spec.json").read_text()), gpu_count=UNKNOWN_GPU_COUNT)
     assert isinstance(spec, TrainSpec)

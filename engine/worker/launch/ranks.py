@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.spec.nodes import AGENT_PID
+from engine.catalog.nodes import AGENT_PID
 
 RANKS_DIR = "ranks"
 WEIGHTS_FILE = "final_weights.npz"

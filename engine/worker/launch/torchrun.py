@@ -14,10 +14,10 @@ import os
 import sys
 from pathlib import Path
 
+from engine.catalog.nodes import NodePlan, plan_from_env
+from engine.catalog.processes import LAUNCHERS
+from engine.catalog.specs import TrainSpec
 from engine.runs.progress import Reporter
-from engine.spec.nodes import NodePlan, plan_from_env
-from engine.spec.processes import LAUNCHERS
-from engine.spec.specs import TrainSpec
 from engine.worker.launch.ranks import (
     AGENT_PID,
     JOIN_TIMEOUT,

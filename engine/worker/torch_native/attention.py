@@ -16,7 +16,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import FlopCounterMode, sdpa_backward_flop_count, sdpa_flop_count
 
-from engine.spec import catalog
+from engine.catalog import catalog
 
 _aten = torch.ops.aten
 KERNELS = {

@@ -20,8 +20,8 @@ import numpy as np
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-from engine.spec import catalog
-from engine.spec.input_spec import InputSettings
+from engine.catalog import catalog
+from engine.catalog.input_spec import InputSettings
 from engine.worker import tfrecord_read
 from engine.worker.arrays import ArrayPipeline
 from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, find_images, split

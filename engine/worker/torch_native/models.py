@@ -6,7 +6,7 @@ same workload. torchvision is not used: its PyPI wheel is built against CUDA PyT
 the CPU build this project pins (torch 2.13.0+cpu), so ResNet-50 and VGG19 are compact torch.nn versions of
 the same architectures (vision.py), InceptionV3 is torchvision's written out (inception.py), and the
 transformers (transformer.py) attend through scaled_dot_product_attention. Models not listed here are
-refused before a run starts (engine.spec.backend_rules.NATIVE_TORCH_MODELS): xception and resnet152v2 have
+refused before a run starts (engine.catalog.backend_rules.NATIVE_TORCH_MODELS): xception and resnet152v2 have
 no torchvision model to follow (torchvision's ResNet-152 is v1, not the pre-activation v2), so they run on
 Keras only for now (issue 23).
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from engine.spec.backend_rules import NATIVE_TORCH_MODELS
+from engine.catalog.backend_rules import NATIVE_TORCH_MODELS
 
 # name → "module:function" inside this package
 BUILDERS: dict[str, str] = {

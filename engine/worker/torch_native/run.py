@@ -20,12 +20,12 @@ import numpy as np
 import torch
 from torch import nn
 
+from engine.catalog import catalog
+from engine.catalog.input_spec import InputSettings
+from engine.catalog.specs import TrainSpec
 from engine.results.backend_text import FLOOR_NOTE
 from engine.runs import hardware
 from engine.runs.progress import Reporter
-from engine.spec import catalog
-from engine.spec.input_spec import InputSettings
-from engine.spec.specs import TrainSpec
 from engine.worker import input_probe
 from engine.worker.arrays import ArrayPipeline, make_arrays
 from engine.worker.launch import torch_ddp

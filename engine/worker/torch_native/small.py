@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-TEXT_VOCAB_SIZE = 10_000  # engine.spec.catalog.TEXT_VOCAB_SIZE
+TEXT_VOCAB_SIZE = 10_000  # engine.catalog.catalog.TEXT_VOCAB_SIZE
 REUTERS_EMBEDDING_DIM = 7
 BILSTM_UNITS = 1024
 BILSTM_EMBEDDING_DIM = 128

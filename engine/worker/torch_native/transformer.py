@@ -18,7 +18,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from engine.spec.transformer_shapes import SHAPES, TransformerShape
+from engine.catalog.transformer_shapes import SHAPES, TransformerShape
 
 Shape = TransformerShape
 INIT_STD = 0.02

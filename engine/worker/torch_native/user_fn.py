@@ -16,8 +16,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from engine.spec import catalog
-from engine.spec.specs import TrainSpec
+from engine.catalog import catalog
+from engine.catalog.specs import TrainSpec
 from engine.worker import model_fn
 from engine.worker.arrays import ArrayPipeline, repeat_one
 from engine.worker.layer_kind import torch_kind

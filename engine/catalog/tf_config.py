@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from engine.spec.fields import SpecError
+from engine.catalog.fields import SpecError
 
 HINT = 'e.g. {"cluster": {"worker": ["host1:12345", "host2:12345"]}, "task": {"type": "worker", "index": 0}}'
 

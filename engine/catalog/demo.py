@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec
+from engine.catalog.specs import MicroSpec, Spec, SpecError, TrainSpec
 
 DEMO_MAX_MATMUL_DIM = 2048
 DEMO_MAX_CONV_ELEMENTS = 16 * 256 * 256 * 64

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib.machinery
 from dataclasses import dataclass
 
-from engine.spec.framework_support import install_command, keras_install_command
+from engine.catalog.framework_support import install_command, keras_install_command
 
 BACKENDS = ("tensorflow", "jax", "torch", "keras-torch")
 DEFAULT_BACKEND = "tensorflow"  # a stored row that names none ran on it; a new run gets `default_backend()`
@@ -34,7 +34,7 @@ class BackendInfo:
 
 
 # The install command: the suite's pin in a checkout, `pip install "accelbench[EXTRA]"` for an installed
-# wheel (engine.spec.framework_support). PyTorch stays optional: its default PyPI wheel carries GBs of CUDA
+# wheel (engine.catalog.framework_support). PyTorch stays optional: its default PyPI wheel carries GBs of CUDA
 # libraries, so a checkout names the CPU build.
 INFO: dict[str, BackendInfo] = {
     "tensorflow": BackendInfo("tensorflow", "tensorflow", install_command("tensorflow"), "TensorFlow"),

@@ -7,7 +7,7 @@ from typing import Protocol
 
 
 class TrainSpec(Protocol):
-    """The settings of a training spec (engine.spec.specs.TrainSpec) that decide its replicas."""
+    """The settings of a training spec (engine.catalog.specs.TrainSpec) that decide its replicas."""
 
     @property
     def strategy(self) -> str: ...

@@ -1,7 +1,7 @@
 """One-click presets for the seed articles' experiments (the Home page), as plain dicts of spec fields.
 
 Each request goes through `engine.runs.jobs.prepare` like any other, so validation and demo caps apply
-unchanged. The microbenchmark shapes come from engine.spec.micro_presets (the Run page's presets), so the
+unchanged. The microbenchmark shapes come from engine.catalog.micro_presets (the Run page's presets), so the
 two pages can never disagree about what "article 002's matmul" is.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.spec.micro_presets import preset_fields
+from engine.catalog.micro_presets import preset_fields
 
 
 @dataclass(frozen=True)
@@ -168,13 +168,13 @@ def request_for(key: str, device: str = "cpu", demo: bool = False, backend: str 
     if device == "gpu":
         request.update(preset.gpu_request)
     if demo:
-        from engine.spec.demo import DEMO_TIMEOUT_S
+        from engine.catalog.demo import DEMO_TIMEOUT_S
 
         request["timeout_s"] = DEMO_TIMEOUT_S
     return request
 
 
-# Flags in engine.spec.specs's messages → words on the page.
+# Flags in engine.catalog.specs's messages → words on the page.
 _FIELD_WORDS = {
     "--m/--n/--k": "Matrix size",
     "--m/--k": "Matrix size",

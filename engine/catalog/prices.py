@@ -25,7 +25,7 @@ class Price:
     """One row of the price table.
 
     Attributes:
-      hardware_key: the hardware table's key (engine.spec.hardware_table).
+      hardware_key: the hardware table's key (engine.catalog.hardware_table).
       per_unit: what one price buys for an hour ("gpu", "die", "board", "chip").
       usd_per_hour: on-demand list price in USD per `per_unit` and hour.
       default: the row used unless the user gives a price (one per device).

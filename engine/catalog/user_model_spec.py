@@ -15,8 +15,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from engine.spec import catalog
-from engine.spec.fields import SpecError, boolean, choice, flag
+from engine.catalog import catalog
+from engine.catalog.fields import SpecError, boolean, choice, flag
 
 PENDING_UPLOAD = "<upload pending>"  # the Run page's "Your model" before a file is chosen or readable
 USER_LOSSES = ("auto", "sparse_categorical_crossentropy", "categorical_crossentropy", "binary_crossentropy", "mse")

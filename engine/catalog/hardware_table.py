@@ -1,5 +1,5 @@
 """The one hardware table: every device AccelBench knows, with its name aliases, how it counts its
-units, its datasheet peak per precision and TDP. Prices live beside it in engine.spec.prices (one per device).
+units, its datasheet peak per precision and TDP. Prices live beside it in engine.catalog.prices (one per device).
 
 Read by engine.runs.hardware (a run's % of peak), engine.reference (reference keys, unit
 conversions, peak rows on Compare) and the CLI. Pure Python; no pandas, no TensorFlow.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.spec import hardware_table, prices
+from engine.catalog import hardware_table, prices
 
 DEVICES = (
     "t4", "l4", "a10g", "a100", "a100_80gb", "h100", "h200", "b200", "tpu_v5e", "tpu_v6e",

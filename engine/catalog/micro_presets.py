@@ -1,6 +1,6 @@
 """Microbenchmark presets for the Run page: the seed articles' exact operations plus quick shapes.
 
-Plain dicts of MicroSpec fields (engine.spec.specs validates them like any other request). The two
+Plain dicts of MicroSpec fields (engine.catalog.specs validates them like any other request). The two
 article presets carry `reference_op`, the operation whose published times the Run page charts
 next to a run; `REFERENCE_SHAPES` says what shape those published times were measured at, so a run
 of another shape can be scaled to it by FLOPs (and labelled an estimate).

@@ -12,9 +12,10 @@ Only datasets read from files have a pipeline to set (flowers: TFRecords or a fo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from engine.spec.fields import SpecError, boolean, whole
+from engine.catalog.fields import SpecError, boolean, whole
 
 AUTO = 0  # input_workers / prefetch: AUTOTUNE
 INPUT_BOUNDS: dict[str, tuple[float, float]] = {"input_workers": (0, 256), "prefetch": (0, 1024)}
@@ -77,3 +78,9 @@ class InputSettings:
         workers = self.workers or "AUTOTUNE"
         prefetch = self.prefetch or "AUTOTUNE"
         return f"input workers {workers}, prefetch {prefetch}, cache {'on' if self.cache else 'off'}"
+
+
+def users_folder(data_dir: str) -> str:
+    """`--data-dir` as the user meant it: the worker starts in another folder, so a relative path is made absolute
+    here (a gs:// path and "" stay as they are)."""
+    return str(Path(data_dir).expanduser().resolve()) if data_dir and "://" not in data_dir else data_dir

@@ -6,10 +6,10 @@ from collections import namedtuple
 
 import pytest
 
+from engine.catalog.memory import estimate_bytes
+from engine.catalog.specs import SpecError, spec_from_dict
 from engine.cli import main
 from engine.runs import hardware, jobs
-from engine.spec.memory import estimate_bytes
-from engine.spec.specs import SpecError, spec_from_dict
 
 VM = namedtuple("VM", "total available")
 

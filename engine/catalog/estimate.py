@@ -1,6 +1,6 @@
 """How long a request will take and how much memory it needs, before it runs.
 
-Memory is engine.spec.memory's estimate (the one launch checks). Duration = the work (FLOPs, or examples for training) ÷ this host's measured speed — the median rate
+Memory is engine.catalog.memory's estimate (the one launch checks). Duration = the work (FLOPs, or examples for training) ÷ this host's measured speed — the median rate
 of its recent finished runs of the same kind — plus the worker's start-up. With no such run yet, a
 microbenchmark falls back on the device's peak × ASSUMED_EFFICIENCY (stated in the text); a training
 run has no estimate until one run of that model has been measured here. Pure functions: the caller
@@ -14,9 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.spec.memory import estimate_bytes
-from engine.spec.micro_presets import SHAPE_FIELDS, op_flops
-from engine.spec.specs import MicroSpec, Spec
+from engine.catalog.memory import estimate_bytes
+from engine.catalog.micro_presets import SHAPE_FIELDS, op_flops
+from engine.catalog.specs import MicroSpec, Spec
 
 ASSUMED_EFFICIENCY = 0.25  # of the theoretical peak, for an op never measured on this host
 STARTUP_S = 10.0  # the worker's TensorFlow import and device set-up, on top of the work

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.spec import hardware_table as hw
+from engine.catalog import hardware_table as hw
 
 TODAY = ("b200", "gh200", "h200", "h100", "h100_pcie", "a100", "a100_80gb", "l40s", "l4", "a10g", "t4",
          "mi300x", "mi325x", "tpu_v5e", "tpu_v5p", "tpu_v6e",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.spec.input_bound import BOUND_RULE_TEXT, BOUNDS, classify_bound, wait_pct
+from engine.catalog.input_bound import BOUND_RULE_TEXT, BOUNDS, classify_bound, wait_pct
 
 
 @pytest.mark.parametrize(

@@ -8,16 +8,15 @@ rules cannot drift apart.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any
 
-from engine.spec import backends, catalog
-from engine.spec.backend_rules import backend_problem
-from engine.spec.fields import SpecError, boolean, choice, fill, flag, number, whole
-from engine.spec.input_spec import input_fields
-from engine.spec.processes import MAX_PROCESSES, processes_problem
-from engine.spec.replicas import planned_replicas, resolve_strategy
-from engine.spec.user_model_spec import user_model_fields
+from engine.catalog import backends, catalog
+from engine.catalog.backend_rules import backend_problem
+from engine.catalog.fields import SpecError, boolean, choice, fill, flag, number, whole
+from engine.catalog.input_spec import input_fields, users_folder
+from engine.catalog.processes import MAX_PROCESSES, processes_problem
+from engine.catalog.replicas import planned_replicas, resolve_strategy
+from engine.catalog.user_model_spec import user_model_fields
 
 DEVICES = ("cpu", "gpu", "tpu")
 DTYPES = ("float32", "float16", "bfloat16")
@@ -102,7 +101,7 @@ class TrainSpec:
     """A timed training run.
 
     Attributes:
-      model, dataset: registry names (engine.spec.catalog).
+      model, dataset: registry names (engine.catalog.catalog).
       data_dir: a local folder or gs:// path for file-backed datasets (flowers TFRecords).
       batch_size: the GLOBAL batch; per replica = batch_size / replicas.
       epochs, steps_per_epoch: the run's length; the first epoch is reported apart.
@@ -118,10 +117,10 @@ class TrainSpec:
         the framework is imported: past it the framework's own allocation fails with its out-of-memory
         error (how `engine sweep --max-batch` is tested on a CPU).
       tpu: TPU name or grpc:// address (else TPU_NAME / COLAB_TPU_ADDR, else a local TPU VM).
-      input_workers, prefetch, cache: the file pipeline (engine.spec.input_spec); 0 = AUTOTUNE.
+      input_workers, prefetch, cache: the file pipeline (engine.catalog.input_spec); 0 = AUTOTUNE.
       backend: what runs the model: Keras 3 on tensorflow, jax or keras-torch; or torch, native PyTorch.
       model_file, model_fn, model_path, unsafe_model_code, loss, optimizer, data_npz: the user's own Keras
-        model instead of a zoo name, and how it is fed and compiled (engine.spec.user_model_spec).
+        model instead of a zoo name, and how it is fed and compiled (engine.catalog.user_model_spec).
       price_per_hour_usd: optional, for cost_usd.
       timeout_s: the run is killed and recorded `timeout` past this.
     """
@@ -168,8 +167,7 @@ Spec = MicroSpec | TrainSpec
 
 def _backend(d: dict, needs_keras: bool = True) -> str:
     name = choice(d, "backend", backends.BACKENDS)
-    problem = backends.not_installed_reason(name, needs_keras)
-    if problem:
+    if problem := backends.not_installed_reason(name, needs_keras):
         raise SpecError("--backend", problem)
     return name
 
@@ -236,8 +234,7 @@ def validate_train(raw: dict[str, Any], gpu_count: int = 0) -> TrainSpec:
         if not isinstance(d[key], str):
             raise SpecError(flag(key), f"must be text, got {d[key]!r}")
         out[key] = d[key].strip()
-    if out["data_dir"] and "://" not in out["data_dir"]:  # the worker runs elsewhere: a relative path is the user's
-        out["data_dir"] = str(Path(out["data_dir"]).expanduser().resolve())
+    out["data_dir"] = users_folder(out["data_dir"])
     if out["visible_devices"] and not all(p.strip().isdigit() for p in out["visible_devices"].split(",")):
         raise SpecError("--visible-devices", f"must be GPU indices like 0 or 0,1; got {out['visible_devices']!r}")
     out |= user | input_fields(d)

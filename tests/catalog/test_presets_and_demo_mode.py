@@ -7,11 +7,11 @@ import os
 import psutil
 import pytest
 
+from engine.catalog import demo, presets
+from engine.catalog.specs import SpecError
 from engine.runs import jobs
 from engine.runs.store import Store
 from engine.runs.tfprobe import probe_tensorflow
-from engine.spec import demo, presets
-from engine.spec.specs import SpecError
 
 
 def test_every_preset_is_a_valid_request_outside_demo_mode(db):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.spec import backends
-from engine.spec.framework_support import pillow_install_command
+from engine.catalog import backends
+from engine.catalog.framework_support import pillow_install_command
 
 
 class _TrainFields(Protocol):
-    """The TrainSpec fields these rules read (engine.spec.specs calls here: no import back, no cycle)."""
+    """The TrainSpec fields these rules read (engine.catalog.specs calls here: no import back, no cycle)."""
 
     @property
     def backend(self) -> str: ...

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.spec.specs import MicroSpec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
+from engine.catalog.specs import MicroSpec, SpecError, TrainSpec, spec_from_dict, spec_to_dict
 
 
 def test_defaults_round_trip():

@@ -1,12 +1,12 @@
-"""engine.spec.estimate: duration and memory of a request from FLOPs and this host's measured speed."""
+"""engine.catalog.estimate: duration and memory of a request from FLOPs and this host's measured speed."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.spec.estimate import ASSUMED_EFFICIENCY, STARTUP_S, estimate
-from engine.spec.memory import estimate_bytes
-from engine.spec.specs import MicroSpec, TrainSpec
+from engine.catalog.estimate import ASSUMED_EFFICIENCY, STARTUP_S, estimate
+from engine.catalog.memory import estimate_bytes
+from engine.catalog.specs import MicroSpec, TrainSpec
 
 
 def ok(**fields):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.catalog import hardware_table as hw
 from engine.compare import which as wd
 from engine.compare.facts.silicon import DEVICES as FACTS
 from engine.compare.picks import all_device_keys
-from engine.spec import hardware_table as hw
 from tests.compare.test_which_device import R50
 
 NEW = ("b300", "gb300", "mi355x", "mi350x", "rtx_pro_6000", "tpu_v7")

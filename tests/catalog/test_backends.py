@@ -6,10 +6,10 @@ import sqlite3
 
 import pytest
 
+from engine.catalog import backends
+from engine.catalog.processes import cores_warning
+from engine.catalog.specs import SpecError, spec_from_dict
 from engine.runs.store import Store
-from engine.spec import backends
-from engine.spec.processes import cores_warning
-from engine.spec.specs import SpecError, spec_from_dict
 
 
 def test_backend_defaults_to_tensorflow_on_every_kind_of_run():
@@ -101,7 +101,7 @@ def test_result_card_lines_put_framework_next_to_blas_peak_and_sync_cost():
 
 
 def test_presets_carry_a_backend_and_run_once_per_installed_backend():
-    from engine.spec import presets
+    from engine.catalog import presets
 
     assert presets.request_for("article000_conv")["backend"] == "tensorflow"
     key = presets.PRESETS[0].key

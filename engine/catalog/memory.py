@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.spec.specs import MicroSpec, Spec, SpecError, TrainSpec
+from engine.catalog.specs import MicroSpec, Spec, SpecError, TrainSpec
 
 DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
 TF_RUNTIME_BYTES = 512 * 2**20  # TensorFlow's own host footprint once imported (each rank of a run has one)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from conftest import run_cli
 
-from engine.runs.store import Store
-from engine.spec.memory import (
+from engine.catalog.memory import (
     MODEL_SIZES,
     TF_RUNTIME_BYTES,
     estimate_bytes,
@@ -15,7 +14,8 @@ from engine.spec.memory import (
     fmt_bytes,
     memory_problem,
 )
-from engine.spec.specs import SpecError, TrainSpec, spec_from_dict
+from engine.catalog.specs import SpecError, TrainSpec, spec_from_dict
+from engine.runs.store import Store
 
 GB = 2**30
 
