@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import settings
+from engine.catalog.data_files import check_data_dir
 from engine.catalog.demo import DEMO_TIMEOUT_S, check_demo_caps
 from engine.catalog.memory import estimate_bytes, fmt_bytes, memory_problem
 from engine.catalog.replicas import resolve_strategy
@@ -49,10 +50,8 @@ def new_run_id() -> str:
 
 
 def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
-    """Validate a request completely — fields, combinations, devices present, demo caps.
-
-    Raises SpecError (one line: field + what is allowed). Nothing is stored or started.
-    """
+    """Validate a request completely — fields, combinations, devices present, demo caps, the data folder.
+    Raises SpecError (one line: field + what is allowed). Nothing is stored or started."""
     acc = hardware.detect_accelerators()
     spec = spec_from_dict(raw, gpu_count=len(acc.gpus))
     demo = settings.demo_mode() if demo is None else demo
@@ -63,6 +62,7 @@ def prepare(raw: dict[str, Any], demo: bool | None = None) -> Spec:
         raise SpecError("--device", problem)
     if isinstance(spec, TrainSpec) and resolve_strategy(spec, len(acc.gpus)) == "multi_worker":
         parse_tf_config(os.environ.get("TF_CONFIG"))  # pure JSON: refused here, before a worker starts
+    check_data_dir(spec)  # a missing, empty or class-less --data-dir: refused here, not by the worker
     check_memory(spec, acc)
     if demo:
         check_one_at_a_time()

@@ -12,11 +12,14 @@ DataLoader (engine.worker.torch_native.loader) holds out the same ones.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from engine.catalog import catalog
 from engine.catalog.input_spec import InputSettings
-from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, find_images, split
+from engine.worker.errors import DataFileError
+from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, examples, find_images, read_item, split, undecodable
 from engine.worker.keras_files import DatasetUnavailable
 
 if TYPE_CHECKING:
@@ -100,7 +103,41 @@ def _count(images: ImageFiles, data_dir: str) -> int:
     try:  # reads the bytes, decodes nothing
         return int(_examples(images, False, 0).reduce(tf.constant(0, tf.int64), lambda n, _: n + 1))
     except tf.errors.OpError as exc:
-        raise DatasetUnavailable(f"cannot read the TFRecords in {data_dir}: {str(exc).splitlines()[0][:200]}") from None
+        named = first_bad_file(images, decode=False)  # tf.data's error names no file
+        what = str(named) if named else str(exc).splitlines()[0][:200]
+        raise DatasetUnavailable(f"cannot read the TFRecords in {data_dir}: {what}") from None
+
+
+def first_bad_file(images: ImageFiles, decode: bool = True) -> DataFileError | None:
+    """The first item (in listing order) that TensorFlow's own decoder cannot read — a truncated TFRecord, an
+    empty or corrupt JPEG — or None. Run only after tf.data failed: its error (a graph error) names no file.
+    Local files only: Python does not read gs://."""
+    if images.files[0].startswith("gs://"):
+        return None
+    try:
+        for item in examples(images, False) + examples(images, True):
+            data, _ = read_item(item)
+            if decode:
+                try:
+                    tf.io.decode_jpeg(data, channels=3)
+                except (tf.errors.OpError, ValueError) as exc:
+                    return undecodable(item, exc, data)
+    except DataFileError as exc:
+        return exc
+    return None
+
+
+@contextlib.contextmanager
+def files_named(data_dir: str) -> Iterator[None]:
+    """Around what reads the flowers pipeline (fit, the input probe): a data error from tf.data leaves as the
+    errors.DataFileError naming its file (file, what is wrong, what to do); any other error as it came."""
+    try:
+        yield
+    except (tf.errors.InvalidArgumentError, tf.errors.DataLossError, tf.errors.OutOfRangeError) as exc:
+        named = first_bad_file(_images(data_dir)) if data_dir else None
+        if named is None:
+            raise
+        raise named from exc
 
 
 def flowers(

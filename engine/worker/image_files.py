@@ -1,18 +1,23 @@
 """Where a file-backed image set's examples are (issue 38): TFRecord files, or JPEGs in the ImageFolder layout.
 
 Pure Python (no framework): tf.data and torch's DataLoader read the same list, so both backends see the same
-files. A gs:// path is listed by TensorFlow (engine.worker.flowers_tf) — only tf.data reads object storage.
+files; the listing's rules are engine.catalog.data_files's, which the launcher checks before a worker starts.
+A gs:// path is listed by TensorFlow (engine.worker.flowers_tf) — only tf.data reads object storage.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.catalog.data_files import image_listing
+from engine.catalog.fields import SpecError
+from engine.worker import tfrecord_read
+from engine.worker.errors import DataFileError
 from engine.worker.keras_files import DatasetUnavailable
 
-TFRECORD_EXTS = (".tfrec", ".tfrecord")
-IMAGE_EXTS = (".jpg", ".jpeg", ".JPG", ".JPEG")
+_GRAPH_WORDS = re.compile(r"\{\{[^}]*\}\}|\[Op:\w+\]")
 VALIDATION_EVERY = 10  # every 10th example (in listing order) is held out for validation
 
 
@@ -32,32 +37,57 @@ class ImageFiles:
 
 
 def find_images(data_dir: str) -> ImageFiles:
-    """The set under `data_dir`: TFRecord files directly in it, else class sub-folders of JPEGs."""
-    if not data_dir:
-        raise DatasetUnavailable(
-            "flowers needs --data-dir: a folder of *.tfrec / *.tfrecord files or of class folders of JPEGs"
-        )
-    root = Path(data_dir)
-    if not root.is_dir():
-        raise DatasetUnavailable(f"{data_dir} is not a folder (flowers needs TFRecords or class folders of JPEGs)")
-    records = sorted(str(p) for p in root.iterdir() if p.suffix in TFRECORD_EXTS and p.is_file())
-    if records:
-        return ImageFiles("tfrecord", records, [], [])
-    classes = sorted(p.name for p in root.iterdir() if p.is_dir())
-    files: list[str] = []
-    labels: list[int] = []
-    for label, name in enumerate(classes):
-        found = sorted(str(p) for p in (root / name).iterdir() if p.suffix in IMAGE_EXTS)
-        files += found
-        labels += [label] * len(found)
-    if not files:
-        raise DatasetUnavailable(
-            f"no *.tfrec or *.tfrecord files in {data_dir}, and no class folders of JPEGs "
-            "(write a small set with: engine data sample flowers --out DIR --examples 512)"
-        )
-    return ImageFiles("folder", files, labels, classes)
+    """The set under `data_dir` by engine.catalog.data_files's rules (the launcher checked them too)."""
+    try:
+        return ImageFiles(*image_listing(data_dir))
+    except SpecError as exc:
+        raise DatasetUnavailable(exc.message) from None
 
 
 def split(items: list, held_out: bool) -> list:
     """The training (or held-out validation) share of a listing: every VALIDATION_EVERY-th item is held out."""
     return [x for i, x in enumerate(items) if (i % VALIDATION_EVERY == 0) == held_out]
+
+
+def examples(images: ImageFiles, held_out: bool) -> list[tuple]:
+    """One split's items: (JPEG path, class id) per file, or (TFRecord path, offset, length) per record — every
+    10th record of each file held out, as tf.data holds them out. A truncated TFRecord is named here."""
+    if images.layout == "folder":
+        return split(list(zip(images.files, images.labels, strict=True)), held_out)
+    items = []
+    for path in images.files:
+        try:
+            offsets = tfrecord_read.record_offsets(path)
+        except OSError as exc:
+            raise DatasetUnavailable(f"cannot read the TFRecords in {path}: {exc}") from None
+        items += [(path, o, n) for i, (o, n) in enumerate(offsets) if (i % VALIDATION_EVERY == 0) == held_out]
+    return items
+
+
+def where(item: tuple) -> str:
+    """An item as a person finds it: the JPEG's path, or the TFRecord's path and the record's byte offset."""
+    return item[0] if len(item) == 2 else f"{item[0]} (the record at byte {item[1]:,})"
+
+
+def read_item(item: tuple) -> tuple[bytes, int]:
+    """(JPEG bytes, class id) of one item of `examples`; DataFileError naming the file where they cannot be read."""
+    if len(item) == 2:
+        try:
+            return Path(item[0]).read_bytes(), int(item[1])
+        except OSError as exc:
+            raise undecodable(item, exc, None) from None
+    try:
+        return tfrecord_read.image_and_class(tfrecord_read.read_record(*item))
+    except (OSError, ValueError, IndexError) as exc:  # the hand-written Example decoder's errors
+        raise undecodable(item, exc, None) from None
+
+
+def undecodable(item: tuple, exc: BaseException, data: bytes | None) -> DataFileError:
+    """The reason an item did not read (`data` None) or did not decode as a JPEG (`data`: its bytes)."""
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    first = _GRAPH_WORDS.sub("", first).strip()[:200]  # TensorFlow's node and op names say nothing to a person
+    if data is None:
+        problem = f"cannot be read ({first})"
+    else:
+        problem = "empty (0 bytes), not a JPEG" if not data else f"not a readable JPEG ({first})"
+    return DataFileError.of(where(item), problem)

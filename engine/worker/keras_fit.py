@@ -127,13 +127,3 @@ def compile_model(model: keras.Model, name: str, xla: bool | str, num_classes: i
         metrics=metrics,
         jit_compile=xla,
     )
-
-
-def step_alone_eps(model: keras.Model, one_batch, batch_size: int, steps: int, warmup: int, sync) -> float:
-    """The model alone (issue 38): `fit` on `one_batch` repeated (a cached batch, as synthetic data runs), each step
-    synced at both edges; the median of the steps after `warmup`, in examples/s. The same train step as the run's."""
-    clock = StepClock(Reporter(None), batch_size, warmup + steps, 1, time.perf_counter())
-    clock.sync = sync
-    model.fit(one_batch, epochs=1, steps_per_epoch=warmup + steps, callbacks=[clock], verbose=0)
-    times = sorted(clock.step_s[0][warmup:])
-    return batch_size / times[len(times) // 2]

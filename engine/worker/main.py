@@ -30,7 +30,7 @@ from engine.runs.progress import Reporter
 from engine.runs.store import Store
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
-from engine.worker.errors import PlacementError
+from engine.worker.errors import PlacementError, reason_in
 from engine.worker.host_limit import apply_host_memory_limit, is_capped_out_of_memory
 from engine.worker.telemetry import Sampler
 
@@ -51,6 +51,8 @@ def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
 
 def explain(exc: BaseException) -> str:
     """One line a person can act on."""
+    if (data_file := reason_in(exc)) is not None:  # the reader's own line, from under any wrapper
+        return data_file[:600]
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
     tf = sys.modules.get("tensorflow")  # only a TensorFlow run has it; never imported just to explain
     oom = (MemoryError,) + ((tf.errors.ResourceExhaustedError,) if tf is not None else ())

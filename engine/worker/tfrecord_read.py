@@ -10,18 +10,28 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+from engine.worker.errors import DataFileError
+
+
+def _truncated(path: str, what: str) -> DataFileError:
+    return DataFileError.of(path, f"truncated TFRecord ({what})", "copy the file again or delete it")
+
 
 def record_offsets(path: str) -> list[tuple[int, int]]:
-    """(offset, length) of each record's bytes, reading only the headers."""
+    """(offset, length) of each record's bytes, reading only the headers; a record cut short (a copy that
+    stopped early) is named here, before any batch is read."""
     found: list[tuple[int, int]] = []
+    size = Path(path).stat().st_size
     with Path(path).open("rb") as f:
         while True:
             head = f.read(12)
             if not head:
                 return found
             if len(head) < 12:
-                raise ValueError(f"{path}: truncated TFRecord header")
+                raise _truncated(path, f"record {len(found) + 1}'s header ends at byte {size}")
             (length,) = struct.unpack("<Q", head[:8])
+            if f.tell() + length + 4 > size:
+                raise _truncated(path, f"record {len(found) + 1} needs {length:,} bytes, the file ends first")
             found.append((f.tell(), length))
             f.seek(length + 4, 1)
 
@@ -31,7 +41,7 @@ def read_record(path: str, offset: int, length: int) -> bytes:
         f.seek(offset)
         data = f.read(length)
     if len(data) != length:
-        raise ValueError(f"{path}: truncated TFRecord")
+        raise _truncated(path, f"{length:,} bytes at byte {offset:,}, {len(data):,} there")
     return data
 
 

@@ -36,7 +36,7 @@ from engine.runs import hardware
 from engine.runs.progress import Reporter
 from engine.worker import flops, framework_flops, input_probe, keras_fit, model_facts, tfenv, transformers, user_model
 from engine.worker.datasets import DataPipeline, make_dataset
-from engine.worker.input_probe import STEP_ALONE_STEPS, WARMUP
+from engine.worker.flowers_tf import files_named
 from engine.worker.keras_fit import compile_model  # noqa: F401  (tests and callers import it from here)
 from engine.worker.launch.ranks import keep_weights
 from engine.worker.model_facts import model_columns
@@ -104,10 +104,11 @@ def run_training(spec: TrainSpec, report: Reporter) -> dict:
     train_flops: float = flops.train_flops(model)
     report.phase("training", epochs=spec.epochs, steps_per_epoch=spec.steps_per_epoch)
     clock = StepClock(report, spec.batch_size, spec.steps_per_epoch, spec.epochs, time.perf_counter())
-    _fit(spec, resolved, model, data, clock)
-    tfenv.sync()
-    row = _measured(spec, resolved, model, data, clock, train_flops)
-    row |= _input_columns(spec, resolved, model, data, row)
+    with files_named(spec.data_dir if spec.dataset == "flowers" else ""):  # the bad file, not a graph error
+        _fit(spec, resolved, model, data, clock)
+        tfenv.sync()
+        row = _measured(spec, resolved, model, data, clock, train_flops)
+        row |= _input_columns(spec, resolved, model, data, row)
     row["notes"] += "; " + row.pop("_note") if "_note" in row else ""
     flops_source = row.pop("flops_source")
     keep_weights(report.path.parent if report.path else None, dict(enumerate(model.get_weights())))  # tests only
@@ -134,13 +135,7 @@ def _input_columns(spec: TrainSpec, resolved: ResolvedStrategy, model, data: Dat
         with tf.device(device):
             return tuple(tf.identity(t) for t in batch)
 
-    def step_alone(batch) -> float:
-        repeated = tf.data.Dataset.from_tensors(batch).repeat()
-        return keras_fit.step_alone_eps(model, repeated, spec.batch_size, STEP_ALONE_STEPS, WARMUP, tfenv.sync)
-
-    hooks = input_probe.Hooks(
-        to_device, lambda b: model.train_on_batch(*b), tfenv.sync, lambda: iter(data.train), step_alone
-    )
+    hooks = input_probe.Hooks(to_device, lambda b: model.train_on_batch(*b), tfenv.sync, lambda: iter(data.train))
     input_eps, step_eps, wait = input_probe.measure(iter(data.train), hooks, spec.batch_size)
     settings = InputSettings.of(spec) if spec.dataset == "flowers" else InputSettings(cache=True)  # arrays: in memory
     return input_probe.columns(row["examples_per_sec"], input_eps, step_eps, wait, settings)

@@ -26,8 +26,7 @@ from engine.runs.progress import Reporter
 from engine.worker import flops, framework_flops, input_probe, transformers, user_model
 from engine.worker.arrays import ArrayPipeline, make_arrays, repeat_one
 from engine.worker.backend_strategy import BackendStrategy, apply_strategy, check_placement
-from engine.worker.input_probe import STEP_ALONE_STEPS, WARMUP
-from engine.worker.keras_fit import StepClock, compile_model, step_alone_eps
+from engine.worker.keras_fit import StepClock, compile_model
 from engine.worker.micro_backend import peak_gflops
 from engine.worker.model_facts import model_columns
 from engine.worker.models import build_model
@@ -155,10 +154,7 @@ def _input_columns(spec: TrainSpec, model, data, ops: ModuleType, rank, row: dic
     def sync() -> None:
         ops.sync_model(model)
 
-    def step_alone(batch) -> float:
-        return step_alone_eps(model, repeat_one(batch), spec.batch_size, STEP_ALONE_STEPS, WARMUP, sync)
-
-    hooks = input_probe.Hooks(to_device, lambda b: model.train_on_batch(*b), sync, fresh, step_alone)
+    hooks = input_probe.Hooks(to_device, lambda b: model.train_on_batch(*b), sync, fresh)
     input_eps, step_eps, wait = input_probe.measure(data.train, hooks, spec.batch_size)
     settings = InputSettings.of(spec) if spec.dataset == "flowers" else InputSettings(cache=True)  # arrays: in memory
     return input_probe.columns(row["examples_per_sec"], input_eps, step_eps, wait, settings)

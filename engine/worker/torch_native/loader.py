@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -22,9 +21,8 @@ from torch.utils.data import DataLoader, Dataset
 
 from engine.catalog import catalog
 from engine.catalog.input_spec import InputSettings
-from engine.worker import tfrecord_read
 from engine.worker.arrays import ArrayPipeline
-from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, find_images, split
+from engine.worker.image_files import examples, find_images, read_item, undecodable
 from engine.worker.keras_files import DatasetUnavailable
 
 TORCH_DEFAULT_PREFETCH = 2
@@ -33,9 +31,8 @@ TORCH_DEFAULT_PREFETCH = 2
 class FlowerImages(Dataset):
     """(HxWx3 uint8 image, class id) per item: a JPEG file, or a record at (file, offset, length)."""
 
-    def __init__(self, items: list, layout: str):
+    def __init__(self, items: list):
         self.items = items
-        self.layout = layout
         self.height, self.width, _ = catalog.DATASETS["flowers"].input_shape
 
     def __len__(self) -> int:
@@ -44,12 +41,11 @@ class FlowerImages(Dataset):
     def __getitem__(self, i: int):
         from PIL import Image
 
-        if self.layout == "folder":
-            path, label = self.items[i]
-            data = Path(path).read_bytes()
-        else:
-            data, label = tfrecord_read.image_and_class(tfrecord_read.read_record(*self.items[i]))
-        img = Image.open(io.BytesIO(data)).convert("RGB")
+        data, label = read_item(self.items[i])  # names its file (errors.DataFileError): the run sees only its text
+        try:
+            img = Image.open(io.BytesIO(data)).convert("RGB")
+        except (OSError, ValueError, SyntaxError) as exc:  # PIL's errors for a file that is not a whole JPEG
+            raise undecodable(self.items[i], exc, data) from None
         if img.size != (self.width, self.height):
             img = img.resize((self.width, self.height), Image.Resampling.BILINEAR)
         return np.asarray(img, dtype=np.uint8), int(label)
@@ -60,28 +56,15 @@ def _collate(items):
     return x, torch.tensor([label for _, label in items], dtype=torch.int32)
 
 
-def _items(images: ImageFiles, held_out: bool) -> list:
-    if images.layout == "folder":
-        return split(list(zip(images.files, images.labels, strict=True)), held_out)
-    items = []
-    for path in images.files:  # every 10th record of each file held out, as tf.data does
-        try:
-            offsets = tfrecord_read.record_offsets(path)
-        except (OSError, ValueError) as exc:
-            raise DatasetUnavailable(f"cannot read the TFRecords in {path}: {exc}") from None
-        items += [(path, o, n) for i, (o, n) in enumerate(offsets) if (i % VALIDATION_EVERY == 0) == held_out]
-    return items
-
-
 def _endless(loader: DataLoader) -> Iterator:
     while True:
         yield from loader
 
 
-def loader(items: list, layout: str, batch: int, settings: InputSettings, shuffle: bool, device_type: str, seed=0):
+def loader(items: list, batch: int, settings: InputSettings, shuffle: bool, device_type: str, seed=0):
     workers = settings.workers or len(os.sched_getaffinity(0))
     return DataLoader(
-        FlowerImages(items, layout),
+        FlowerImages(items),
         batch_size=batch,
         shuffle=shuffle,
         drop_last=True,
@@ -97,18 +80,18 @@ def loader(items: list, layout: str, batch: int, settings: InputSettings, shuffl
 def flowers(data_dir: str, batch: int, validation: bool, settings: InputSettings, device_type: str) -> ArrayPipeline:
     """The run's pipeline: endless training (and validation) batches from DataLoaders."""
     images = find_images(data_dir.rstrip("/"))
-    train_items = _items(images, False)
+    train_items = examples(images, False)
     if len(train_items) < batch:
         raise DatasetUnavailable(
             f"flowers has {len(train_items)} training examples, fewer than one global batch of {batch}; "
             "use a smaller --batch-size"
         )
-    train = _endless(loader(train_items, images.layout, batch, settings, True, device_type))
+    train = _endless(loader(train_items, batch, settings, True, device_type))
     val = None
-    held_out = _items(images, True) if validation else []
+    held_out = examples(images, True) if validation else []
     if held_out:  # repeated up to one full batch, as tf.data repeats before batching
         held_out = held_out * -(-batch // len(held_out))
-        val = _endless(loader(held_out, images.layout, batch, settings, False, device_type))
+        val = _endless(loader(held_out, batch, settings, False, device_type))
     source = (
         f"flowers: {images.describe(data_dir)}, {len(train_items)} training examples; torch DataLoader, "
         f"{settings.describe()}, pin_memory {device_type == 'cuda'}"
