@@ -23,7 +23,8 @@ def image_listing(data_dir: str) -> tuple[str, list[str], list[int], list[str]]:
     names what is wrong and what to do."""
     if not data_dir:
         raise SpecError(
-            "--data-dir", "flowers needs a folder of *.tfrec / *.tfrecord files or of class folders of JPEGs"
+            "--data-dir",
+            "flowers needs --data-dir: a folder of *.tfrec / *.tfrecord files or of class folders of JPEGs",
         )
     root = Path(data_dir)
     if not root.is_dir():
