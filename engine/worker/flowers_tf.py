@@ -130,11 +130,15 @@ def first_bad_file(images: ImageFiles, decode: bool = True) -> DataFileError | N
 @contextlib.contextmanager
 def files_named(data_dir: str) -> Iterator[None]:
     """Around what reads the flowers pipeline (fit, the input probe): a data error from tf.data leaves as the
-    errors.DataFileError naming its file (file, what is wrong, what to do); any other error as it came."""
+    errors.DataFileError naming its file (file, what is wrong, what to do); any other error as it came.
+    `data_dir` "": no files to name, and TensorFlow is not touched (a run that never imported it)."""
+    if not data_dir:
+        yield
+        return
     try:
         yield
     except (tf.errors.InvalidArgumentError, tf.errors.DataLossError, tf.errors.OutOfRangeError) as exc:
-        named = first_bad_file(_images(data_dir)) if data_dir else None
+        named = first_bad_file(_images(data_dir))
         if named is None:
             raise
         raise named from exc

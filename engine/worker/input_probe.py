@@ -1,6 +1,6 @@
 """The input pipeline measured beside the step (issue 38), after a run's timed training, framework-agnostic.
 
-Three loops, each device-synced before its clock is read (design §4):
+Two loops, each device-synced before its clock is read (design §4), give three figures:
   pipeline alone   a fresh copy of the run's pipeline (same files, map/decode, batch, prefetch), each batch
                    pulled to the host and copied to the device, no model: `input_examples_per_sec`.
   input wait       the run's own training iterator: per step, the time inside next(iterator) (plus the copy
