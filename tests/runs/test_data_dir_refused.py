@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
+from engine.catalog.data_files import image_listing
+from engine.catalog.fields import SpecError
 from engine.runs.store import Store
-from engine.spec.data_files import image_listing
-from engine.spec.fields import SpecError
 
 
 def _folder(tmp_path: Path, kind: str) -> Path:

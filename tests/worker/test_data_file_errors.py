@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import last_json, run_cli
 
-from engine.spec.input_spec import InputSettings
+from engine.catalog.input_spec import InputSettings
 from engine.worker.errors import DATA_FILE_MARK, DataFileError, reason_in
 from engine.worker.main import explain
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import time
 
-from engine.spec.input_spec import InputSettings
+from engine.catalog.input_spec import InputSettings
 from engine.worker import input_probe
 
 BATCH = 8
