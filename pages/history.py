@@ -21,7 +21,7 @@ ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py
 from engine.catalog.demo import DEMO_MAX_UPLOAD_MB
 from engine.imports.companion import companions
 from engine.imports.default_view import add_views
-from engine.imports.imported_rates import headline
+from engine.imports.imported_rates import headline, headline_why
 from engine.imports.known_formats import system_description
 from engine.imports.own_exports import KINDS as OWN_KINDS
 from engine.results import history_files
@@ -119,7 +119,9 @@ for item in items:
             rows, item.name, item.raw, {c: foreign[c] for c, main in joins.items() if main == item.name}
         )
         cols = st.columns([4, 1])
-        cols[0].success(f"**{plain(item.name)}**: {len(rows):,} rows mapped.", icon=":material/check_circle:")
+        why = headline_why(rows, item.name)  # Use on Compare cannot pair two devices at the same settings
+        cols[0].success(f"**{plain(item.name)}**: {len(rows):,} rows mapped." + (f" Use on Compare: {plain(why)}." if why else ""),
+                        icon=":material/check_circle:")  # fmt: skip
         if cols[1].button("Use on Compare", key=f"hist_cmp_{item.key}", help="Open Compare with this file's headline"):
             offer_to_compare(item.name, rows)  # Compare opens with the file's headline rates chosen
             st.session_state["cmp_imported"] = headline(rows, item.name)

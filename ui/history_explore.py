@@ -14,6 +14,7 @@ import streamlit as st
 from engine.charts import history as charts
 from engine.compare.evidence.saturation import pipeline_bound_rows
 from engine.imports import default_view, units
+from engine.imports.settings import setting_columns
 from engine.results import history
 from ui.common import download_csv, plain, show_chart, show_table
 
@@ -71,7 +72,7 @@ def _backends(df: pd.DataFrame) -> pd.Series:
 
 def _groupable(df: pd.DataFrame) -> list[str]:
     """Columns worth grouping by: the configuration label first, where the rows have one."""
-    cols = (default_view.CONFIGURATION, *history.GROUPABLE)
+    cols = (default_view.CONFIGURATION, *history.GROUPABLE, *setting_columns(df))  # settings: sequence length …
     return [c for c in cols if c in df.columns and df[c].notna().any()]
 
 

@@ -174,9 +174,10 @@ def sample_preview():
 def sidecars(items: list[Loaded]) -> dict[str, tuple[str, dict[str, str]]]:
     """Table name → (sidecar name, its settings), pairing files by stem (log.tsv ↔ log.json / log.yaml)."""
     side = {i.name: i.settings for i in items if i.kind == "sidecar"}
+    tables = sum(i.kind == "foreign" for i in items)  # one table and one settings file pair whatever their names
     out = {}
     for item in items:
-        found = sidecar_for(item.name, list(side)) if item.kind == "foreign" else None
+        found = sidecar_for(item.name, list(side), tables) if item.kind == "foreign" else None
         if found:
             out[item.name] = (found, side[found])
     return out

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from engine.cli.common import EXIT_OK, fail
-from engine.imports.foreign_json import read_sidecar, sidecar_for
+from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
 from engine.imports.import_mapping import ImportMapping, mapping_from_json
 from engine.imports.imported import to_long
 from engine.imports.importer import Raw, apply_import, load_foreign, read_raw
@@ -29,11 +29,25 @@ def _read(path: Path, what: str) -> bytes:
         fail(f"cannot read {what} {path}: {exc.strerror}")
 
 
+_TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".log", ".jsonl", ".ndjson", ".dat")
+
+
+def _settings_file(p: Path) -> bool:
+    """A JSON/YAML file of settings beside FILE (never another results JSON)."""
+    try:
+        return p.suffix.lower() in (".json", ".yaml", ".yml") and is_sidecar(p.read_bytes(), p.name)
+    except OSError:
+        return False
+
+
 def _sidecar(path: Path, args: argparse.Namespace) -> dict[str, str] | None:
     """The --sidecar file, else one next to FILE with the same stem (log.tsv ↔ log.json / log.yaml)."""
     side = Path(args.sidecar) if args.sidecar else None
     if side is None and path.parent.is_dir():
-        found = sidecar_for(path.name, [p.name for p in path.parent.iterdir() if p.is_file()])
+        files = [p for p in path.parent.iterdir() if p.is_file()]
+        settings = [p.name for p in files if _settings_file(p)]
+        tables = sum(p.suffix.lower() in _TABLE_SUFFIXES for p in files)
+        found = sidecar_for(path.name, settings, tables)
         side = path.parent / found if found else None
     if side is None:
         return None
@@ -152,7 +166,7 @@ def import_auto(path: Path, data: bytes, args: argparse.Namespace) -> int:
     if own_table(data, path.name):
         return import_own(path, data, args)
     try:
-        raw = read_raw(data, path.name)
+        raw = read_raw(data, path.name, str(path.parent))  # the folder may name the device, count or scenario
     except CsvError as exc:
         fail(f"{path.name}: {exc} — nothing was imported")
     m = raw.guess

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from engine.imports.settings import SETTING, setting_columns
 from engine.results.history import group_label, higher_is_better, is_derived, metric_columns, metric_title
 
 CONFIGURATION = "configuration"
@@ -48,10 +49,12 @@ def configuration(df: pd.DataFrame) -> pd.Series | None:
         prefix = count.map({n: f"{int(n)}× " for n in count.dropna().unique()}).fillna("")
         label = prefix.astype("string") + label
         extra = True
-    for part in SPEED_PARTS[2:]:
+    for part in (*SPEED_PARTS[2:], *setting_columns(df)):
         if not _present(df, part) or df[part].nunique(dropna=False) < 2:
             continue
-        if part in ("memory_gb", "global_batch_size"):
+        if part.startswith(SETTING):  # 'seq_len 1024': a setting's value is its own configuration
+            text = part.removeprefix(SETTING) + " " + _text(df[part])
+        elif part in ("memory_gb", "global_batch_size"):
             num = pd.to_numeric(df[part], errors="coerce").astype(float)
             form = "{:g}GB" if part == "memory_gb" else "batch {:g}"
             text = num.map({v: form.format(v) for v in num.dropna().unique()})
@@ -148,9 +151,9 @@ def pooled(df: pd.DataFrame, by: Sequence[str], metric: str) -> pd.DataFrame:
     ('variant: HTOff v2, v2'). Empty when every bar is one configuration."""
     columns = ["group", "configurations", "differs"]
     data = df.dropna(subset=[metric]) if metric in df.columns else df.iloc[0:0]
-    parts = [c for c in POOL_PARTS if c not in by and _present(data, c)]
+    parts = [c for c in (*POOL_PARTS, *setting_columns(data)) if c not in by and _present(data, c)]
     if CONFIGURATION in by:
-        parts = [c for c in parts if c not in SPEED_PARTS]
+        parts = [c for c in parts if c not in SPEED_PARTS and not c.startswith(SETTING)]
     if data.empty or not parts:
         return pd.DataFrame(columns=columns)
     label = group_label(data, list(by)) if by else pd.Series("all rows", index=data.index)
@@ -159,6 +162,10 @@ def pooled(df: pd.DataFrame, by: Sequence[str], metric: str) -> pd.DataFrame:
     many = keyed[keyed["group"].isin(counts[counts > 1].index)]
     rows = []
     for group, g in many.groupby("group", sort=True):
-        differs = [f"{p.replace('_', ' ')}: {', '.join(sorted(g[p].unique()))}" for p in parts if g[p].nunique() > 1]
+        differs = [
+            f"{p.removeprefix(SETTING).replace('_', ' ')}: {', '.join(sorted(g[p].unique()))}"
+            for p in parts
+            if g[p].nunique() > 1
+        ]
         rows.append({"group": group, "configurations": len(g), "differs": "; ".join(differs)})
     return pd.DataFrame(rows, columns=columns)

@@ -139,8 +139,8 @@ def is_sidecar(data: bytes | str, name: str) -> bool:
         doc = _parse(decode_any(data)[0])
     except CsvError:
         return False
-    if is_report(doc):
-        return False  # a nested benchmark report holds results, not settings
+    if is_report(doc) or (isinstance(doc, dict) and "accelbench_mapping" in doc):
+        return False  # a nested benchmark report holds results; a saved mapping says how to read a file
     return isinstance(doc, dict) and not any(isinstance(v, list) and v and isinstance(v[0], dict) for v in doc.values())
 
 
@@ -190,11 +190,12 @@ _TABLE_TAIL = re.compile(r"[._-]?(?:eval_)?measurements$")
 _META_TAIL = re.compile(r"[._-]?(?:meta_?data|meta|metadata)(?:[._-]\d+)?$")
 
 
-def sidecar_for(table_name: str, names: list[str]) -> str | None:
+def sidecar_for(table_name: str, names: list[str], tables: int = 0) -> str | None:
     """The sidecar among `names` that belongs to `table_name`: same stem (`log.tsv` ↔ `log.json`,
     `log.meta.yaml`, `log.tsv.json`), or the same stem once a log's and a metadata file's own tails are taken
     off (AlgoPerf: `resnet_eval_measurements.csv` ↔ `resnet_meta_data_0.json`; `eval_measurements.csv` ↔
-    `meta_data_0.json`)."""
+    `meta_data_0.json`); else, in a drop of one table (`tables` == 1) and one settings file, that file whatever
+    its name (`config.json` beside `RTX 3090_1_gpus__half_model_train_benchmark.csv`)."""
     stem = table_name.rsplit(".", 1)[0].lower()
     core = _TABLE_TAIL.sub("", stem)
     candidates = [n for n in names if n != table_name and n.lower().endswith((".json", *YAML_SUFFIXES))]
@@ -206,4 +207,4 @@ def sidecar_for(table_name: str, names: list[str]) -> str | None:
         base = n.lower().rsplit(".", 1)[0]
         if _META_TAIL.search(base) and _META_TAIL.sub("", base) == core:
             return n
-    return None
+    return candidates[0] if tables == 1 and len(candidates) == 1 else None

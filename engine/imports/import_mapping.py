@@ -35,6 +35,7 @@ ROLES: dict[str, str] = {
     "price": "price per hour (USD/h)",
     "power": "power draw (W)",
     "cost": "purchase price of the system (USD), for throughput per dollar",
+    "setting": "a setting of the run (sequence length, image size, layout …): part of its configuration, never pooled",
     "label": "kept as text, not charted",
     "ignore": "dropped",
 }
@@ -83,6 +84,7 @@ class ImportMapping:
     time_unit: str = "s"
     accuracy: str = "auto"  # "fraction", "percent" or "auto" (≤ 1 everywhere = fraction)
     constants: dict[str, str] = field(default_factory=dict)
+    said: list[str] = field(default_factory=list)  # what the guess read from the data or the names, and where
 
     def columns(self, role: str) -> list[str]:
         return [c for c, r in self.roles.items() if r == role]
@@ -145,7 +147,7 @@ def metric_column(metric: str, unit: str, direction: str = "") -> str:
     """The History column a value lands in: 'examples_per_sec' for images/s-style throughput (AccelBench's
     own axis), otherwise 'Metric (unit)', marked when the user's direction overrides the unit's."""
     unit, metric = unit.strip(), metric.strip() or "value"
-    if unit.lower() in OWN_THROUGHPUT_UNITS and direction in ("", "higher"):
+    if unit.lower() in OWN_THROUGHPUT_UNITS and direction in ("", "higher") and "per device" not in metric:
         return "examples_per_sec"  # "higher" only restates what a rate's unit says: no edit needed for Compare
     name = f"{metric} ({unit})" if unit and f"({unit})" not in metric else metric
     default = unit_direction(unit)

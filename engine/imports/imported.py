@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from engine.imports.settings import SETTING, setting_columns
 from engine.imports.units import unit_of
 from engine.results.history import group_label, higher_is_better, metric_columns
 
@@ -31,7 +32,7 @@ CONFIG = (
 def to_long(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per (row, metric) with a value: the context columns, `metric`, `value` and its `unit` (what the
     row counted — images/s, sequences/s — where AccelBench's axis says examples/s)."""
-    ids = [c for c in LONG_ID if c in frame.columns]
+    ids = [c for c in LONG_ID if c in frame.columns] + setting_columns(frame)
     metrics = metric_columns(frame)
     own = frame["unit"] if "unit" in frame.columns else pd.Series("", index=frame.index)
     data = frame[[*ids, *metrics]].assign(_row_unit=own.astype(object).where(own.notna(), ""))
@@ -43,7 +44,8 @@ def to_long(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _config(df: pd.DataFrame, extra: Sequence[str] = ()) -> list[str]:
-    return [c for c in (*CONFIG, *extra) if c in df.columns and df[c].notna().any()]
+    """What makes rows one configuration: CONFIG and every setting the rows carry (a sequence length …)."""
+    return [c for c in (*CONFIG, *extra) if c in df.columns and df[c].notna().any()] + setting_columns(df)
 
 
 def noise(df: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -77,10 +79,10 @@ def scaling(df: pd.DataFrame, metric: str) -> pd.DataFrame:
     (linear from the smallest count), efficiency (actual ÷ ideal, 1 = perfect) and × faster than the smallest."""
     if "device_count" not in df.columns:
         return pd.DataFrame()
-    by = [c for c in _config(df) if c not in ("device_count", "global_batch_size")]
     data = df.dropna(subset=[metric, "device_count"])
     if data.empty:
         return pd.DataFrame()
+    by = _scaling_lines(data)
     med = data.groupby([*by, "device_count"], dropna=False, sort=True)[metric].median().reset_index()
     higher = higher_is_better(metric) is not False
     parts = []
@@ -101,6 +103,18 @@ def scaling(df: pd.DataFrame, metric: str) -> pd.DataFrame:
     out = pd.concat(parts, ignore_index=True)
     out.insert(0, "group", group_label(out, [c for c in by if out[c].nunique(dropna=False) > 1] or by[:1]).to_numpy())
     return out
+
+
+def _scaling_lines(data: pd.DataFrame) -> list[str]:
+    """What splits scaling into lines: the configuration without the count, and without a batch or setting only
+    where it goes with the count (weak scaling's batch, a node count: one value per count) — never several batch
+    sizes or sequence lengths pooled at one count."""
+    by = [c for c in _config(data) if c != "device_count"]
+    for column in [c for c in by if c == "global_batch_size" or c.startswith(SETTING)]:
+        others = [c for c in by if c != column]
+        if data.groupby([*others, "device_count"], dropna=False)[column].nunique(dropna=False).max() <= 1:
+            by = others
+    return by
 
 
 def time_to_target(df: pd.DataFrame, metric: str, target: float) -> pd.DataFrame:

@@ -18,6 +18,7 @@ from engine.compare.facts.likeforlike import Rate
 from engine.compare.facts.workload import device_unit
 from engine.imports.default_view import default_metric
 from engine.imports.imported import CONFIG, default_target, time_to_target
+from engine.imports.settings import SETTING, setting_columns
 from engine.results.history import higher_is_better, metric_columns, metric_title
 
 
@@ -74,7 +75,7 @@ def _curve_rates(df: pd.DataFrame, by: list[str], metric: str, name: str) -> lis
 def rates_of_rows(df: pd.DataFrame, name: str) -> list[tuple[Rate, Band]]:
     """Every configuration × metric of imported rows as a rate (the median; a curve's time to its target) and its
     band."""
-    by = [c for c in CONFIG if c in df.columns and df[c].notna().any()]
+    by = [c for c in CONFIG if c in df.columns and df[c].notna().any()] + setting_columns(df)
     out: list[tuple[Rate, Band]] = []
     for metric in metric_columns(df):
         higher = higher_is_better(metric)
@@ -106,6 +107,9 @@ def _rate(cfg: dict, g: pd.DataFrame, metric: str, unit: str, task: str, band: B
     detail = ", ".join(
         x for x in (" ".join(x for x in (build, _text(cfg.get("variant"))) if x), _text(cfg.get("precision"))) if x
     )
+    batch = f"batch {float(_text(cfg.get('global_batch_size'))):g}" if _text(cfg.get("global_batch_size")) else ""
+    settings_said = " · ".join(f"{k.removeprefix(SETTING)} {_text(v)}" for k, v in cfg.items() if k.startswith(SETTING))
+    detail = ", ".join(x for x in (detail, batch, settings_said) if x)  # rows that differ only in a setting differ here
     label = f"{n}× " * bool(n and n > 1) + device + (f" {detail}" if detail else "") + f" · {model} ({name})"
     first = g.iloc[0]
     how = f"imported from {name}: median of {band.rows} row{'s' * (band.rows > 1)}"
@@ -145,19 +149,60 @@ def headline_model(data: pd.DataFrame) -> str:
     return str(ranked[0]) if ranked else ""
 
 
-def headline(df: pd.DataFrame, name: str, most: int = 2) -> list[str]:
-    """The ids of the rates Compare opens with when History sends a file: the file's default metric (its rate of
-    work; a curve's validation accuracy) on its headline model, single-device figures first, then the
-    configurations with the most rows."""
+def _headline_pairs(df: pd.DataFrame, name: str) -> tuple[list[tuple[Rate, Band]], list[tuple[Rate, Band]]]:
+    """(the headline model's rates of the default metric, best first; two of them on two devices at the same
+    settings, or [])."""
     metrics = metric_columns(df)
     if not metrics or "model" not in df.columns:
-        return []
+        return [], []
     metric = default_metric(df, metrics, per_device=False)
     data = df.dropna(subset=[metric])
     model = headline_model(data)
     pairs = [(r, b) for r, b in rates_of_rows(data[data["model"] == model], name) if r.id.split(":")[2] == metric]
     pairs.sort(key=lambda rb: (rb[0].devices != 1, -rb[1].rows, rb[0].label))
-    return [r.id for r, _ in pairs[:most]]
+    by = [c for c in CONFIG if c in data.columns and data[c].notna().any()] + setting_columns(data)
+    return pairs, same_settings(pairs, by, f"imported:{name}:{metric}:")
+
+
+def headline(df: pd.DataFrame, name: str, most: int = 2) -> list[str]:
+    """The ids of the rates Compare opens with when History sends a file: the file's default metric (its rate of
+    work; a curve's validation accuracy) on its headline model — two different devices at the same settings where
+    the file has them (never one GPU at two batch sizes), else single-device figures first, then the
+    configurations with the most rows."""
+    pairs, paired = _headline_pairs(df, name)
+    return [r.id for r, _ in (paired or pairs)[:most]]
+
+
+def headline_why(df: pd.DataFrame, name: str) -> str:
+    """Why Use on Compare cannot pair two devices at the same settings; "" when it can."""
+    pairs, paired = _headline_pairs(df, name)
+    if paired or not pairs:
+        return ""
+    devices = {_device(r) for r, _ in pairs}
+    if len(devices) < 2:
+        return f"one device only ({pairs[0][0].label.split(' · ')[0]}): Compare sets it beside your runs"
+    return "no two devices were measured at the same settings: Compare opens with the first two configurations"
+
+
+_HARDWARE = ("device_label", "memory_gb", "form_factor")  # what two devices differ in; all else is a setting
+
+
+def same_settings(pairs: list[tuple[Rate, Band]], by: list[str], prefix: str) -> list[tuple[Rate, Band]]:
+    """The first two rates (in `pairs`' order) of two different devices at the same settings (count, precision,
+    batch, framework, variant and every setting column), or [] when no two devices share settings. `by` is how
+    the rates were grouped (their ids end with its values joined by '|' after `prefix`)."""
+    keep = [i for i, c in enumerate(by) if c not in _HARDWARE]
+    seen: dict[tuple[str, ...], tuple[Rate, Band]] = {}
+    for rate, band in pairs:
+        values = rate.id[len(prefix) :].split("|")
+        first = seen.setdefault(tuple(values[i] for i in keep if i < len(values)), (rate, band))
+        if _device(first[0]) != _device(rate):
+            return [first, (rate, band)]
+    return []
+
+
+def _device(rate: Rate) -> str:
+    return rate.hardware_key or str(rate.settings.get("hardware"))
 
 
 def within_noise(subject: float, baseline: float, bands: list[Band]) -> bool:

@@ -9,6 +9,7 @@ its row and column, and nothing is loaded. Pure pandas; no streamlit.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from dataclasses import dataclass, field
 
@@ -16,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from engine.imports import systems
+from engine.imports.file_hints import name_hints
 from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
 from engine.imports.foreign_text import (
     MISSING_MARKERS,
@@ -27,10 +29,12 @@ from engine.imports.foreign_text import (
     split_number,
 )
 from engine.imports.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column, unit_direction
+from engine.imports.keyvalue_log import is_keyvalue_log, read_keyvalue_log, split_keys
 from engine.imports.mllog import is_mllog, read_mllog
+from engine.imports.settings import SETTING, find_settings, fit_roles
 from engine.imports.shapes import guess_mapping
 from engine.imports.sidecar import sidecar_roles
-from engine.imports.units import derived_rates, unit_from_header, unit_of
+from engine.imports.units import derived_rates, step_rates, unit_from_header, unit_of
 from engine.results.errors import CsvError
 from engine.results.history import IMPORT_CONTEXT
 from engine.results.status import RunStatus
@@ -50,22 +54,30 @@ class Raw:
     digest: str = ""
 
 
-def read_raw(data: bytes | str, name: str) -> Raw:
-    """Read any supported file as text cells and guess its mapping. Raises CsvError."""
-    digest = hashlib.sha1(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+def _read_frame(data: bytes | str, name: str) -> tuple[pd.DataFrame, str, ImportMapping]:
+    """The file as text cells, how it was read, and the shapes' first guess."""
     if name.lower().endswith(JSON_SUFFIXES):
         frame = read_json_table(data)
-        guess = guess_mapping(frame, is_json=True, name=name)
-        return Raw(frame, describe_json(frame), guess, digest=digest)
+        return frame, describe_json(frame), guess_mapping(frame, is_json=True, name=name)
     text = decode_any(data)[0]
     if is_mllog(text):
         frame = read_mllog(text)
-        return Raw(
-            frame, f"MLPerf log (:::MLLOG), {len(frame):,} evaluations", guess_mapping(frame, name=name), digest=digest
-        )
+        return frame, f"MLPerf log (:::MLLOG), {len(frame):,} evaluations", guess_mapping(frame, name=name)
+    if is_keyvalue_log(text):
+        frame = read_keyvalue_log(text)
+        return frame, f"`key : value` log, {len(frame):,} records", guess_mapping(frame, is_json=True, name=name)
     table = read_text_table(data)
-    guess = guess_mapping(table.frame, headerless=not table.header, name=name)
-    return Raw(table.frame, describe(table), guess, digest=digest)
+    return table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header, name=name)
+
+
+def read_raw(data: bytes | str, name: str, folder: str = "") -> Raw:
+    """Read any supported file as text cells and guess its mapping — from its header, its cells, its name and
+    `folder` (the path above it, where known). Raises CsvError."""
+    digest = hashlib.sha1(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+    frame, how, guess = _read_frame(data, name)
+    guess.said += fit_roles(frame, guess) + split_keys(guess) + find_settings(frame, guess)
+    name_hints(guess, name, folder)
+    return Raw(frame, how, guess, digest=digest)
 
 
 def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> tuple[pd.Series, pd.Series]:
@@ -202,6 +214,11 @@ def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) 
     ):
         values = _number_role(raw, m, role, constants, whole=False)
         out[column] = values if values is not None else np.nan
+    for column in m.columns("setting"):  # each value its own configuration (text: never charted, never pooled)
+        out[SETTING + column] = raw[column].astype(str).replace("", None)
+    for key, value in constants.items():
+        if key.startswith(SETTING):
+            out[key] = value
     if m.shape == "telemetry" and not (m.column("date") or m.column("step") or m.column("time")):
         out["step"] = raw["_row"].astype(float)  # a log without timestamps: samples in order
     out["_row"] = raw["_row"]
@@ -215,7 +232,12 @@ def _check(raw: pd.DataFrame, m: ImportMapping) -> None:
                 f"the mapping gives column {column!r} the role {role}, but this file has no such column", 1, column
             )
     if not m.columns("value"):
-        raise CsvError("no column is mapped as a value: give at least one column the role 'value'")
+        kept = ", ".join(m.columns("setting") + m.columns("batch") + m.columns("label"))[:200]
+        raise CsvError(
+            "nothing in this file is a measurement"
+            + (f" (settings only: {kept})" if kept else "")
+            + ": load it together with its results table (as its sidecar), or give a column the role 'value'"
+        )
     for role in ("device", "system", "model", "metric", "unit", "count", "nodes", "batch", "date", "time", "step"):
         if len(m.columns(role)) > 1:
             raise CsvError(f"only one column can have the role {role} ({', '.join(m.columns(role))})")
@@ -246,6 +268,8 @@ def apply_import(
     Raises:
       CsvError: the first bad cell (row and column named), or a mapping that does not fit the file.
     """
+    m = copy.deepcopy(m)
+    fitted = fit_roles(raw, m)  # a saved or edited mapping meets cells that do not fit a role: demoted, said
     _check(raw, m)
     side = sidecar_roles(sidecar or {})
     # the framework a file name suggests ("…_pytorch.tsv") yields to its sidecar's own ("PyTorch 0.4.1")
@@ -266,7 +290,7 @@ def apply_import(
     names = list(pd.unique(long["metric_col"]))
     for name in names:
         out[name] = long["value"].where(long["metric_col"] == name)
-    derived = derived_rates(out, names)
+    derived = step_rates(out, names) + derived_rates(out, names)
     out["file"], out["source"] = file_name, "file:" + file_name
     out["status"], out["kind"] = RunStatus.OK.value, "external"
     out["run_id"] = file_name + ":" + out["_row"].astype(str) + ":" + long["source_column"]
@@ -274,7 +298,7 @@ def apply_import(
     out["unit"] = [unit_of(n, u) for n, u in zip(long["metric_col"], long["unit"].fillna(""), strict=True)]
     for key, value in (sidecar or {}).items():
         out[f"meta.{key}"] = value
-    notes = _notes(raw, m, missing) + ([f"added: {', '.join(derived)}"] if derived else [])
+    notes = [*_notes(raw, m, missing), *fitted, *m.said] + ([f"added: {', '.join(derived)}"] if derived else [])
     return out.drop(columns="_row"), notes
 
 

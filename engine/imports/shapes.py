@@ -14,8 +14,7 @@ import pandas as pd
 from engine.imports.foreign_text import MISSING_MARKERS, is_date, split_number
 from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
 from engine.imports.known_formats import KNOWN, accelerators_win
-from engine.imports.system_names import parse_system
-from engine.imports.units import normalise_unit, tool_units, unit_from_header
+from engine.imports.units import normalise_unit, share_unit, split_per_device, tool_units, unit_from_header
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),
@@ -39,9 +38,6 @@ _SETTING_PREFIXES = {"env", "environment", "config", "meta", "host", "system", "
 _SINGLE = {"device", "system", "count", "nodes", "batch", "model", "step", "date", "metric", "unit", "time"}
 _NUMBER_ROLES = {"count", "nodes", "batch", "price", "power", "time", "step", "cost"}
 _HOURLY = re.compile(r"hour|/\s*h\b|per\s*h|\bhr\b|hourly", re.IGNORECASE)
-_FRAMEWORKS = {"pytorch": "PyTorch", "torch": "PyTorch", "tensorflow": "TensorFlow", "tf": "TensorFlow",
-               "jax": "JAX", "mxnet": "MXNet", "paddle": "PaddlePaddle", "onnx": "ONNX Runtime"}  # fmt: skip
-_PRECISIONS = {"fp32": "fp32", "fp16": "fp16", "bf16": "bf16", "amp": "mixed (AMP)", "tf32": "tf32", "int8": "int8"}
 
 
 def _present(col: pd.Series) -> pd.Series:
@@ -64,7 +60,7 @@ def cell_kind(col: pd.Series) -> tuple[str, str]:
     return "text", ""
 
 
-def _metric_for(unit: str, name: str) -> str:
+def metric_for(unit: str, name: str) -> str:
     """A metric name from the unit (and the header's words): rates are throughput, times latency or time."""
     low = name.lower()
     split = _split(name)  # train/validation/test accuracy stay separate series
@@ -82,6 +78,8 @@ def _metric_for(unit: str, name: str) -> str:
     if unit_direction(unit) and unit.endswith("/s"):
         return "Throughput"
     if unit in ("ms", "s", "min", "h"):
+        if unit in ("ms", "s") and re.search(r"step|iter", low):
+            return "Time per step"  # with the batch known, also examples/s (units.step_rates)
         return "Time to train" if unit in ("min", "h") else "Time"
     return {"%": "Utilization", "MiB": "Memory used", "GiB": "Memory used", "C": "Temperature", "°C": "Temperature",
             "W": "Power draw", "MHz": "Clock"}.get(unit, "")  # fmt: skip
@@ -142,6 +140,8 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     for c in cols:
         kind, unit = kinds[c]
         role = "" if headerless else role_by_name(c, kind)
+        if role in ("step", "time") and unit_from_header(c)[1] in ("ms", "us"):
+            role = ""  # 'step time [ms]': a measured time per step, not a series' axis
         low = c.lower()
         if kind == "number" and "count" in low and any(w in low for w in _NOT_DEVICES):
             role = "label"  # preemption_count, step_count: kept, never a device count nor a result
@@ -189,13 +189,15 @@ def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape:
     specs = {}
     for c in (c for c, r in roles.items() if r == "value"):
         base, unit = unit_from_header(c)
-        unit = unit or normalise_unit(kinds[c][1])
+        unit, per_device = split_per_device(unit or normalise_unit(kinds[c][1]) or share_unit(c))
+        each = " per device" if per_device else ""  # 'Throughput (T/s/GPU)': already one device's rate
         if has_metric:
             specs[c] = ValueSpec("", unit)
         elif shape == "wide" and not has_model:
-            specs[c] = ValueSpec(_metric_for(unit, c) or "value", unit, model=base)
+            specs[c] = ValueSpec((metric_for(unit, c) or "value") + each, unit, model=base)
         else:
-            specs[c] = ValueSpec(_metric_for(unit, c) or base, unit)
+            metric = base if share_unit(c) and unit == "%" else metric_for(unit, c) or base
+            specs[c] = ValueSpec(metric + each, unit)
     return specs
 
 
@@ -235,7 +237,6 @@ def guess_mapping(raw: pd.DataFrame, headerless: bool = False, is_json: bool = F
     if shape == "telemetry":
         _telemetry_numbers(raw, m, kinds)
     tool_units(m, name)  # lambdal's model columns: images/s, sequences/s, tokens/s … as the tool reports them
-    _name_hints(m, name)
     return m
 
 
@@ -252,29 +253,3 @@ def _telemetry_numbers(raw: pd.DataFrame, m: ImportMapping, kinds: dict[str, tup
         elif len(nums) and nums.between(0, 120).all() and nums.nunique() > 1:
             m.values[c] = ValueSpec("Temperature", "C")
     m.fmt = "telemetry log (nvidia-smi --format=csv,noheader style)"
-
-
-THROUGHPUT_DEFAULT_UNIT = "samples/s"  # a file that says "throughput" and no unit: work items per second
-
-
-def _name_hints(m: ImportMapping, name: str) -> None:
-    """What a file name says that its header does not: 'pytorch-train-throughput-fp32.csv' holds PyTorch
-    throughputs measured in fp32 — samples per second (a rate: higher is better, AccelBench's examples/s
-    axis, so Compare takes it as it is); the unit is shown and editable in the mapping step."""
-    words = set(re.split(r"[^a-z0-9]+", name.lower()))
-    if "throughput" in words:
-        for c, spec in m.values.items():
-            if not spec.unit and not m.column("metric"):  # a unitless column is a model's throughput
-                model = spec.model or ("" if m.column("model") else unit_from_header(c)[0])
-                m.values[c] = ValueSpec("Throughput", THROUGHPUT_DEFAULT_UNIT, model, "")
-    if not (m.column("system") or m.column("device")) and "device" not in m.constants:
-        read = parse_system(name.rsplit(".", 1)[0])  # '8xA100_80GB_SXM4_monitor.csv' names the device
-        if read.hardware_key:
-            count = f"{read.device_count}x " if read.device_count else ""
-            m.constants["device"] = f"{count}{read.device_model} {read.form_factor}".strip()
-    framework = next((_FRAMEWORKS[w] for w in _FRAMEWORKS if w in words), "")
-    if framework and not m.column("framework") and "framework" not in m.constants:
-        m.constants["framework"] = framework  # PyTorch and TensorFlow files dropped together are never one bar
-    precision = next((_PRECISIONS[w] for w in _PRECISIONS if w in words), "")
-    if precision and not m.column("precision") and "precision" not in m.constants:
-        m.constants["precision"] = precision

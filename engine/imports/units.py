@@ -29,10 +29,17 @@ LAMBDA_FORMAT = "lambdal deeplearning-benchmark table (units per model from its 
 _RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
                "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s",
                "tok": "tokens/s", "toks": "tokens/s", "imgs": "images/s", "seqs": "sequences/s",
-               "sentences": "sentences/s", "frames": "frames/s", "mels": "mel frames/s"}  # fmt: skip
+               "sentences": "sentences/s", "frames": "frames/s", "mels": "mel frames/s",
+               # one-letter abbreviations of a rate's unit ('(T/s/GPU)', '(S/s)'): never seconds per second
+               "t": "tokens/s", "s": "samples/s", "i": "images/s"}  # fmt: skip
 _UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s", "secs": "s",
-               "sec": "s", "msec": "ms", "millis": "ms", "percent": "%", "pct": "%", "watts": "W", "usd": "USD"}  # fmt: skip
+               "sec": "s", "msec": "ms", "millis": "ms", "percent": "%", "pct": "%", "watts": "W", "usd": "USD",
+               "gbs": "GB/s", "gbps": "GB/s", "tflops": "TFLOPS", "gflops": "GFLOPS", "joules": "J"}  # fmt: skip
 _OWN_AXIS = "examples/s"  # AccelBench's own throughput axis (examples_per_sec)
+PER_DEVICE_UNIT = " per device"  # a header's rate of one device ('T/s/GPU'): divided by the count never again
+_PER_DEVICE = re.compile(r"\s*(?:/|per\s*)(?:gpu|device|chip|accelerator|card|tpu|xpu)s?$", re.IGNORECASE)
+# Names of a share of a peak that files print without a unit (MFU 41.5): percentages stay percentages.
+_SHARE = re.compile(r"(?:^|[^a-z])(mfu|hfu|util|utilization|utilisation|occupancy)(?:[^a-z]|$)", re.IGNORECASE)
 
 
 def unit_from_header(name: str) -> tuple[str, str]:
@@ -43,7 +50,7 @@ def unit_from_header(name: str) -> tuple[str, str]:
     low = name.lower().replace("_", " ")
     m = re.search(r"(\w+)\s*(?:/|per)\s*(s|sec|second)\b", low)
     if m and m.group(1) in _RATE_WORDS:
-        return name, _RATE_WORDS[m.group(1)]
+        return name, _RATE_WORDS[m.group(1)] + (PER_DEVICE_UNIT if _PER_DEVICE.search(low) else "")
     words = low.split()
     if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in _RATE_WORDS:  # throughput_img_s
         return name, _RATE_WORDS[words[-2]]
@@ -55,6 +62,9 @@ def unit_from_header(name: str) -> tuple[str, str]:
 
 def normalise_unit(unit: str) -> str:
     u = unit.strip()
+    per = _PER_DEVICE.search(u)
+    if per and per.start() > 0:
+        return normalise_unit(u[: per.start()]) + PER_DEVICE_UNIT
     low = u.lower()
     if low in _UNIT_WORDS:
         return _UNIT_WORDS[low]
@@ -62,6 +72,18 @@ def normalise_unit(unit: str) -> str:
     if m:
         return _RATE_WORDS.get(m.group(1), f"{m.group(1)}/s")
     return u
+
+
+def split_per_device(unit: str) -> tuple[str, bool]:
+    """('tokens/s', True) for 'tokens/s per device' (a header's '(T/s/GPU)'), else (unit, False)."""
+    if unit.endswith(PER_DEVICE_UNIT):
+        return unit[: -len(PER_DEVICE_UNIT)], True
+    return unit, False
+
+
+def share_unit(name: str) -> str:
+    """'%' for a column named as a share of a peak (MFU, utilisation) that gives no unit, else ""."""
+    return "%" if _SHARE.search(name) else ""
 
 
 def _key(column: str) -> str:
@@ -100,7 +122,7 @@ def unit_of(metric: str, row_unit: str = "") -> str:
     title = metric_title(metric)
     m = re.search(r"\(([^()]+)\)(?: · (?:lower|higher) is better)?$", title)
     unit = m.group(1) if m else ""
-    if row_unit and unit.startswith(_OWN_AXIS):
+    if row_unit.endswith("/s") and unit.startswith(_OWN_AXIS):  # a step time's row (ms) converted: examples/s
         unit = row_unit + unit[len(_OWN_AXIS) :]
     return unit
 
@@ -153,3 +175,22 @@ def derived_rates(out: pd.DataFrame, metric_names: list[str]) -> list[str]:
                 out[new] = out[name] / out[col].where(out[col] > 0)
                 added.append(new)
     return added
+
+
+# A time per step or per iteration (not a time to train): with the batch known, examples/s = batch ÷ seconds.
+_STEP_TIME = re.compile(r"per (?:step|iter)|step[ _]?time|iter(?:ation)?[ _]?time|batch[ _]?time|s/it\b", re.I)
+_SECONDS = {"ms": 1e-3, "s": 1.0, "us": 1e-6, "µs": 1e-6}
+
+
+def step_rates(out: pd.DataFrame, metric_names: list[str]) -> list[str]:
+    """Throughput (examples/s) from the first time per step whose rows carry their batch, beside the time (both
+    shown); nothing where AccelBench's own throughput is already there or no row states its batch."""
+    batch = pd.to_numeric(out.get("global_batch_size"), errors="coerce") if "global_batch_size" in out else None
+    if batch is None or batch.isna().all() or "examples_per_sec" in out.columns:
+        return []
+    for name in metric_names:
+        found = re.search(r"\(([^()]+)\)$", metric_title(name))
+        if found and found.group(1) in _SECONDS and _STEP_TIME.search(name):
+            out["examples_per_sec"] = batch.astype(float) / (out[name] * _SECONDS[found.group(1)])
+            return [f"Throughput (examples/s) = the batch ÷ {metric_title(name)}"]
+    return []

@@ -64,7 +64,6 @@ def test_a_metric_column_spreads_values_over_one_column_per_metric():
     "text, roles, where",
     [
         ("hw,net,v\nA100,b,1\nA100,b,12 ms\n", {"v": "value"}, (3, "v")),
-        ("hw,net,v,bs\nA100,b,1,32\nA100,b,2,3.5\n", {"v": "value", "bs": "batch"}, (3, "bs")),
         ("hw,net,v,d\nA100,b,1,2020-01-01\nA100,b,2,someday\n", {"v": "value", "d": "date"}, (3, "d")),
         ("hw,net,v\nA100,b,1\n,b,2\n", {"v": "value"}, (3, "hw")),
         ("hw,net,v\nA100,b,1\n", {"nope": "value"}, (1, "nope")),

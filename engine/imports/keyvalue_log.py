@@ -1,0 +1,71 @@
+"""`key : value` text logs (a benchmark's printed summary: `Model : resnet50`, `Throughput : 1234.5 images/sec`)
+read as records of text cells, and the many flat keys of a JSON Lines report split into benchmark and metric.
+
+A log's record ends where a key repeats (the next run's summary); a value's trailing unit moves to its column's
+header (`Throughput (images/sec)`), where the mapping reads units. Pure pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from engine.imports.foreign_text import split_number
+from engine.imports.import_mapping import ImportMapping, ValueSpec
+from engine.imports.shapes import metric_for
+from engine.imports.units import normalise_unit, unit_from_header
+
+_LINE = re.compile(r"^\s*([A-Za-z][^:,;\t|]{0,79}?)\s*[:=]\s*(\S.*?)\s*$")
+_NUMBER_UNIT = re.compile(r"^([-+]?\d[\d,]*(?:\.\d*)?(?:[eE][-+]?\d+)?)\s*([A-Za-z%/][\w/% .-]{0,30})$")
+MANY_KEYS = 20  # a report with more value keys than this is split into benchmark · metric by its key pattern
+
+
+def is_keyvalue_log(text: str) -> bool:
+    """Most non-blank lines (at least three) are `key : value` (or `key = value`) pairs."""
+    lines = [ln for ln in text.split("\n")[:400] if ln.strip()]
+    return len(lines) >= 3 and sum(bool(_LINE.match(ln)) for ln in lines) >= 0.8 * len(lines)
+
+
+def read_keyvalue_log(text: str) -> pd.DataFrame:
+    """One row per record (a record ends where a key repeats), text cells, `_row` = the record's first line."""
+    records: list[dict[str, str]] = []
+    starts: list[int] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        found = _LINE.match(line)
+        if not found:
+            continue
+        key, value = found.group(1).strip(), found.group(2)
+        if not records or key in records[-1]:
+            records.append({})
+            starts.append(number)
+        records[-1][key] = value
+    frame = pd.DataFrame(records, dtype=object).fillna("")
+    frame = frame.rename(columns={c: _with_unit(c, frame[c]) for c in frame.columns})
+    for c in frame.columns:
+        frame[c] = frame[c].map(lambda cell: _NUMBER_UNIT.sub(r"\1", cell) if split_number(cell) is None else cell)
+    frame["_row"] = np.array(starts)
+    return frame
+
+
+def _with_unit(key: str, cells: pd.Series) -> str:
+    """`Throughput` → `Throughput (images/sec)` when its values carry one unit the number parser does not."""
+    units = {m.group(2).strip() for c in cells if split_number(c) is None and (m := _NUMBER_UNIT.match(c))}
+    return f"{key} ({units.pop()})" if len(units) == 1 and not unit_from_header(key)[1] else key
+
+
+def split_keys(m: ImportMapping) -> list[str]:
+    """A report of many flat keys (`gemm.fp16.m4096.time_ms`): each value's benchmark is its key without the last
+    part, its metric the last part, so a chart shows a few metrics per benchmark, not one bar per key."""
+    values = m.columns("value")
+    split = [c for c in values if re.search(r"[./:]", c)]
+    if len(values) <= MANY_KEYS or len(split) < 0.8 * len(values):
+        return []
+    for c in split:
+        head, last = re.split(r"[./:](?=[^./:]*$)", c)
+        spec = m.values.get(c) or ValueSpec()
+        unit = spec.unit or unit_from_header(last)[1]
+        metric = metric_for(unit, last) if unit and normalise_unit(last) == unit else ""  # `….ms`: the key is its unit
+        m.values[c] = ValueSpec(metric or last, unit, head, spec.direction)
+    return [f"{len(split):,} keys read as benchmark · metric (the key's last part is the metric)"]
