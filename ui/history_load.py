@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
+from engine.imports.foreign_json import is_sidecar, paired_loosely, read_sidecar, sidecar_for
 from engine.imports.importer import Raw, read_raw
 from engine.imports.own_exports import as_export, own_kind, read_own
 from engine.results import history, history_files
@@ -177,7 +177,8 @@ def sidecars(items: list[Loaded]) -> dict[str, tuple[str, dict[str, str]]]:
     tables = sum(i.kind == "foreign" for i in items)  # one table and one settings file pair whatever their names
     out = {}
     for item in items:
-        found = sidecar_for(item.name, list(side), tables) if item.kind == "foreign" else None
+        loose = [n for n, settings in side.items() if paired_loosely(settings)]
+        found = sidecar_for(item.name, list(side), tables, loose) if item.kind == "foreign" else None
         if found:
             out[item.name] = (found, side[found])
     return out

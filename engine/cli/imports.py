@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from engine.cli.common import EXIT_OK, fail
-from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
+from engine.imports.foreign_json import is_sidecar, paired_loosely, read_sidecar, sidecar_for
 from engine.imports.import_mapping import ImportMapping, mapping_from_json
 from engine.imports.imported import to_long
 from engine.imports.importer import Raw, apply_import, load_foreign, read_raw
@@ -33,10 +33,12 @@ _TABLE_SUFFIXES = (".csv", ".tsv", ".txt", ".log", ".jsonl", ".ndjson", ".dat")
 
 
 def _settings_file(p: Path) -> bool:
-    """A JSON/YAML file of settings beside FILE (never another results JSON)."""
+    """A JSON/YAML file of settings beside FILE that may pair with it whatever its name (never a results JSON nor
+    a document of its own, such as an MLPerf system description)."""
     try:
-        return p.suffix.lower() in (".json", ".yaml", ".yml") and is_sidecar(p.read_bytes(), p.name)
-    except OSError:
+        data = p.read_bytes()
+        return is_sidecar(data, p.name) and paired_loosely(read_sidecar(data, p.name))
+    except (OSError, CsvError):
         return False
 
 
@@ -45,14 +47,17 @@ def _sidecar(path: Path, args: argparse.Namespace) -> dict[str, str] | None:
     side = Path(args.sidecar) if args.sidecar else None
     if side is None and path.parent.is_dir():
         files = [p for p in path.parent.iterdir() if p.is_file()]
-        settings = [p.name for p in files if _settings_file(p)]
+        sides = [p.name for p in files if p.suffix.lower() in (".json", ".yaml", ".yml")]
+        loose = [p.name for p in files if p.name in sides and _settings_file(p)]
         tables = sum(p.suffix.lower() in _TABLE_SUFFIXES for p in files)
-        found = sidecar_for(path.name, settings, tables)
+        found = sidecar_for(path.name, sides, tables, loose)
         side = path.parent / found if found else None
     if side is None:
         return None
     try:
-        return read_sidecar(_read(side, "sidecar"), side.name)
+        settings = read_sidecar(_read(side, "sidecar"), side.name)
+        args.sidecar_name = side.name  # said on stderr: the settings' source
+        return settings
     except CsvError as exc:
         fail(f"{side.name}: {exc} — nothing was imported")
 
@@ -180,7 +185,8 @@ def import_auto(path: Path, data: bytes, args: argparse.Namespace) -> int:
             " (this file names no device: give --device, e.g. --device 'RTX 2080 Ti')" if "device" in str(exc) else ""
         )
         fail(f"{path.name}: {exc}{hint} — nothing was imported")
-    said = _guessed(raw, m) + ([f"settings from the sidecar beside it ({len(sidecar)})"] if sidecar else [])
+    side_name = getattr(args, "sidecar_name", "")
+    said = _guessed(raw, m) + ([f"settings from the sidecar {side_name} beside it ({len(sidecar)})"] if sidecar else [])
     for name, companion in [] if getattr(args, "no_join", False) else _companions(path, raw):
         frame, matched = join_batch(frame, path.name, raw, companion)
         said.append(join_note(name, matched, len(frame))[0].replace("**", "") + " (--no-join: leave it out)")

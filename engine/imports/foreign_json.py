@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from engine.imports.foreign_text import decode_any
-from engine.imports.known_formats import with_facts
+from engine.imports.known_formats import system_description, with_facts
 from engine.imports.nested_report import is_report, report_records
 from engine.results.errors import CsvError
 
@@ -190,12 +190,13 @@ _TABLE_TAIL = re.compile(r"[._-]?(?:eval_)?measurements$")
 _META_TAIL = re.compile(r"[._-]?(?:meta_?data|meta|metadata)(?:[._-]\d+)?$")
 
 
-def sidecar_for(table_name: str, names: list[str], tables: int = 0) -> str | None:
+def sidecar_for(table_name: str, names: list[str], tables: int = 0, loose: list[str] | None = None) -> str | None:
     """The sidecar among `names` that belongs to `table_name`: same stem (`log.tsv` ↔ `log.json`,
     `log.meta.yaml`, `log.tsv.json`), or the same stem once a log's and a metadata file's own tails are taken
     off (AlgoPerf: `resnet_eval_measurements.csv` ↔ `resnet_meta_data_0.json`; `eval_measurements.csv` ↔
     `meta_data_0.json`); else, in a drop of one table (`tables` == 1) and one settings file, that file whatever
-    its name (`config.json` beside `RTX 3090_1_gpus__half_model_train_benchmark.csv`)."""
+    its name (`config.json` beside `RTX 3090_1_gpus__half_model_train_benchmark.csv`) — of `loose`, the settings
+    files that describe no document of their own (`paired_loosely`), where given."""
     stem = table_name.rsplit(".", 1)[0].lower()
     core = _TABLE_TAIL.sub("", stem)
     candidates = [n for n in names if n != table_name and n.lower().endswith((".json", *YAML_SUFFIXES))]
@@ -207,4 +208,11 @@ def sidecar_for(table_name: str, names: list[str], tables: int = 0) -> str | Non
         base = n.lower().rsplit(".", 1)[0]
         if _META_TAIL.search(base) and _META_TAIL.sub("", base) == core:
             return n
-    return candidates[0] if tables == 1 and len(candidates) == 1 else None
+    loose = candidates if loose is None else [n for n in candidates if n in loose]
+    return loose[0] if tables == 1 and len(candidates) == 1 and loose else None
+
+
+def paired_loosely(settings: dict[str, str]) -> bool:
+    """Whether a settings file may pair with a table of another name: not when it is a document of its own (an
+    MLPerf system description, which the page names and points to its results)."""
+    return system_description(settings) is None

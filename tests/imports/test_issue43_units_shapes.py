@@ -53,7 +53,11 @@ def test_ms_per_step_with_the_batch_in_the_name_and_a_sidecar_named_otherwise(tm
     assert time["value"].median() == pytest.approx(100.0) and set(time["unit"]) == {"ms"}  # both shown
     assert set(long["device_label"]) == {"RTX 3090"} and set(long["precision"]) == {"fp16"}
     assert set(long["global_batch_size"]) == {64}
-    assert "batch 64 from the file name" in err and "precision fp16 from the file name" in err
+    assert (
+        "settings from the sidecar config.json beside it" in err
+        and "batch 64 from the file name" in err
+        and "precision fp16 from the file name" in err
+    )
     assert "unit ms per step from the file name" in err and "Throughput (examples/s) = the batch ÷" in err
 
 
