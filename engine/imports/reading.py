@@ -1,0 +1,58 @@
+"""Another tool's file read as text cells, with a first mapping guessed from its header, its cells, its name and
+its folder: the first stage of the one import path (`read_raw` → `engine.imports.importer.apply_import`).
+Raises `CsvError`. Pure pandas; no streamlit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from engine.imports.file_hints import name_hints
+from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
+from engine.imports.foreign_text import decode_any, describe, read_text_table
+from engine.imports.import_mapping import ImportMapping
+from engine.imports.keyvalue_log import is_keyvalue_log, read_keyvalue_log, split_keys
+from engine.imports.mllog import is_mllog, read_mllog
+from engine.imports.settings import find_settings, fit_roles
+from engine.imports.shapes import guess_mapping
+
+
+@dataclass
+class Raw:
+    """A foreign file read as text cells (`frame`, with `_row`), how it was read, a first mapping, and the
+    digest of the file's bytes (with a mapping's `key()`, what a mapped result may be cached by)."""
+
+    frame: pd.DataFrame
+    how: str
+    guess: ImportMapping
+    sidecar: dict[str, str] = field(default_factory=dict)
+    digest: str = ""
+
+
+def _read_frame(data: bytes | str, name: str) -> tuple[pd.DataFrame, str, ImportMapping]:
+    """The file as text cells, how it was read, and the shapes' first guess."""
+    if name.lower().endswith(JSON_SUFFIXES):
+        frame = read_json_table(data)
+        return frame, describe_json(frame), guess_mapping(frame, is_json=True, name=name)
+    text = decode_any(data)[0]
+    if is_mllog(text):
+        frame = read_mllog(text)
+        return frame, f"MLPerf log (:::MLLOG), {len(frame):,} evaluations", guess_mapping(frame, name=name)
+    if is_keyvalue_log(text):
+        frame = read_keyvalue_log(text)
+        return frame, f"`key : value` log, {len(frame):,} records", guess_mapping(frame, is_json=True, name=name)
+    table = read_text_table(data)
+    return table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header, name=name)
+
+
+def read_raw(data: bytes | str, name: str, folder: str = "") -> Raw:
+    """Read any supported file as text cells and guess its mapping — from its header, its cells, its name and
+    `folder` (the path above it, where known). Raises CsvError."""
+    digest = hashlib.sha1(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+    frame, how, guess = _read_frame(data, name)
+    guess.said += fit_roles(frame, guess) + split_keys(guess) + find_settings(frame, guess)
+    name_hints(guess, name, folder)
+    return Raw(frame, how, guess, digest=digest)
