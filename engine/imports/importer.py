@@ -112,7 +112,8 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
     if (spec.direction or ("higher" if unit_direction(spec.unit) else "")) == "higher":
         missing = missing | (values == 0)  # a rate of 0 is a benchmark that did not run, not a result
     keep = ~missing
-    rows = raw[keep]
+    used = [column, m.column("metric"), unit_col, "_row"]
+    rows = raw.loc[keep, [c for c in dict.fromkeys(used) if c]]  # these columns only: a report may have 1,000
     metric = (
         rows[m.column("metric")]
         if not spec.metric and m.column("metric")

@@ -112,14 +112,17 @@ def _splits_rows(values: pd.Series, rows: int) -> bool:
 
 def _is_setting(raw: pd.DataFrame, col: str, measured: list[str]) -> bool:
     """A unitless column of whole numbers that repeats and groups the rows, with a setting's name or with a
-    measurement varying inside its groups; in a one-record file, any unitless number not named as measured."""
+    measurement varying inside its groups; in a one-record file where no column is named as measured, any unitless
+    number."""
     if names_measurement(col):
         return False
     nums = _numbers(raw[col])
     if nums.empty or nums.isna().any() or _present(raw[col]).map(lambda c: (split_number(c) or ("", ""))[1]).any():
         return False
-    if len(raw) == 1:
-        return True
+    if len(raw) == 1:  # one record: its unnamed numbers are settings only where nothing is named as measured
+        return measured == []
+    if (nums % 1 == 0).all() and nums.nunique() == 1 and len(nums) > 1:
+        return True  # one whole number on every row, named as nothing measured (`iters` 50): what the run was set to
     if not ((nums % 1 == 0).all() and _splits_rows(nums, len(raw))):
         return False
     if _SETTING_NAME.search(col):
@@ -133,7 +136,7 @@ def find_settings(raw: pd.DataFrame, m: ImportMapping) -> list[str]:
     global batch to `batch` (the micro-batch to a setting). Returns what it did, one line each."""
     said = []
     values = m.columns("value")
-    measured = [c for c in values if names_measurement(c)] or values
+    named = [c for c in values if names_measurement(c)]
     for col in values:
         if _REPEAT.match(col.lower()) and _numbers(raw[col]).notna().all():
             m.roles[col] = "label"  # repeats of one configuration are grouped (their spread is noise), never charted
@@ -143,7 +146,7 @@ def find_settings(raw: pd.DataFrame, m: ImportMapping) -> list[str]:
         spec = m.values.get(col)
         if (spec and spec.unit) or (len(raw) == 1 and m.fmt) or _is_global_batch(col):  # the batch: below
             continue
-        if _is_setting(raw, col, measured):
+        if _is_setting(raw, col, named if named or len(raw) == 1 else values):
             m.roles[col] = "setting"
             m.values.pop(col, None)
             said.append(f"column {col!r} is a setting (its values repeat and group the rows): each value is its own "

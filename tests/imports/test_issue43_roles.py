@@ -24,7 +24,7 @@ def _report_lines() -> str:
     """A JSON Lines report of many flat keys: 8 kernels × 3 metrics + one key whose *name* says batch (a time)."""
     lines = []
     for run in range(3):
-        record: dict[str, object] = {"gpu": "H100", "run": run}
+        record: dict[str, object] = {"gpu": "H100", "run": run, "warmup": 5}
         for i, kernel in enumerate(KERNELS):
             record |= {f"kernels.{kernel}.ms": 1.5 + i + run / 10, f"kernels.{kernel}.tflops": 300.0 + i,
                        f"kernels.{kernel}.bandwidth_gbs": 2000.0 + i}  # fmt: skip
@@ -50,6 +50,7 @@ def test_a_batch_named_key_holding_a_time_is_demoted_and_the_report_imports():
     # the repeats (a note), never a metric
     assert sorted(metric_columns(rows)) == ["Time (ms)", "bandwidth_gbs (GB/s)", "tflops (TFLOPS)"]
     assert rows["model"].nunique() == 9 and raw.guess.roles["run"] == "label"
+    assert raw.guess.roles["warmup"] == "setting" and set(rows["setting.warmup"]) == {"5"}  # one value: a setting
 
 
 def test_the_cli_imports_the_same_report(tmp_path, capsys):
