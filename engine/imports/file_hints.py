@@ -20,7 +20,9 @@ THROUGHPUT_DEFAULT_UNIT = "samples/s"  # a file that says "throughput" and no un
 _FRAMEWORKS = {"pytorch": "PyTorch", "torch": "PyTorch", "tensorflow": "TensorFlow", "tf": "TensorFlow",
                "jax": "JAX", "mxnet": "MXNet", "paddle": "PaddlePaddle", "onnx": "ONNX Runtime"}  # fmt: skip
 # A device named in a file name without a table entry is still a device when it reads like an accelerator.
-_ACCELERATOR = re.compile(r"^(RTX|GTX|TITAN|QUADRO|TESLA|A\d|H\d|L\d|B\d|V100|P100|T4|MI\d|TPU|GAUDI)", re.I)
+_ACCELERATOR = re.compile(
+    r"^(RTX|GTX|TITAN|QUADRO|TESLA|A\d{2,}|H\d{2,}|L\d{1,2}S?$|B\d{3}|V100|P100|T4$|MI\d{2,}|TPU|GAUDI)", re.I
+)
 _MLPERF_SCENARIOS = {"offline": "Offline", "server": "Server", "singlestream": "SingleStream",
                      "multistream": "MultiStream", "interactive": "Interactive"}  # fmt: skip
 # pytorch-gpu-benchmark's `{device}_{count}_gpus_{precision}_model_{train|inference}_benchmark.csv`: one column per
