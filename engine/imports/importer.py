@@ -214,6 +214,23 @@ def _notes(raw: pd.DataFrame, m: ImportMapping, missing: dict[str, int]) -> list
     return notes
 
 
+def _count_said(m: ImportMapping, side: dict[str, str], dims: pd.DataFrame) -> list[str]:
+    """Where the device count comes from: a rate per device divides by it once (a per-GPU header never)."""
+    if not dims["device_count"].notna().any():
+        return []
+    if m.column("count"):
+        where = f"column {m.column('count')!r}" + (f" × column {m.column('nodes')!r}" if m.column("nodes") else "")
+    elif "count" in side:
+        where = "the sidecar"
+    elif "count" in m.constants:
+        where = "the count given for every row"
+    elif m.column("system") or m.column("device"):
+        where = f"the names in column {(m.column('system') or m.column('device'))!r}"
+    else:
+        where = "the device given for every row" + (" (from the sidecar)" if "system" in side else "")
+    return [f"device count from {where}: rates per device divide by it once"]
+
+
 def apply_import(
     raw: pd.DataFrame, m: ImportMapping, file_name: str, sidecar: dict[str, str] | None = None
 ) -> tuple[pd.DataFrame, list[str]]:
@@ -252,7 +269,8 @@ def apply_import(
     out["unit"] = [unit_of(n, u) for n, u in zip(long["metric_col"], long["unit"].fillna(""), strict=True)]
     for key, value in (sidecar or {}).items():
         out[f"meta.{key}"] = value
-    notes = [*_notes(raw, m, missing), *fitted, *m.said] + ([f"added: {', '.join(derived)}"] if derived else [])
+    notes = [*_notes(raw, m, missing), *fitted, *m.said, *_count_said(m, side, dims)]
+    notes += [f"added: {', '.join(derived)}"] if derived else []
     return out.drop(columns="_row"), notes
 
 

@@ -84,7 +84,7 @@ def test_repeating_columns_are_settings_and_no_bar_pools_them():
     g = raw.guess
     assert g.roles["SeqLen"] == "setting" and g.roles["Precision"] == "precision"  # never the device
     assert g.roles["GlobalBatchSize"] == "batch" and g.roles["MicroBatchSize"] == "setting"
-    assert any("'SeqLen' is a setting" in n for n in notes)
+    assert any("'SeqLen' is a setting" in n for n in notes) and "device count from column 'GPUs'" in "".join(notes)
     view = add_views(rows)
     assert set(rows["setting.SeqLen"]) == {"2048", "4096"}
     assert view["configuration"].str.contains("SeqLen 4096").any()

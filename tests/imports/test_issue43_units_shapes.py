@@ -71,6 +71,7 @@ def test_the_device_count_and_scenario_from_the_folder(tmp_path, capsys):
     assert set(long["device_label"]) == {"MI300X"} and set(long["device_count"]) == {8}
     assert set(long["setting.scenario"]) == {"Offline"}
     assert "device 8x MI300X from the folder '8xMI300X'" in err and "scenario Offline from the folder" in err
+    assert "device count from the device given for every row" in err
 
 
 LOG = """Model : resnet50
