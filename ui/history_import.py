@@ -122,7 +122,13 @@ def _roles(key: str, version: int, raw: Raw, m: ImportMapping) -> ImportMapping:
     )  # fmt: skip
     roles = dict(m.roles) | {r["column"]: r["role"] for r in edited.to_dict("records")}
     values = {
-        r["column"]: ValueSpec(*(str(r[k] or "") for k in ("metric", "unit", "model", "better")))
+        r["column"]: ValueSpec(
+            metric=str(r["metric"] or ""),
+            unit=str(r["unit"] or ""),
+            model=str(r["model"] or ""),
+            direction=str(r["better"] or ""),
+            settings=m.values[r["column"]].settings if r["column"] in m.values else {},  # a key's own parameters
+        )
         for r in edited.to_dict("records")
         if r["role"] == "value"
     }

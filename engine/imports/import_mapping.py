@@ -60,12 +60,14 @@ OWN_THROUGHPUT_UNITS = {
 @dataclass
 class ValueSpec:
     """One value column. `metric` "" = named by the metric column; `unit` "" = the unit column or the cells';
-    `model` "" = the model column's; `direction` "" = from the unit ("higher" / "lower" to say it)."""
+    `model` "" = the model column's; `direction` "" = from the unit ("higher" / "lower" to say it); `settings`
+    what its key says it was set to (each a `setting.<name>` of its rows)."""
 
     metric: str = ""
     unit: str = ""
     model: str = ""
     direction: str = ""
+    settings: dict[str, str] = field(default_factory=dict)  # what the column's key sets (`m4096` → m: 4096)
 
 
 @dataclass
@@ -132,7 +134,8 @@ def mapping_from_json(text: str | bytes) -> ImportMapping:
         shape=doc.get("shape", "long"),
         fmt=doc.get("fmt", ""),
         roles=dict(doc["roles"]),
-        values={c: ValueSpec(**{k: str(v.get(k, "")) for k in ("metric", "unit", "model", "direction")})
+        values={c: ValueSpec(**{k: str(v.get(k, "")) for k in ("metric", "unit", "model", "direction")},
+                             settings={str(k): str(x) for k, x in (v.get("settings") or {}).items()})
                 for c, v in (doc.get("values") or {}).items()},
         system_rules=own_rules(rules or []),
         system_fixes={str(n): {str(k): str(v) for k, v in (f or {}).items()}

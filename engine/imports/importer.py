@@ -136,6 +136,8 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
     )
     if spec.model:
         out["model"] = spec.model
+    for key, value in spec.settings.items():
+        out[SETTING + key] = value
     step = m.column("step")  # a series' rows of another kind (a report's iterations) lack the column: not missing
     counted = missing & values.notna().groupby(raw[step] == "").transform("any") if step else missing
     return out, int(counted.sum())
@@ -258,6 +260,8 @@ def apply_import(
     stem = file_name.rsplit(".", 1)[0]
     model = long["model"] if "model" in long.columns else pd.Series(None, index=long.index, dtype=object)
     out["model"] = model.fillna(out["model"]).fillna(stem)
+    for column in [c for c in long.columns if c.startswith(SETTING)]:  # a key's own settings (`…m4096…`)
+        out[column] = long[column].astype(object).where(long[column].notna(), None)
     names = list(pd.unique(long["metric_col"]))
     for name in names:
         out[name] = long["value"].where(long["metric_col"] == name)

@@ -15,10 +15,16 @@ import pandas as pd
 from engine.imports.foreign_text import split_number
 from engine.imports.import_mapping import ImportMapping, ValueSpec
 from engine.imports.shapes import metric_for
-from engine.imports.units import normalise_unit, unit_from_header
+from engine.imports.units import unit_from_header
 
 _LINE = re.compile(r"^\s*([A-Za-z][^:,;\t|]{0,79}?)\s*[:=]\s*(\S.*?)\s*$")
 _NUMBER_UNIT = re.compile(r"^([-+]?\d[\d,]*(?:\.\d*)?(?:[eE][-+]?\d+)?)\s*([A-Za-z%/][\w/% .-]{0,30})$")
+# A key's part that sets a parameter: a name, a separator and a number (`batch_8`, `seq=1024`), or one of the usual
+# short parameter names glued to its number (`m4096`, `bs64`, `tp2`) — never a model's own number (`vgg16`, `gpt2`).
+_PARAMETER = re.compile(
+    r"^(?:([A-Za-z]{1,12})[_=-](\d+)|(m|n|k|b|bs|mb|tp|pp|dp|ep|cp|seq|seqlen|len|hw|res|batch|heads|layers)(\d+))$"
+)
+_NOT_PARAMETERS = {"fp", "bf", "int", "tf", "v", "sm", "sm_", "gfx"}
 MANY_KEYS = 20  # a report with more value keys than this is split into benchmark · metric by its key pattern
 
 
@@ -66,6 +72,21 @@ def split_keys(m: ImportMapping) -> list[str]:
         head, last = re.split(r"[./:](?=[^./:]*$)", c)
         spec = m.values.get(c) or ValueSpec()
         unit = spec.unit or unit_from_header(last)[1]
-        metric = metric_for(unit, last) if unit and normalise_unit(last) == unit else ""  # `….ms`: the key is its unit
-        m.values[c] = ValueSpec(metric or last, unit, head, spec.direction)
-    return [f"{len(split):,} keys read as benchmark · metric (the key's last part is the metric)"]
+        metric = metric_for(unit, last) if unit else ""  # `….ms`, `….time_ms`: a Time in ms
+        bench, settings = _parameters(head)
+        m.values[c] = ValueSpec(metric or last, unit, bench, spec.direction, settings)
+    return [f"{len(split):,} keys read as benchmark · parameters · metric (the key's last part is the metric; "
+            "a part like `m4096` or `batch_8` a setting)"]  # fmt: skip
+
+
+def _parameters(head: str) -> tuple[str, dict[str, str]]:
+    """('gemm.fp16', {'m': '4096'}) for 'gemm.fp16.m4096': the key's parts that are a short name and a number."""
+    bench, settings = [], {}
+    for part in re.split(r"[./:]", head):
+        found = _PARAMETER.match(part)
+        name, number = (found.group(1) or found.group(3), found.group(2) or found.group(4)) if found else ("", "")
+        if found and name.lower() not in _NOT_PARAMETERS:
+            settings[name] = number
+        else:
+            bench.append(part)
+    return (".".join(bench) or head), settings

@@ -76,7 +76,7 @@ def metric_for(unit: str, name: str) -> str:
     if "loss" in low:
         return f"{split} loss" if split else "Loss"
     if unit_direction(unit) and unit.endswith("/s"):
-        return "Throughput"
+        return "Bandwidth" if "bandwidth" in low or unit.endswith("B/s") else "Throughput"
     if unit in ("ms", "s", "min", "h"):
         if unit in ("ms", "s") and re.search(r"step|iter", low):
             return "Time per step"  # with the batch known, also examples/s (units.step_rates)
@@ -140,7 +140,7 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     for c in cols:
         kind, unit = kinds[c]
         role = "" if headerless else role_by_name(c, kind)
-        if role in ("step", "time") and unit_from_header(c)[1] in ("ms", "us"):
+        if role in ("step", "time") and _per_step(c):
             role = ""  # 'step time [ms]': a measured time per step, not a series' axis
         low = c.lower()
         if kind == "number" and "count" in low and any(w in low for w in _NOT_DEVICES):
@@ -163,6 +163,11 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     return roles, kinds
 
 
+def _per_step(name: str) -> bool:
+    """A time in ms or µs by its header: a measured time (per step, per kernel), never a curve's time axis."""
+    return unit_from_header(name)[1] in ("ms", "us")
+
+
 def _time_score(name: str) -> int:
     """How much a time column is the time axis of a training curve: elapsed train/submission time first, the
     time spent evaluating or logging last (AlgoPerf: accumulated_submission_time over accumulated_eval_time)."""
@@ -174,7 +179,7 @@ def _time_score(name: str) -> int:
 def _time_axis(roles: dict[str, str], kinds: dict[str, tuple[str, str]]) -> None:
     """Of several time columns, the one with the meaning of elapsed training time is the axis; the others are
     kept as text (labels), not charted as results."""
-    times = [c for c in roles if kinds[c][0] == "number" and role_by_name(c, "number") == "time"]
+    times = [c for c in roles if kinds[c][0] == "number" and role_by_name(c, "number") == "time" and not _per_step(c)]
     if len(times) < 2:
         return
     best = max(times, key=lambda c: (_time_score(c), -times.index(c)))

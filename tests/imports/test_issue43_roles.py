@@ -48,7 +48,7 @@ def test_a_batch_named_key_holding_a_time_is_demoted_and_the_report_imports():
     assert norm["Time (ms)"].tolist() == [8.22] * 3 and rows["global_batch_size"].isna().all()
     # keys split into benchmark · metric: three metrics over nine kernels, not 25 anonymous columns; `run` numbers
     # the repeats (a note), never a metric
-    assert sorted(metric_columns(rows)) == ["Time (ms)", "bandwidth_gbs (GB/s)", "tflops (TFLOPS)"]
+    assert sorted(metric_columns(rows)) == ["Bandwidth (GB/s)", "Time (ms)", "tflops (TFLOPS)"]
     assert rows["model"].nunique() == 9 and raw.guess.roles["run"] == "label"
     assert raw.guess.roles["warmup"] == "setting" and set(rows["setting.warmup"]) == {"5"}  # one value: a setting
 

@@ -10,7 +10,9 @@ import pandas as pd
 import pytest
 
 from engine.cli import main
+from engine.imports.default_view import add_views, pooled
 from engine.imports.foreign_json import sidecar_for
+from engine.imports.import_mapping import mapping_from_json
 from engine.imports.importer import apply_import, read_raw
 from engine.results.history import metric_columns
 
@@ -98,3 +100,23 @@ def test_a_key_value_log_is_one_row_per_summary():
     assert set(metric_columns(rows)) == {"examples_per_sec", "Latency (ms)"}  # images/sec → examples/s axis
     assert rows["examples_per_sec"].dropna().tolist() == [1234.5, 2234.5]
     assert set(rows["global_batch_size"]) == {64} and set(rows["precision"]) == {"fp16"}
+
+
+def test_a_reports_keys_split_into_benchmark_parameters_and_metric():
+    """`gemm.fp16.m4096.time_ms`: benchmark `gemm.fp16`, parameter m = 4096 (a setting of its rows), metric Time."""
+    record = {"gpu": "H100"} | {
+        f"{op}.fp16.m{size}.{metric}": 1.0 + size / 1024 + i
+        for i, op in enumerate(("gemm", "conv", "attn"))
+        for size in (1024, 2048, 4096, 8192)
+        for metric in ("time_ms", "tflops")
+    }  # 24 keys
+    text = "\n".join(json.dumps(record | {"gpu": gpu}) for gpu in ("H100", "A100")) + "\n"
+    raw = read_raw(text.encode(), "kernels.jsonl")
+    spec = raw.guess.values["gemm.fp16.m4096.time_ms"]
+    assert (spec.model, spec.settings, spec.metric, spec.unit) == ("gemm.fp16", {"m": "4096"}, "Time", "ms")
+    assert mapping_from_json(raw.guess.to_json()).values["gemm.fp16.m4096.time_ms"].settings == {"m": "4096"}
+    rows, _ = apply_import(raw.frame, raw.guess, "kernels.jsonl")
+    gemm = rows[(rows["model"] == "gemm.fp16") & (rows["device_label"] == "H100")].dropna(subset=["Time (ms)"])
+    assert sorted(gemm["setting.m"].astype(int)) == [1024, 2048, 4096, 8192]  # four sizes, never one median
+    view = add_views(rows)
+    assert pooled(view, ["configuration", "workload"], "Time (ms)").empty
