@@ -7,6 +7,10 @@ class PlacementError(RuntimeError):
     """The requested device is not what the framework sees or used."""
 
 
+class CacheDoesNotFit(RuntimeError):
+    """`--cache` would keep more decoded images than the host memory cap leaves room for (image_files.cache_fits)."""
+
+
 DATA_FILE_MARK = "data file: "  # marks the reason inside any text that carries it (see reason_in)
 FIX_SAMPLE = "replace or delete the file, or write a clean set with: engine data sample flowers --out DIR"
 

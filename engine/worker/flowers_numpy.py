@@ -1,9 +1,9 @@
 """The flowers files read without TensorFlow (issue 45): Keras on JAX (and on torch) trains on them through this
 NumPy/PIL pipeline, what a JAX user writes where Grain is not installed.
 
-  items     the same files and held-out split as tf.data's and torch's: JPEGs in the ImageFolder layout, or the
-            records of TFRecord files (engine.worker.tfrecord_read, no TensorFlow); every 10th held out.
-  decode    PIL reads each JPEG, converts to RGB and resizes to 192×192 (bilinear), in a pool of
+  items     the same files and held-out split as tf.data's and torch's (engine.worker.image_files.examples): JPEGs
+            in the ImageFolder layout, or the records of TFRecord files (no TensorFlow); every 10th held out.
+  decode    PIL reads each JPEG, converts to RGB and resizes to 192×192 (image_files.decode, as torch's), in a pool of
             `--input-workers` threads (AUTOTUNE: the host's cores) — PIL releases the GIL while it decodes
             and resizes, so the threads decode in parallel without forking a process that holds JAX.
   prefetch  one background thread assembles full batches (float32 in [0, 1], NHWC) from the decoded items,
@@ -12,25 +12,22 @@ NumPy/PIL pipeline, what a JAX user writes where Grain is not installed.
             pass. Shuffled each epoch (a seeded permutation), full batches only.
 
 A file PIL cannot decode fails the run with one line naming the file (and the record's byte offset in a
-TFRecord file). gs:// paths are read by tf.data only (engine.worker.flowers_tf).
+TFRecord file): errors.DataFileError, as on every backend. gs:// paths are read by tf.data only
+(engine.worker.flowers_tf).
 """
 
 from __future__ import annotations
 
-import io
 import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
-from engine.catalog import catalog
 from engine.catalog.input_spec import InputSettings
-from engine.worker import tfrecord_read
-from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, find_images, split
+from engine.worker.image_files import check_cache_fits, decode, examples, find_images
 from engine.worker.input_probe import input_cores
 from engine.worker.keras_files import DatasetUnavailable
 
@@ -40,46 +37,11 @@ Batch = tuple[np.ndarray, np.ndarray]
 Decoded = tuple[np.ndarray, int]
 
 
-def items(images: ImageFiles, held_out: bool) -> list[tuple]:
-    """(path, label) per JPEG, or (path, offset, length) per TFRecord record, of one split."""
-    if images.layout == "folder":
-        return split(list(zip(images.files, images.labels, strict=True)), held_out)
-    found: list[tuple] = []
-    for path in images.files:  # every 10th record of each file held out, as tf.data does
-        try:
-            offsets = tfrecord_read.record_offsets(path)
-        except (OSError, ValueError) as exc:
-            raise DatasetUnavailable(f"cannot read the TFRecords in {path}: {exc}") from None
-        found += [(path, o, n) for i, (o, n) in enumerate(offsets) if (i % VALIDATION_EVERY == 0) == held_out]
-    return found
-
-
-def decode(item: tuple, layout: str) -> Decoded:
-    """One item as (HxWx3 uint8 image at the set's size, class id); DatasetUnavailable naming the file."""
-    from PIL import Image
-
-    height, width, _ = catalog.DATASETS["flowers"].input_shape
-    where = item[0] if layout == "folder" else f"{item[0]} (the record at byte {item[1]})"
-    try:
-        if layout == "folder":
-            data, label = Path(item[0]).read_bytes(), item[1]
-        else:
-            data, label = tfrecord_read.image_and_class(tfrecord_read.read_record(*item))
-        with Image.open(io.BytesIO(data)) as opened:
-            img = opened.convert("RGB")
-        if img.size != (width, height):
-            img = img.resize((width, height), Image.Resampling.BILINEAR)
-        return np.asarray(img, dtype=np.uint8), int(label)
-    except (OSError, ValueError, SyntaxError) as exc:  # PIL: unidentified or truncated image (OSError), bad header
-        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
-        raise DatasetUnavailable(f"flowers: cannot decode {where}: {reason}") from None
-
-
-def _decoder(found: list[tuple], layout: str, cache: bool) -> Callable[[int], Decoded]:
+def _decoder(found: list[tuple], cache: bool) -> Callable[[int], Decoded]:
     """Decode item i; with `cache`, each item exactly once: the first caller decodes, a thread asking for it
     meanwhile (the next epoch's first batch overlaps this one's last) waits for that result."""
     if not cache:
-        return lambda i: decode(found[i], layout)
+        return lambda i: decode(found[i])
     kept: dict[int, Future] = {}
     lock = threading.Lock()
 
@@ -91,7 +53,7 @@ def _decoder(found: list[tuple], layout: str, cache: bool) -> Callable[[int], De
         if not first:
             return kept[i].result()
         try:
-            got = decode(found[i], layout)
+            got = decode(found[i])
         except BaseException as exc:
             kept[i].set_exception(exc)
             raise
@@ -136,13 +98,13 @@ def _fill(one, plan: Iterator[np.ndarray], pool: ThreadPoolExecutor, ready: queu
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def batches(found: list[tuple], layout: str, batch: int, settings: InputSettings, shuffle: bool, seed: int):
+def batches(found: list[tuple], batch: int, settings: InputSettings, shuffle: bool, seed: int):
     """Endless full batches of `found` through the worker threads and the prefetch queue (see module doc)."""
     pool = ThreadPoolExecutor(settings.workers or input_cores(), thread_name_prefix="flowers-decode")
     ready: queue.Queue = queue.Queue(maxsize=settings.prefetch or AUTO_PREFETCH)
     stop = threading.Event()
     plan = _index_batches(len(found), batch, shuffle, seed)
-    args = (_decoder(found, layout, settings.cache), plan, pool, ready, stop)
+    args = (_decoder(found, settings.cache), plan, pool, ready, stop)
     threading.Thread(target=_fill, args=args, name="flowers-prefetch", daemon=True).start()
     try:
         while True:
@@ -159,17 +121,18 @@ def flowers(
 ) -> tuple[Iterator[Batch], Iterator[Batch] | None, str, int]:
     """(train, validation or None, source text, training examples), as engine.worker.flowers_tf.flowers."""
     images = find_images(data_dir.rstrip("/"))
-    train_items = items(images, False)
+    train_items = examples(images, False)
     if len(train_items) < batch:
         raise DatasetUnavailable(
             f"flowers has {len(train_items)} training examples, fewer than one global batch of {batch}; "
             "use a smaller --batch-size"
         )
-    train = batches(train_items, images.layout, batch, settings, True, seed)
-    val = None
-    held_out = items(images, True) if validation else []
-    if held_out:  # repeated up to one full batch, as tf.data repeats before batching
-        val = batches(held_out * -(-batch // len(held_out)), images.layout, batch, settings, False, seed)
+    held_out = examples(images, True) if validation else []
+    held_out *= -(-batch // len(held_out)) if held_out else 0  # repeated up to one full batch, as tf.data repeats
+    if settings.cache:
+        check_cache_fits(len(train_items) + len(held_out))
+    train = batches(train_items, batch, settings, True, seed)
+    val = batches(held_out, batch, settings, False, seed) if held_out else None
     prefetch = settings.prefetch or f"AUTOTUNE ({AUTO_PREFETCH})"
     source = (
         f"flowers: {images.describe(data_dir)}, {len(train_items)} training examples; NumPy/PIL pipeline "

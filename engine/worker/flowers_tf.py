@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING
 from engine.catalog import catalog
 from engine.catalog.input_spec import InputSettings
 from engine.worker.errors import DataFileError
-from engine.worker.image_files import VALIDATION_EVERY, ImageFiles, examples, find_images, read_item, split, undecodable
+from engine.worker.image_files import (
+    VALIDATION_EVERY,
+    ImageFiles,
+    check_cache_fits,
+    examples,
+    find_images,
+    read_item,
+    split,
+    undecodable,
+)
 from engine.worker.keras_files import DatasetUnavailable
 
 if TYPE_CHECKING:
@@ -97,11 +106,11 @@ def _pipeline(images, held_out: bool, batch: int, n: int, seed: int, settings: I
     return ds.prefetch(settings.prefetch if settings.prefetch > 0 else AUTOTUNE)
 
 
-def _count(images: ImageFiles, data_dir: str) -> int:
+def _count(images: ImageFiles, data_dir: str, held_out: bool = False) -> int:
     if images.layout == "folder":
-        return len(split(images.files, False))
+        return len(split(images.files, held_out))
     try:  # reads the bytes, decodes nothing
-        return int(_examples(images, False, 0).reduce(tf.constant(0, tf.int64), lambda n, _: n + 1))
+        return int(_examples(images, held_out, 0).reduce(tf.constant(0, tf.int64), lambda n, _: n + 1))
     except tf.errors.OpError as exc:
         named = first_bad_file(images, decode=False)  # tf.data's error names no file
         what = str(named) if named else str(exc).splitlines()[0][:200]
@@ -154,6 +163,8 @@ def flowers(
         raise DatasetUnavailable(
             f"flowers has {n_train} training examples, fewer than one global batch of {batch}; use a smaller --batch-size"
         )
+    if settings.cache:  # both splits are cached
+        check_cache_fits(n_train + (_count(images, data_dir, held_out=True) if validation else 0))
     train = _pipeline(images, False, batch, n_train, seed, settings)
     val = _pipeline(images, True, batch, n_train, seed, settings) if validation else None
     source = f"flowers: {images.describe(data_dir)}, {n_train} training examples; tf.data, {settings.describe()}"

@@ -10,6 +10,7 @@ it includes the framework's own reservations (about 1.5 GB for JAX on a CPU).
 from __future__ import annotations
 
 import resource
+from pathlib import Path
 
 # Under an address-space cap a new thread's stack is an mmap like any other allocation: when the cap is
 # reached, Python's threading (used by XLA and TF's runtimes) fails with this instead of MemoryError.
@@ -18,13 +19,32 @@ _THREAD_WORDS = "can't start new thread"
 
 def address_space_capped() -> bool:
     """Whether this process runs under an RLIMIT_AS cap (its own or inherited)."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    return soft != resource.RLIM_INFINITY
+    return cap_mb() is not None
 
 
 def is_capped_out_of_memory(exc: BaseException) -> bool:
     """A failure that means the address-space cap was reached, though it does not say "memory"."""
     return isinstance(exc, RuntimeError) and _THREAD_WORDS in str(exc) and address_space_capped()
+
+
+def cap_mb() -> float | None:
+    """This process's address-space cap in MiB; None when it runs uncapped."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else soft / 2**20
+
+
+def room_mb() -> float | None:
+    """MiB of address space the cap leaves this process now; None when it runs uncapped (or Linux's
+    /proc/self/status, which says how much it holds, is not there)."""
+    cap = cap_mb()
+    if cap is None:
+        return None
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return None
+    held_kb = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmSize:")), None)
+    return None if held_kb is None else cap - held_kb / 1024
 
 
 def apply_host_memory_limit(limit_mb: int) -> None:

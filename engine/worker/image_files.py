@@ -1,20 +1,26 @@
-"""Where a file-backed image set's examples are (issue 38): TFRecord files, or JPEGs in the ImageFolder layout.
+"""Where a file-backed image set's examples are (issue 38): TFRecord files, or JPEGs in the ImageFolder layout,
+and how one is read and decoded without a framework (`decode`: PIL).
 
-Pure Python (no framework): tf.data and torch's DataLoader read the same list, so both backends see the same
-files; the listing's rules are engine.catalog.data_files's, which the launcher checks before a worker starts.
+Pure Python (no framework): tf.data, torch's DataLoader and the NumPy/PIL pipeline read the same list, so every
+backend sees the same files; torch's DataLoader and the NumPy/PIL pipeline decode them the same way; the listing's rules are engine.catalog.data_files's, which the launcher checks before a worker starts.
 A gs:// path is listed by TensorFlow (engine.worker.flowers_tf) — only tf.data reads object storage.
 """
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from engine.catalog import catalog
 from engine.catalog.data_files import image_listing
 from engine.catalog.fields import SpecError
 from engine.worker import tfrecord_read
-from engine.worker.errors import DataFileError
+from engine.worker.errors import CacheDoesNotFit, DataFileError
+from engine.worker.host_limit import cap_mb, room_mb
 from engine.worker.keras_files import DatasetUnavailable
 
 _GRAPH_WORDS = re.compile(r"\{\{[^}]*\}\}|\[Op:\w+\]")
@@ -91,3 +97,39 @@ def undecodable(item: tuple, exc: BaseException, data: bytes | None) -> DataFile
     else:
         problem = "empty (0 bytes), not a JPEG" if not data else f"not a readable JPEG ({first})"
     return DataFileError.of(where(item), problem)
+
+
+def decode(item: tuple) -> tuple[np.ndarray, int]:
+    """One item of `examples` as (HxWx3 uint8 image at the flowers size, class id): PIL decodes, converts to RGB
+    and resizes (bilinear, as tf.image.resize); DataFileError naming the file where it cannot."""
+    from PIL import Image  # imported by a run that reads files only
+
+    height, width, _ = catalog.DATASETS["flowers"].input_shape
+    data, label = read_item(item)
+    try:
+        with Image.open(io.BytesIO(data)) as opened:
+            img = opened.convert("RGB")
+    except (OSError, ValueError, SyntaxError) as exc:  # PIL's errors for a file that is not a whole JPEG
+        raise undecodable(item, exc, data) from None
+    if img.size != (width, height):
+        img = img.resize((width, height), Image.Resampling.BILINEAR)
+    return np.asarray(img, dtype=np.uint8), label
+
+
+def check_cache_fits(images: int) -> None:
+    """Before `--cache` keeps `images` decoded images (uint8 at the flowers size) under a host memory cap: refuse
+    in one line, before the first step, when they do not fit in the room the cap leaves — filling the cache would
+    fail the run later with the framework's own words (a graph error, a DataLoader worker's) and no cause."""
+    room, cap = room_mb(), cap_mb()
+    if room is None or cap is None:
+        return
+    height, width, channels = catalog.DATASETS["flowers"].input_shape
+    need_mb = images * height * width * channels / 2**20
+    if need_mb <= room:
+        return
+    raise CacheDoesNotFit(
+        f"--cache keeps the decoded set in memory: {images:,} images of {height}x{width}x{channels} bytes = "
+        f"{need_mb:,.0f} MB, more than the {max(room, 0):,.0f} MB the host memory cap leaves this run "
+        f"(--host-memory-limit-mb {cap:.0f}) — drop --cache, or raise --host-memory-limit-mb to "
+        f"{cap - room + need_mb:.0f} or more"
+    )
