@@ -8,7 +8,7 @@ class PlacementError(RuntimeError):
 
 
 class CacheDoesNotFit(RuntimeError):
-    """`--cache` would keep more decoded images than the host memory cap leaves room for (image_files.cache_fits)."""
+    """`--cache` would keep more decoded images than the host memory cap leaves room for (image_files.check_cache_fits)."""
 
 
 DATA_FILE_MARK = "data file: "  # marks the reason inside any text that carries it (see reason_in)

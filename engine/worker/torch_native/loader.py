@@ -84,9 +84,10 @@ def _cached(items: list, batch: int, settings: InputSettings, shuffle: bool, dev
     """--cache, as tf.data's cache() before its shuffle: the first pass decodes in the DataLoader's workers and
     keeps every image, uint8, in one array allocated up front (so a set too big for memory fails before a step);
     later passes are batches of that array (arrays.shuffled_batches), reshuffled each pass, with no worker."""
-    kept_x = np.empty((len(items), *catalog.DATASETS["flowers"].input_shape), np.uint8)
+    first_pass = iter(loader(items, batch, settings, shuffle, device_type, seed, first=True))  # forks the workers
+    kept_x = np.empty((len(items), *catalog.DATASETS["flowers"].input_shape), np.uint8)  # after: not in their space
     kept_y = np.empty(len(items), np.int32)
-    for at, x, y in loader(items, batch, settings, shuffle, device_type, seed, first=True):
+    for at, x, y in first_pass:
         kept_x[at.numpy()], kept_y[at.numpy()] = x.numpy(), y.numpy()
         if len(at) == batch:  # full batches only, as on every pass
             yield x.float().div_(255.0), y
