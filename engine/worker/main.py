@@ -31,7 +31,7 @@ from engine.runs.store import Store
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError, reason_in
-from engine.worker.host_limit import apply_host_memory_limit, is_capped_out_of_memory
+from engine.worker.host_limit import address_space_capped, apply_host_memory_limit, is_capped_out_of_memory
 from engine.worker.telemetry import Sampler
 
 
@@ -49,8 +49,8 @@ def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
     timer.start()
 
 
-def explain(exc: BaseException) -> str:
-    """One line a person can act on."""
+def explain(exc: BaseException, cached: bool = False) -> str:
+    """One line a person can act on; `cached`: the run keeps its decoded set in memory (--cache)."""
     if (data_file := reason_in(exc)) is not None:  # the reader's own line, from under any wrapper
         return data_file[:600]
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else exc.__class__.__name__
@@ -61,7 +61,10 @@ def explain(exc: BaseException) -> str:
         estimate = os.environ.get("ACCELBENCH_MEMORY_ESTIMATE")
         note = f" (estimated need {estimate})" if estimate else ""
         note += " (the host memory cap was reached while starting a thread)" if capped else ""
-        return f"out of memory: {text[:300]}{note} — try a smaller batch size or shape"
+        fix = "try a smaller batch size or shape"
+        if cached and address_space_capped():  # the set --cache keeps counts against the cap (checked only roughly)
+            fix = "drop --cache (it keeps the decoded set in memory) or raise --host-memory-limit-mb, or " + fix
+        return f"out of memory: {text[:300]}{note} — {fix}"
     if isinstance(exc, PlacementError):
         return f"placement: {text}"
     return f"{exc.__class__.__name__}: {text[:500]}"
@@ -151,7 +154,7 @@ def main(run_dir: str) -> int:
         return 0 if ok else 1
     except BaseException as exc:  # noqa: BLE001 — every failure must end as a stored reason
         traceback.print_exc()
-        message = explain(exc)
+        message = explain(exc, cached=bool(getattr(spec, "cache", False)))
         try:
             store.finish_run(
                 run_id,

@@ -6,6 +6,8 @@ And torch's DataLoader caches at all: the first pass decodes, later ones read me
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -68,3 +70,20 @@ def test_torch_cache_decodes_the_files_once_then_every_pass_comes_from_memory(tm
     assert _pass_of(first)[0] == _pass_of(later[:3])[0] == _pass_of(later[3:])[0]
     assert _pass_of(first)[1] == pytest.approx(_pass_of(later[:3])[1], rel=1e-6)
     assert [int(v) for _, y in later[:3] for v in y] != [int(v) for _, y in later[3:] for v in y]  # reshuffled
+
+
+def test_an_out_of_memory_under_a_cap_with_cache_on_says_to_drop_the_cache():
+    """Past the check (it counts the images, not the framework's copies), memory can still run out while the cache
+    fills: the reason then names --cache beside the batch size — only where the run is capped and caches."""
+    code = (
+        "from engine.worker.host_limit import apply_host_memory_limit; from engine.worker.main import explain; "
+        "e = MemoryError('Unable to allocate 3.1 GiB'); print(explain(e, cached=True)); "
+        "apply_host_memory_limit(10**6); print(explain(e, cached=False)); print(explain(e, cached=True))"
+    )
+    said = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    uncapped, capped_no_cache, capped_cache = said.strip().splitlines()
+    assert (
+        uncapped == capped_no_cache == "out of memory: Unable to allocate 3.1 GiB — try a smaller batch size or shape"
+    )
+    assert capped_cache.startswith("out of memory: Unable to allocate 3.1 GiB — drop --cache "), capped_cache
+    assert "raise --host-memory-limit-mb, or try a smaller batch size or shape" in capped_cache
