@@ -187,7 +187,9 @@ def test_demo_mode_refuses_what_the_public_demo_must_not_run(db, monkeypatch):
 
 
 def test_a_finished_training_run_says_how_many_times_faster_the_published_hardware_is(db):
-    """The answer on the result card: article 000's TPU v2-8 and K80 against this CPU, per example."""
+    """The answer on the result card, per example: the one answer "Which device?" ranks (issue 45) — AccelBench's
+    own H100 measurement first, then the step model's B200 and H200 from it; article 000's TPU v2-8 and K80 figures
+    (another stack's scale) stand beside the ranking on Compare, never in the card's sentence."""
     from engine.results.schema import SCHEMA_VERSION
 
     run_id = "20261123-073058-93e487"
@@ -206,8 +208,8 @@ def test_a_finished_training_run_says_how_many_times_faster_the_published_hardwa
     # AccelBench's own H100 measurement leads (measured before published); the seed's rows follow
     assert sentence and sentence[0].startswith("**On Fashion-MNIST CNN, one H100 80GB (fp32, measured by AccelBench)")
     assert "than this CPU (TF, fp32)" in sentence[0] and "per million examples" in sentence[0]
-    assert "one TPU v2-8 (precision not stated, published) up to about 75× faster" in sentence[0]
-    assert "one K80 (1 die) (fp32, published) up to about 25×" in sentence[0] and "per example" in sentence[0]
+    assert "one B200 (fp32, estimate) about" in sentence[0] and "one H200 (fp32, estimate) about" in sentence[0]
+    assert "published" not in sentence[0] and "per example" in sentence[0]
     assert metric(at, "Times faster") == "1,119×"
 
 
