@@ -27,9 +27,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 
 from engine.catalog.input_spec import InputSettings
-from engine.worker.image_files import check_cache_fits, decode, examples, find_images
+from engine.worker.image_files import decode, training_split
 from engine.worker.input_probe import input_cores
-from engine.worker.keras_files import DatasetUnavailable
 
 AUTO_PREFETCH = 2  # batches held ready under --prefetch auto (torch's prefetch_factor default)
 PUT_WAIT_S = 0.1  # how often a full queue's producer checks that the consumer is still there
@@ -120,17 +119,7 @@ def flowers(
     data_dir: str, batch: int, validation: bool, seed: int, settings: InputSettings
 ) -> tuple[Iterator[Batch], Iterator[Batch] | None, str, int]:
     """(train, validation or None, source text, training examples), as engine.worker.flowers_tf.flowers."""
-    images = find_images(data_dir.rstrip("/"))
-    train_items = examples(images, False)
-    if len(train_items) < batch:
-        raise DatasetUnavailable(
-            f"flowers has {len(train_items)} training examples, fewer than one global batch of {batch}; "
-            "use a smaller --batch-size"
-        )
-    held_out = examples(images, True) if validation else []
-    held_out *= -(-batch // len(held_out)) if held_out else 0  # repeated up to one full batch, as tf.data repeats
-    if settings.cache:
-        check_cache_fits(len(train_items) + len(held_out))
+    images, train_items, held_out = training_split(data_dir, batch, validation, settings.cache)
     train = batches(train_items, batch, settings, True, seed)
     val = batches(held_out, batch, settings, False, seed) if held_out else None
     prefetch = settings.prefetch or f"AUTOTUNE ({AUTO_PREFETCH})"

@@ -70,6 +70,24 @@ def examples(images: ImageFiles, held_out: bool) -> list[tuple]:
     return items
 
 
+def training_split(data_dir: str, batch: int, validation: bool, cache: bool) -> tuple[ImageFiles, list, list]:
+    """(the files, the training items, the held-out items repeated up to one full batch) for a run at global
+    `batch` — what every file reader (torch's DataLoader, the NumPy/PIL pipeline) starts from; a set smaller than one
+    batch, or a cache that cannot fit the memory cap, refused here."""
+    images = find_images(data_dir.rstrip("/"))
+    train_items = examples(images, False)
+    if len(train_items) < batch:
+        raise DatasetUnavailable(
+            f"flowers has {len(train_items)} training examples, fewer than one global batch of {batch}; "
+            "use a smaller --batch-size"
+        )
+    held_out = examples(images, True) if validation else []
+    held_out *= -(-batch // len(held_out)) if held_out else 0  # repeated up to one full batch, as tf.data repeats
+    if cache:
+        check_cache_fits(len(train_items) + len(held_out))
+    return images, train_items, held_out
+
+
 def where(item: tuple) -> str:
     """An item as a person finds it: the JPEG's path, or the TFRecord's path and the record's byte offset."""
     return item[0] if len(item) == 2 else f"{item[0]} (the record at byte {item[1]:,})"

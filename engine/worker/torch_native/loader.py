@@ -22,8 +22,7 @@ from torch.utils.data import DataLoader, Dataset
 from engine.catalog import catalog
 from engine.catalog.input_spec import InputSettings
 from engine.worker.arrays import ArrayPipeline, shuffled_batches
-from engine.worker.image_files import check_cache_fits, decode, examples, find_images
-from engine.worker.keras_files import DatasetUnavailable
+from engine.worker.image_files import decode, training_split
 
 TORCH_DEFAULT_PREFETCH = 2
 
@@ -102,17 +101,7 @@ def _batches(items: list, batch: int, settings: InputSettings, shuffle: bool, de
 
 def flowers(data_dir: str, batch: int, validation: bool, settings: InputSettings, device_type: str) -> ArrayPipeline:
     """The run's pipeline: endless training (and validation) batches from DataLoaders."""
-    images = find_images(data_dir.rstrip("/"))
-    train_items = examples(images, False)
-    if len(train_items) < batch:
-        raise DatasetUnavailable(
-            f"flowers has {len(train_items)} training examples, fewer than one global batch of {batch}; "
-            "use a smaller --batch-size"
-        )
-    held_out = examples(images, True) if validation else []
-    held_out *= -(-batch // len(held_out)) if held_out else 0  # repeated up to one full batch, as tf.data repeats
-    if settings.cache:
-        check_cache_fits(len(train_items) + len(held_out))
+    images, train_items, held_out = training_split(data_dir, batch, validation, settings.cache)
     train = _batches(train_items, batch, settings, True, device_type)
     val = _batches(held_out, batch, settings, False, device_type) if held_out else None
     source = (
