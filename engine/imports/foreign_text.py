@@ -137,11 +137,30 @@ def first_bad(raw: pd.DataFrame, mask: pd.Series, column: str, reason: str) -> C
     return CsvError(reason.format(raw=repr(text)), int(raw["_row"].iloc[pos]), column)
 
 
+# Unix times as tools write them (LLMPerf's `timestamp`, time.time()): seconds or milliseconds since 1970, read only
+# when every cell is one and lies within 2001–2286 (10 or 13 digits), so a year or a count is never taken for one.
+_EPOCH_UNITS = (("s", 1e9, 1e10), ("ms", 1e12, 1e13))
+
+
+def epoch_dates(text: pd.Series) -> pd.Series | None:
+    """The cells as dates when all non-empty ones are Unix times in one unit; None otherwise."""
+    filled = text[text != ""]
+    nums = pd.to_numeric(filled, errors="coerce")
+    if filled.empty or nums.isna().any():
+        return None
+    for unit, low, high in _EPOCH_UNITS:
+        if ((nums >= low) & (nums < high)).all():
+            return pd.to_datetime(pd.to_numeric(text.where(text != ""), errors="coerce"), unit=unit, utc=True)
+    return None
+
+
 def parse_dates(rows: pd.DataFrame, column: str) -> pd.Series:
     if not column:
         return pd.Series(pd.NaT, index=rows.index, dtype="datetime64[ns, UTC]")
     text = rows[column]
-    dates = pd.to_datetime(text.where(text != ""), errors="coerce", utc=True, format="mixed")
+    dates = epoch_dates(text)
+    if dates is None:
+        dates = pd.to_datetime(text.where(text != ""), errors="coerce", utc=True, format="mixed")
     bad = (text != "") & dates.isna()
     if bad.any():
         raise first_bad(rows, bad, column, "expected a date like 2026-01-31 or 2026-01-31T12:00:00Z, got {raw}")

@@ -17,7 +17,8 @@ from engine.imports.import_mapping import ImportMapping, ValueSpec
 from engine.imports.shapes import metric_for
 from engine.imports.units import unit_from_header
 
-_LINE = re.compile(r"^\s*([A-Za-z][^:,;\t|]{0,79}?)\s*[:=]\s*(\S.*?)\s*$")
+# A key starts with a letter, or with a number followed by words (LoadGen's `99.90 percentile latency (ns)`).
+_LINE = re.compile(r"^\s*((?:[A-Za-z]|[\d.]+%?\s+[A-Za-z])[^:,;\t|]{0,79}?)\s*[:=]\s*(\S.*?)\s*$")
 _NUMBER_UNIT = re.compile(r"^([-+]?\d[\d,]*(?:\.\d*)?(?:[eE][-+]?\d+)?)\s*([A-Za-z%/][\w/% .-]{0,30})$")
 # A key's part that sets a parameter: a name, a separator and a number (`batch_8`, `seq=1024`), or one of the usual
 # short parameter names glued to its number (`m4096`, `bs64`, `tp2`) — never a model's own number (`vgg16`, `gpt2`).
@@ -25,12 +26,16 @@ _PARAMETER = re.compile(
     r"^(?:([A-Za-z]{1,12})[_=-](\d+)|(m|n|k|b|bs|mb|tp|pp|dp|ep|cp|seq|seqlen|len|hw|res|batch|heads|layers)(\d+))$"
 )
 _NOT_PARAMETERS = {"fp", "bf", "int", "tf", "v", "sm", "sm_", "gfx"}
+# A ruling line (`=====`, `-----`) frames a section of a printed summary (LoadGen's, EEMBC's): not a record's line.
+_RULE = re.compile(r"^\s*[=\-*#_~+]{3,}\s*$")
 MANY_KEYS = 20  # a report with more value keys than this is split into benchmark · metric by its key pattern
 
 
 def is_keyvalue_log(text: str) -> bool:
     """Most non-blank lines (at least three) are `key : value` (or `key = value`) pairs."""
-    lines = [ln for ln in text.split("\n")[:400] if ln.strip()]
+    every = [ln for ln in text.split("\n")[:400] if ln.strip()]
+    titled = [i + 1 for i, ln in enumerate(every) if _RULE.match(ln)]  # the line after a rule: a section's title
+    lines = [ln for i, ln in enumerate(every) if not _RULE.match(ln) and i not in titled]
     return len(lines) >= 3 and sum(bool(_LINE.match(ln)) for ln in lines) >= 0.8 * len(lines)
 
 

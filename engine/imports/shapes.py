@@ -11,9 +11,10 @@ import re
 
 import pandas as pd
 
-from engine.imports.foreign_text import MISSING_MARKERS, is_date, split_number
+from engine.imports.foreign_text import MISSING_MARKERS, epoch_dates, is_date, split_number
 from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
 from engine.imports.known_formats import KNOWN, accelerators_win
+from engine.imports.system_names import names_device
 from engine.imports.units import normalise_unit, share_unit, split_per_device, tool_units, unit_from_header
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -132,6 +133,13 @@ def _system_like(col: pd.Series) -> bool:
     return bool(col.head(100).str.contains(r"(?:^|\s)\d+\s*[x×]\s*[A-Za-z]|\(", regex=True).any())
 
 
+_HARDWARE_WORD = re.compile(r"accelerator|gpu|device|hardware|chip|tpu|processor")
+
+
+def _names_devices(col: pd.Series) -> bool:
+    return any(names_device(v) for v in _present(col.head(50).astype(str)).unique()[:20])
+
+
 def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:
     """A role per column and each column's (cell kind, cell unit)."""
     cols = [c for c in raw.columns if c != "_row"]
@@ -147,6 +155,10 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
             role = "label"  # preemption_count, step_count: kept, never a device count nor a result
         if role in ("device", "system"):
             role = "system" if _system_like(raw[c]) else "device"
+        if role == "device" and not _HARDWARE_WORD.search(low) and not _names_devices(raw[c]):
+            role = "label"  # a bare `name` (a run's, a SUT's) is the device only when it names one
+        if role == "date" and kind == "number" and epoch_dates(raw[c]) is None:
+            role = "label"  # `print_timestamps : 0`, a flag named like a date: neither a date nor a result
         if not role:
             role = {"number": "value", "date": "date", "empty": "ignore"}.get(kind, "label")
         if role == "price" and not _HOURLY.search(c) and _median(raw[c]) >= 200:
@@ -157,7 +169,9 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     _time_axis(roles, kinds)
     accelerators_win(roles, kinds)
     if "device" not in roles.values() and "system" not in roles.values():
-        text = [c for c in cols if roles[c] == "label" and kinds[c][0] == "text"]
+        # A column is taken for the device only when it names one; otherwise History asks (a backend, a weight
+        # file, a run's status or a prompt in the first text column is not the hardware).
+        text = [c for c in cols if roles[c] == "label" and kinds[c][0] == "text" and _names_devices(raw[c])]
         if text:
             roles[text[0]] = "system" if _system_like(raw[text[0]]) else "device"
     return roles, kinds

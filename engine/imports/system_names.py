@@ -166,6 +166,12 @@ def ambiguity(name: str) -> str:
     return ""
 
 
+def names_device(name: str) -> bool:
+    """Whether a text names an accelerator (a table alias or a model number): `RTX 4090`, `8xH100`, `tpu-v3-32` do;
+    an engine (`openai`), a weight file or a run's status (`success`) do not."""
+    return _device(_spaced(" ".join(str(name).split()))) is not None
+
+
 def parse_system(name: str) -> SystemName:
     """One system name read into SystemName; a name with no device keeps its text as the model."""
     text = " ".join(str(name).split())

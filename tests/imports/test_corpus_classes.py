@@ -1,0 +1,72 @@
+"""Issue 43, classes of the foreign corpus that were wrong at first sight, on small files the tests write in each
+tool's documented shape: Unix times (LLMPerf's `timestamp`) read as dates, a column that names no accelerator (an
+engine, a weight file, a SUT's name) never taken for the device — History asks instead — and a printed summary framed
+by ruling lines (MLPerf LoadGen's `mlperf_log_summary.txt`) read as `key : value` records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.imports.imported import to_long
+from engine.imports.importer import apply_import, read_raw
+from engine.results.errors import CsvError
+
+
+def _import(text: str, name: str, device: str = ""):
+    raw = read_raw(text.encode(), name)
+    if device:
+        raw.guess.constants["device"] = device
+    return apply_import(raw.frame, raw.guess, name, None)[0]
+
+
+def test_unix_seconds_are_dates_not_a_refusal():
+    rows = [{"name": "run", "timestamp": 1703136129, "results_mean_output_throughput_token_per_s": 21.5}]
+    frame = _import(json.dumps(rows), "summary.json", device="H100")
+    assert str(frame["date"].dt.year.iloc[0]) == "2023"
+
+
+@pytest.mark.parametrize("engine", ["openai", "transformers+device_map_auto", "FLUX.1-dev-int8.safetensors"])
+def test_a_column_naming_no_accelerator_is_not_the_device(engine):
+    rows = [{"backend": engine, "tokens_per_s": 40.0}, {"backend": engine, "tokens_per_s": 41.0}]
+    with pytest.raises(CsvError, match="system or device"):
+        _import(json.dumps(rows), "bench.json")  # asks for the device rather than charting `openai` as one
+    assert set(_import(json.dumps(rows), "bench.json", device="L40S")["device_label"]) == {"L40S"}
+
+
+def test_a_column_that_names_accelerators_still_is_the_device():
+    rows = [{"backend": "NVIDIA RTX 4090", "tokens_per_s": 40.0}, {"backend": "8xH100", "tokens_per_s": 41.0}]
+    assert {"RTX 4090", "H100"} <= set(_import(json.dumps(rows), "bench.json")["device_label"])
+
+
+SUMMARY = """================================================
+MLPerf Results Summary
+================================================
+SUT name : PySUT
+Scenario : Offline
+Samples per second: 17.8765
+Result is : VALID
+
+================================================
+Additional Stats
+================================================
+Min latency (ns)                : 6803086083
+50.00 percentile latency (ns)   : 16012287917
+99.90 percentile latency (ns)   : 27969741000
+
+================================================
+Test Parameters Used
+================================================
+print_timestamps : 0
+No warnings encountered during test.
+"""
+
+
+def test_a_summary_framed_by_ruling_lines_is_read_as_key_value_records():
+    frame = _import(SUMMARY, "mlperf_log_summary.txt", device="RTX 4090")
+    values = set(to_long(frame)["value"].round(4))
+    assert 17.8765 in values and 27969741000.0 in values  # a digit-led key (`99.90 percentile …`) is read too
+    assert set(frame["device_label"]) == {"RTX 4090"}  # `SUT name : PySUT` is not taken for the device
+    with pytest.raises(CsvError, match="system or device"):
+        _import(SUMMARY, "mlperf_log_summary.txt")
