@@ -108,14 +108,29 @@ def add_views(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+# A rate of generated tokens is an LLM tool's headline (vLLM's "Output token throughput", LLMPerf's
+# mean_output_throughput, llama.cpp's tg), before its request or prompt rates.
+_GENERATED = re.compile(r"output|\bgen(?:erat\w*)?\b|decode")
+# A statistic of a rate (a one-second peak, a mean over requests) gives way to the rate itself.
+_STATISTIC = re.compile(r"\b(?:peak|max|min|avg|mean|median|p\d+)\b")
+
+
+def _headline_rate(rates: Sequence[str]) -> str | None:
+    """The rate a chart opens on: a rate of generated tokens first, a plain rate before a statistic of one."""
+    if not rates:
+        return None
+    titles = {m: metric_title(m).lower().replace("_", " ") for m in rates}
+    return min(rates, key=lambda m: (not _GENERATED.search(titles[m]), bool(_STATISTIC.search(titles[m]))))
+
+
 def _headline_metric(metrics: Sequence[str]) -> str:
     """The first metric, except: a latency gives way to a rate of work (ML.ENERGY's tokens/s before its inter-token
     latency), and a training log's accuracy to its validation accuracy (AlgoPerf's targets are validation targets;
     the test and train splits are not its result)."""
     first = metrics[0]
     title = metric_title(first).lower()
-    if "latency" in title:
-        return next((m for m in metrics if _is_rate(m)), first)
+    if "latency" in title or _is_rate(first):
+        return _headline_rate([m for m in metrics if _is_rate(m)]) or first
     if "accuracy" not in title:
         return first
     return next((m for m in metrics if re.search(r"validation.*accuracy", metric_title(m).lower())), first)

@@ -25,6 +25,7 @@ from engine.imports.import_mapping import ROLES, TIME_UNITS, ImportMapping, Valu
 from engine.imports.reading import Raw, read_raw
 from engine.imports.settings import SETTING, fit_roles
 from engine.imports.sidecar import sidecar_roles
+from engine.imports.system_names import names_device
 from engine.imports.units import derived_rates, step_rates, unit_from_header, unit_of
 from engine.results.errors import CsvError
 from engine.results.history import IMPORT_CONTEXT
@@ -99,6 +100,11 @@ def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> 
     nodes = _number_role(raw, m, "nodes", constants, whole=True)
     if nodes is not None:  # MLPerf: accelerators_per_node × number_of_nodes
         parsed["device_count"] = parsed["device_count"] * nodes.round().astype("Int64").fillna(1)
+    elif system is None and count is None:
+        # A device's own name with no count (`NVIDIA GeForce RTX 4090`, as torch.cuda.get_device_name prints it)
+        # is one device; a system's name (`dgxh100`) or a name that is no device says nothing of the count.
+        one = names.map(names_device).astype(bool) & parsed["device_count"].isna()
+        parsed["device_count"] = parsed["device_count"].astype("Int64").mask(one, 1)
     return parsed
 
 

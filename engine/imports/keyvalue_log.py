@@ -28,6 +28,8 @@ _PARAMETER = re.compile(
 _NOT_PARAMETERS = {"fp", "bf", "int", "tf", "v", "sm", "sm_", "gfx"}
 # A ruling line (`=====`, `-----`) frames a section of a printed summary (LoadGen's, EEMBC's): not a record's line.
 _RULE = re.compile(r"^\s*[=\-*#_~+]{3,}\s*$")
+# The first header of a table that lists one key per row (`metric,value,unit`, `name,value`)
+_KEY_HEADERS = {"metric", "name", "key", "field", "parameter", "stat", "statistic"}
 MANY_KEYS = 20  # a report with more value keys than this is split into benchmark · metric by its key pattern
 
 
@@ -57,6 +59,25 @@ def read_keyvalue_log(text: str) -> pd.DataFrame:
     for c in frame.columns:
         frame[c] = frame[c].map(lambda cell: _NUMBER_UNIT.sub(r"\1", cell) if split_number(cell) is None else cell)
     frame["_row"] = np.array(starts)
+    return frame
+
+
+def long_record(table: pd.DataFrame) -> pd.DataFrame | None:
+    """A `metric,value,unit` table (one measurement or setting per row, text and numbers mixed in `value`) as the
+    one record it is: a column per key, the unit in its header (`true_gen_throughput (tok/s)`); None for any other
+    table. A key that repeats starts the next record, as in a `key : value` log."""
+    cols = [c for c in table.columns if c != "_row"]
+    low = [str(c).strip().lower() for c in cols]
+    if not (2 <= len(cols) <= 3 and low[0] in _KEY_HEADERS and low[1] == "value" and low[2:] in ([], ["unit"])):
+        return None
+    lines = []
+    for _, row in table.iterrows():
+        unit = str(row[cols[2]]).strip() if len(cols) == 3 else ""
+        key = str(row[cols[0]]).strip()
+        lines.append(f"{key} ({unit}) : {row[cols[1]]}" if unit and split_number(str(row[cols[1]])) else "")
+        lines[-1] = lines[-1] or f"{key} : {row[cols[1]]}"
+    frame = read_keyvalue_log("\n".join(lines))
+    frame["_row"] = frame["_row"] + 1  # the file's line: its header row comes first
     return frame
 
 

@@ -14,7 +14,7 @@ from engine.imports.file_hints import name_hints
 from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
 from engine.imports.foreign_text import decode_any, describe, read_text_table
 from engine.imports.import_mapping import ImportMapping
-from engine.imports.keyvalue_log import is_keyvalue_log, read_keyvalue_log, split_keys
+from engine.imports.keyvalue_log import is_keyvalue_log, long_record, read_keyvalue_log, split_keys
 from engine.imports.mllog import is_mllog, read_mllog
 from engine.imports.settings import find_settings, fit_roles
 from engine.imports.shapes import guess_mapping
@@ -45,6 +45,9 @@ def _read_frame(data: bytes | str, name: str) -> tuple[pd.DataFrame, str, Import
         frame = read_keyvalue_log(text)
         return frame, f"`key : value` log, {len(frame):,} records", guess_mapping(frame, is_json=True, name=name)
     table = read_text_table(data)
+    record = long_record(table.frame) if table.header else None
+    if record is not None:
+        return record, f"{describe(table)}, one key per row", guess_mapping(record, is_json=True, name=name)
     return table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header, name=name)
 
 

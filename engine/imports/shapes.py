@@ -8,6 +8,7 @@ Pure pandas; no streamlit.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pandas as pd
 
@@ -133,6 +134,8 @@ def _system_like(col: pd.Series) -> bool:
     return bool(col.head(100).str.contains(r"(?:^|\s)\d+\s*[x×]\s*[A-Za-z]|\(", regex=True).any())
 
 
+# Words that name a statistic of a measure, not another measure
+_STATISTICS = {"mean", "avg", "average", "median", "min", "max", "std", "stddev", "stdev", "quantiles", "percentile"}
 _HARDWARE_WORD = re.compile(r"accelerator|gpu|device|hardware|chip|tpu|processor")
 
 
@@ -217,7 +220,29 @@ def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape:
         else:
             metric = base if share_unit(c) and unit == "%" else metric_for(unit, c) or base
             specs[c] = ValueSpec(metric + each, unit)
-    return specs
+    return _own_names(specs) if not has_metric and (shape != "wide" or has_model) else specs
+
+
+def _own_names(specs: dict[str, ValueSpec]) -> dict[str, ValueSpec]:
+    """Columns of one row that would share one metric and unit (`true_gen_throughput`, `avg_prompt_speed`, all
+    tokens/s) are different measurements: each keeps its own name, never pooled into one `Throughput` bar."""
+    measures: dict[tuple[str, str], set[str]] = {}
+    for c, spec in specs.items():
+        measures.setdefault((spec.metric, spec.unit), set()).add(_measure(c))
+    return {
+        c: replace(spec, metric=_spaced_name(c)) if len(measures[(spec.metric, spec.unit)]) > 1 else spec
+        for c, spec in specs.items()
+    }
+
+
+def _spaced_name(column: str) -> str:
+    return " ".join(re.split(r"[_\s]+", unit_from_header(column)[0])).strip()
+
+
+def _measure(column: str) -> str:
+    """What a column measures, its statistic left out: `mean_tok_s` and `median_tok_s` are one measure."""
+    words = re.split(r"[^a-z0-9]+", unit_from_header(column)[0].lower())
+    return " ".join(w for w in words if w and w not in _STATISTICS and not re.fullmatch(r"p\d+", w))
 
 
 def detect_shape(roles: dict[str, str], kinds: dict[str, tuple[str, str]], headerless: bool, is_json: bool) -> str:

@@ -9,9 +9,11 @@ import json
 
 import pytest
 
+from engine.imports.default_view import add_views, default_metric
 from engine.imports.imported import to_long
 from engine.imports.importer import apply_import, read_raw
 from engine.results.errors import CsvError
+from engine.results.history import metric_columns, metric_title
 
 
 def _import(text: str, name: str, device: str = ""):
@@ -70,3 +72,30 @@ def test_a_summary_framed_by_ruling_lines_is_read_as_key_value_records():
     assert set(frame["device_label"]) == {"RTX 4090"}  # `SUT name : PySUT` is not taken for the device
     with pytest.raises(CsvError, match="system or device"):
         _import(SUMMARY, "mlperf_log_summary.txt")
+
+
+LONG = """metric,value,unit
+device,NVIDIA GeForce RTX 4090,
+model,openai/gpt-oss-20b,
+num_prompts,100,
+request_throughput,3.12,req/s
+output_token_throughput,912.4,tok/s
+peak_output_throughput,1450.0,tok/s
+total_token_throughput,3100.7,tok/s
+mean_ttft_ms,81.5,ms
+"""
+
+
+def test_a_metric_value_unit_table_is_one_record_with_its_headline_rate():
+    frame = _import(LONG, "bench.csv")
+    assert set(frame["device_label"]) == {"RTX 4090"} and set(frame["device_count"]) == {1}  # a device's own name
+    view = add_views(frame)
+    metric = default_metric(view, metric_columns(view))
+    assert metric_title(metric) == "output token throughput (tokens/s)"  # not the request rate, not the peak
+    assert set(view[metric].dropna()) == {912.4}  # never pooled with the other tokens/s rates
+
+
+def test_statistics_of_one_measure_share_its_metric():
+    rows = [{"gpu": "L40S", "mean_tok_s": 40.0, "median_tok_s": 41.0}]
+    frame = _import(json.dumps(rows), "bench.json")
+    assert [metric_title(m) for m in metric_columns(frame)] == ["Throughput (tokens/s)"]
