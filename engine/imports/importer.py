@@ -25,7 +25,7 @@ from engine.imports.import_mapping import ROLES, TIME_UNITS, ImportMapping, Valu
 from engine.imports.reading import Raw, read_raw
 from engine.imports.settings import SETTING, fit_roles
 from engine.imports.sidecar import sidecar_roles
-from engine.imports.system_names import names_device
+from engine.imports.system_names import one_device
 from engine.imports.units import derived_rates, step_rates, unit_from_header, unit_of
 from engine.results.errors import CsvError
 from engine.results.history import IMPORT_CONTEXT
@@ -103,7 +103,7 @@ def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> 
     elif system is None and count is None:
         # A device's own name with no count (`NVIDIA GeForce RTX 4090`, as torch.cuda.get_device_name prints it)
         # is one device; a system's name (`dgxh100`) or a name that is no device says nothing of the count.
-        one = names.map(names_device).astype(bool) & parsed["device_count"].isna()
+        one = names.map(one_device).astype(bool) & parsed["device_count"].isna()
         parsed["device_count"] = parsed["device_count"].astype("Int64").mask(one, 1)
     return parsed
 

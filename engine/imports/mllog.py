@@ -92,10 +92,9 @@ def per_device_scale(system: dict[str, Any], events: list[dict[str, Any]], logge
 def read_mllog(text: str) -> pd.DataFrame:
     """The log's evaluations as text cells plus `_row` (the line order). Raises CsvError when it has none."""
     system, events = _events(text)
+    system = _with_events(system, events)
     start = _first(events, "run_start").get("time_ms") or (events[0].get("time_ms") if events else None)
     evals = [e for e in events if e.get("key") == "eval_accuracy" and e.get("time_ms") is not None]
-    if start is None or not evals:
-        raise CsvError("an MLPerf log (:::MLLOG lines) with no eval_accuracy event: nothing to chart")
     stop = _first(events, "run_stop")
     common = {
         "benchmark": _first(events, "submission_benchmark").get("value"),
@@ -103,6 +102,8 @@ def read_mllog(text: str) -> pd.DataFrame:
         **{k: system.get(k) for k in _SYSTEM},
         "status": (stop.get("metadata") or {}).get("status") or "",
     }
+    if start is None or not evals:
+        return _as_cells(pd.DataFrame([{**common, **_results(events, start, stop)}]))
     stats = [e for e in events if e.get("key") == "tracked_stats" and isinstance(e.get("value"), dict)]
     scale = per_device_scale(system, events, _num(stats[0]["value"].get("throughput")) if stats else None)
     rows = []
@@ -119,10 +120,51 @@ def read_mllog(text: str) -> pd.DataFrame:
             "eval_accuracy": e.get("value"),
             "throughput (samples/s)": thr,
         })  # fmt: skip
-    frame = pd.DataFrame(rows).dropna(axis=1, how="all")
+    return _as_cells(pd.DataFrame(rows))
+
+
+def _as_cells(frame: pd.DataFrame) -> pd.DataFrame:
+    frame = frame.dropna(axis=1, how="all")
     frame = frame.map(lambda v: "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)).astype(object)
     frame["_row"] = np.arange(1, len(frame) + 1)
     return frame
+
+
+def _with_events(system: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The system as SYSJSON describes it, else as the log's own events do: MLPerf HPC logs `number_of_nodes` and
+    `accelerators_per_node`; every log names its `submission_platform` (the system's name in the results table)
+    unless the submitter left the template's placeholder."""
+    out = dict(system)
+    for key in ("number_of_nodes", "accelerators_per_node"):
+        if out.get(key) is None and _first(events, key).get("value") is not None:
+            out[key] = _first(events, key)["value"]
+    if out.get("accelerators_per_node") in (0, "0"):
+        out.pop("accelerators_per_node")  # a CPU-only system (Fugaku's A64FX nodes): no accelerator to count
+    platform = str(_first(events, "submission_platform").get("value") or "")
+    if not out.get("system_name") and platform and "placeholder" not in platform.lower():
+        out["system_name"] = platform
+    return out
+
+
+def _results(events: list[dict[str, Any]], start: Any, stop: dict[str, Any]) -> dict[str, Any]:
+    """A log with no eval_accuracy: its `result_*` events (LoadGen's detail log: `result_samples_per_second`,
+    `result_mean_latency_ns` → `mean_latency (ns)`) and, for a training run that succeeded (MLPerf HPC logs
+    eval_error, not accuracy), its time to train: run_start to run_stop."""
+    out: dict[str, Any] = {}
+    for e in events:
+        key, value = str(e.get("key", "")), e.get("value")
+        if key.startswith("result_") and isinstance(value, int | float) and not isinstance(value, bool):
+            name = key.removeprefix("result_")
+            unit = re.search(r"_(ns|us|ms|s)$", name)
+            out[f"{name[: unit.start()]} ({unit.group(1)})" if unit else name] = value
+    meta = stop.get("metadata") or {}
+    if start is not None and stop.get("time_ms") is not None and meta.get("status") == "success":
+        out["time_to_train (min)"] = (float(stop["time_ms"]) - float(start)) / 60000.0
+    if not out:
+        raise CsvError(
+            "an MLPerf log (:::MLLOG lines) with no eval_accuracy, result_* or run_stop event: nothing to chart"
+        )
+    return out
 
 
 __all__ = ["is_mllog", "per_device_scale", "read_mllog"]

@@ -99,3 +99,34 @@ def test_statistics_of_one_measure_share_its_metric():
     rows = [{"gpu": "L40S", "mean_tok_s": 40.0, "median_tok_s": 41.0}]
     frame = _import(json.dumps(rows), "bench.json")
     assert [metric_title(m) for m in metric_columns(frame)] == ["Throughput (tokens/s)"]
+
+
+def _mllog(*events: dict) -> str:
+    return "".join(f":::MLLOG {json.dumps({'namespace': '', 'event_type': 'POINT_IN_TIME', **e})}\n" for e in events)
+
+
+HPC = _mllog(
+    {"key": "submission_platform", "value": "8xA100", "time_ms": 0},
+    {"key": "number_of_nodes", "value": 16, "time_ms": 0},
+    {"key": "accelerators_per_node", "value": 8, "time_ms": 0},
+    {"key": "run_start", "value": None, "time_ms": 1000},
+    {"key": "eval_error", "value": 0.04, "time_ms": 60000, "metadata": {"epoch_num": 1}},
+    {"key": "run_stop", "value": None, "time_ms": 1000 + 90 * 60000, "metadata": {"status": "success"}},
+)
+
+
+def test_an_mllog_without_eval_accuracy_gives_its_time_to_train_on_its_platform():
+    frame = _import(HPC, "result_1.txt")  # MLPerf HPC logs eval_error, not accuracy: once refused
+    long = to_long(frame)
+    assert long.loc[long["unit"] == "min", "value"].round(6).tolist() == [90.0]
+    assert set(frame["device_label"]) == {"A100"} and set(frame["device_count"]) == {128}  # 8 per node × 16 nodes
+
+
+def test_an_mllog_of_loadgen_results_is_read_as_its_result_keys():
+    detail = _mllog(
+        {"key": "result_samples_per_second", "value": 17.5, "time_ms": 5},
+        {"key": "result_mean_latency_ns", "value": 6803086083, "time_ms": 5},
+        {"key": "result_validity", "value": "VALID", "time_ms": 5},
+    )
+    long = to_long(_import(detail, "mlperf_log_detail.txt", device="RTX 4090"))
+    assert set(long["value"]) == {17.5, 6803086083.0} and "ns" in set(long["unit"])
