@@ -25,7 +25,8 @@ DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 # Units a cell may carry after its number ("100 %", "67388 MiB", "71 C", "350.2 W", "1395 MHz").
 CELL_UNITS = (
     "%", "MiB", "GiB", "KiB", "MB", "GB", "kB", "C", "°C", "W", "kW", "MHz", "GHz", "ms", "us", "µs", "ns", "s",
-    "sec", "min", "h", "images/s", "img/s", "samples/s", "sequences/s", "tokens/s", "examples/s", "it/s", "x", "×",
+    "sec", "min", "h", "TiB", "TB", "GB/s", "GBps", "MB/s", "images/s", "img/s", "samples/s", "sequences/s",
+    "tokens/s", "examples/s", "it/s", "x", "×",
 )  # fmt: skip
 _NUMBER = r"[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _UNIT_CELL = re.compile(
@@ -95,6 +96,26 @@ def _records(text: str, delimiter: str) -> list[list[str]]:
     except csv.Error as exc:
         line = text.count("\n", 0, len(text))  # csv gives no position; the message names what went wrong
         raise CsvError(f"not a readable table ({exc}); {line} lines read") from None
+
+
+_MD_RULE = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?$")
+
+
+def markdown_table(text: str) -> tuple[str, int] | None:
+    """The first Markdown pipe table in a report of prose (`| payload | busbw |`, its `|---:|` rule, its rows) as
+    pipe-separated text without the rule, and the file line its header stands on; None where the text has none or is
+    only that table (read as it is)."""
+    lines = text.split("\n")
+    for i in range(len(lines) - 2):
+        if lines[i].lstrip().startswith("|") and _MD_RULE.match(lines[i + 1].strip()):
+            end = i + 2
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            if i == 0 and not "".join(lines[end:]).strip():
+                return None
+            rows = [lines[i], *lines[i + 2 : end]]
+            return "\n".join(r.strip().strip("|") for r in rows), i + 1
+    return None
 
 
 def read_text_table(data: bytes | str, delimiter: str | None = None, header: bool | None = None) -> TextTable:

@@ -26,7 +26,7 @@ from engine.imports.reading import Raw, read_raw
 from engine.imports.settings import SETTING, fit_roles
 from engine.imports.sidecar import sidecar_roles
 from engine.imports.system_names import one_device
-from engine.imports.units import derived_rates, step_rates, unit_from_header, unit_of
+from engine.imports.units import derived_rates, step_rates, unit_factor, unit_from_header, unit_of
 from engine.results.errors import CsvError
 from engine.results.history import IMPORT_CONTEXT
 from engine.results.status import RunStatus
@@ -45,7 +45,9 @@ def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> 
     bad = ~missing & (values.isna() | ~np.isfinite(values.fillna(0)))
     if bad.any():
         raise first_bad(raw, bad, column, "expected a number, got {raw}")
-    wrong_unit = ~missing & (cell_unit != "") & (cell_unit != unit)
+    factor = cell_unit.map(lambda u: 1.0 if u in ("", unit) else unit_factor(u, unit))
+    values = values * factor.fillna(1.0)  # '32KiB' in a MiB column is 0.03125
+    wrong_unit = ~missing & factor.isna()
     if wrong_unit.any():
         raise first_bad(raw, wrong_unit, column, f"expected a number in {unit or 'the column unit'}, got " + "{raw}")
     if whole:

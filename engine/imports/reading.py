@@ -12,7 +12,7 @@ import pandas as pd
 
 from engine.imports.file_hints import name_hints
 from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
-from engine.imports.foreign_text import decode_any, describe, read_text_table
+from engine.imports.foreign_text import decode_any, describe, markdown_table, read_text_table
 from engine.imports.import_mapping import ImportMapping
 from engine.imports.keyvalue_log import is_keyvalue_log, long_record, read_keyvalue_log, split_keys
 from engine.imports.mllog import is_mllog, read_mllog
@@ -44,6 +44,11 @@ def _read_frame(data: bytes | str, name: str) -> tuple[pd.DataFrame, str, Import
     if is_keyvalue_log(text):
         frame = read_keyvalue_log(text)
         return frame, f"`key : value` log, {len(frame):,} records", guess_mapping(frame, is_json=True, name=name)
+    found = markdown_table(text)
+    if found is not None:  # a report of prose around one Markdown table: the table is its data
+        table = read_text_table(found[0], delimiter="|", header=True)
+        table.frame["_row"] = table.frame["_row"] + found[1] - 1 + 1  # file lines; the rule line was dropped
+        return table.frame, f"Markdown table at line {found[1]}", guess_mapping(table.frame, name=name)
     table = read_text_table(data)
     record = long_record(table.frame) if table.header else None
     if record is not None:

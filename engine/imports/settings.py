@@ -22,7 +22,7 @@ import pandas as pd
 
 from engine.imports.foreign_text import MISSING_MARKERS, split_number
 from engine.imports.import_mapping import ImportMapping, ValueSpec
-from engine.imports.units import unit_from_header
+from engine.imports.units import unit_factor, unit_from_header
 
 SETTING = "setting."  # the History column prefix of a setting: `setting.seq_len`
 # Names of what is measured: a rate, a time, a latency, a utilisation, an energy, a quality.
@@ -131,6 +131,34 @@ def _is_setting(raw: pd.DataFrame, col: str, measured: list[str]) -> bool:
     return any(_numbers(raw[c]).groupby(groups).nunique().max() > 1 for c in measured if c != col)
 
 
+def _bytes(col: pd.Series) -> pd.Series:
+    parts = col.astype(str).map(split_number)
+    return pd.Series(
+        [float(p[0].replace(",", "")) * (unit_factor(p[1] or "B", "B") or float("nan")) if p else float("nan")
+         for p in parts], index=col.index
+    )  # fmt: skip
+
+
+def _ratio(col: pd.Series) -> float:
+    sizes = _bytes(col)
+    return float((sizes.iloc[1:].to_numpy() / sizes.iloc[:-1].to_numpy()).mean())
+
+
+def _is_size_sweep(col: pd.Series) -> bool:
+    """Sizes in bytes that grow by one factor row after row (nccl-tests' `-f 2` from 8 B to 8 GiB, all_reduce_bench's
+    32KiB … 16GiB): the swept parameter of a communication benchmark, never a memory reading."""
+    sizes = _bytes(col)
+    if (
+        len(sizes) < 4
+        or sizes.isna().any()
+        or (sizes <= 0).any()
+        or not col.astype(str).str.contains(r"[KMGT]i?B|\bB\b", regex=True).any()
+    ):
+        return False
+    steps = sizes.iloc[1:].to_numpy() / sizes.iloc[:-1].to_numpy()
+    return bool((steps > 1).all() and steps.max() - steps.min() < 1e-9 * steps.max())
+
+
 def find_settings(raw: pd.DataFrame, m: ImportMapping) -> list[str]:
     """Move value columns that are settings to the role `setting`, the precision words to `precision`, and the
     global batch to `batch` (the micro-batch to a setting). Returns what it did, one line each."""
@@ -144,6 +172,13 @@ def find_settings(raw: pd.DataFrame, m: ImportMapping) -> list[str]:
             said.append(f"column {col!r} numbers repeats: kept as a note; the repeats of a configuration are grouped")
             continue
         spec = m.values.get(col)
+        if _is_size_sweep(raw[col]):
+            m.roles[col] = "setting"
+            m.values.pop(col, None)
+            said.append(
+                f"column {col!r} is a swept size (each row ×{_ratio(raw[col]):g}): a setting, not a measurement"
+            )
+            continue
         if (spec and spec.unit) or (len(raw) == 1 and m.fmt) or _is_global_batch(col):  # the batch: below
             continue
         if _is_setting(raw, col, named if named or len(raw) == 1 else values):

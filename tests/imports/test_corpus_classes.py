@@ -130,3 +130,27 @@ def test_an_mllog_of_loadgen_results_is_read_as_its_result_keys():
     )
     long = to_long(_import(detail, "mlperf_log_detail.txt", device="RTX 4090"))
     assert set(long["value"]) == {17.5, 6803086083.0} and "ns" in set(long["unit"])
+
+
+REPORT = """# all-reduce on one node of 8x H100
+
+Run with `all_reduce_bench.py`; sizes from 32KiB, each twice the last.
+
+| payload |    busbw   |
+| ------: | ---------: |
+|   32KiB |   1.44GBps |
+|   64KiB |   2.93GBps |
+|  128KiB |   5.73GBps |
+|  256KiB |  39.93GBps |
+
+- measured: 2026-08-04
+"""
+
+
+def test_a_markdown_table_in_prose_is_read_with_its_sizes_as_a_sweep():
+    raw = read_raw(REPORT.encode(), "all-reduce-8xH100.md")  # the name says the device, as the real report's does
+    assert raw.guess.roles["payload"] == "setting"  # 32KiB … 256KiB is what was swept, not a memory reading
+    frame = apply_import(raw.frame, raw.guess, "all-reduce-8xH100.md", None)[0]
+    long = to_long(frame)
+    assert set(long["unit"]) == {"GB/s"} and 39.93 in set(long["value"])
+    assert raw.frame["_row"].tolist()[0] == 7  # the file's own line, for any message naming a row
