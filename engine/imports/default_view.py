@@ -112,7 +112,8 @@ def add_views(df: pd.DataFrame) -> pd.DataFrame:
 # mean_output_throughput, llama.cpp's tg), before its request or prompt rates.
 _GENERATED = re.compile(r"output|\bgen(?:erat\w*)?\b|decode")
 # A statistic of a rate (a one-second peak, a mean over requests) gives way to the rate itself.
-_STATISTIC = re.compile(r"\b(?:peak|max|min|avg|mean|median|p\d+)\b")
+_STATISTIC = re.compile(r"\b(?:peak|max|min|median|std|stddev|quantiles|p\d+)\b")
+_AVERAGE = re.compile(r"\b(?:avg|mean)\b")  # an average is the nearest statistic to the rate itself
 
 
 def _headline_rate(rates: Sequence[str]) -> str | None:
@@ -120,7 +121,10 @@ def _headline_rate(rates: Sequence[str]) -> str | None:
     if not rates:
         return None
     titles = {m: metric_title(m).lower().replace("_", " ") for m in rates}
-    return min(rates, key=lambda m: (not _GENERATED.search(titles[m]), bool(_STATISTIC.search(titles[m]))))
+    def rank(m: str) -> tuple[bool, bool, bool]:
+        return not _GENERATED.search(titles[m]), bool(_STATISTIC.search(titles[m])), bool(_AVERAGE.search(titles[m]))
+
+    return min(rates, key=rank)
 
 
 def _headline_metric(metrics: Sequence[str]) -> str:

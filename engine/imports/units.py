@@ -28,13 +28,15 @@ LAMBDA_UNITS: dict[str, str] = {
 LAMBDA_FORMAT = "lambdal deeplearning-benchmark table (units per model from its compile script)"
 _RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
                "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s",
-               "tok": "tokens/s", "toks": "tokens/s", "imgs": "images/s", "seqs": "sequences/s",
+               "tok": "tokens/s", "toks": "tokens/s", "token": "tokens/s", "imgs": "images/s", "seqs": "sequences/s",
                "sentences": "sentences/s", "frames": "frames/s", "mels": "mel frames/s",
                # one-letter abbreviations of a rate's unit ('(T/s/GPU)', '(S/s)'): never seconds per second
                "t": "tokens/s", "s": "samples/s", "i": "images/s"}  # fmt: skip
 _UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s", "secs": "s",
                "sec": "s", "msec": "ms", "millis": "ms", "percent": "%", "pct": "%", "watts": "W", "usd": "USD",
                "gbs": "GB/s", "gbps": "GB/s", "tflops": "TFLOPS", "gflops": "GFLOPS", "joules": "J"}  # fmt: skip
+# A statistic a key may end in after its unit (LLMPerf's `…_latency_s_quantiles_p90`, `…_s_min`)
+_STATISTIC = r"min|max|mean|avg|median|std|stddev|p\d+(?:\.\d+)?|quantiles"
 _OWN_AXIS = "examples/s"  # AccelBench's own throughput axis (examples_per_sec)
 PER_DEVICE_UNIT = " per device"  # a header's rate of one device ('T/s/GPU'): divided by the count never again
 _PER_DEVICE = re.compile(r"\s*(?:/|per\s*)(?:gpu|device|chip|accelerator|card|tpu|xpu)s?$", re.IGNORECASE)
@@ -69,6 +71,11 @@ def unit_from_header(name: str) -> tuple[str, str]:
     if m and m.group(1) in _RATE_WORDS:
         return name, _RATE_WORDS[m.group(1)] + (PER_DEVICE_UNIT if _PER_DEVICE.search(low) else "")
     words = low.split()
+    core = list(words)
+    while len(core) >= 3 and re.fullmatch(_STATISTIC, core[-1]):
+        core.pop()  # `latency_s_min`, `ttft_ms_p99`: a statistic after the unit (`min` is no minutes there)
+    if len(core) < len(words) and (unit := unit_from_header(" ".join(core))[1]):
+        return name, unit
     if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in _RATE_WORDS:  # throughput_img_s
         return name, _RATE_WORDS[words[-2]]
     last = words[-1] if words else ""

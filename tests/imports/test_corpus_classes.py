@@ -154,3 +154,16 @@ def test_a_markdown_table_in_prose_is_read_with_its_sizes_as_a_sweep():
     long = to_long(frame)
     assert set(long["unit"]) == {"GB/s"} and 39.93 in set(long["value"])
     assert raw.frame["_row"].tolist()[0] == 7  # the file's own line, for any message naming a row
+
+
+def test_a_statistic_after_the_unit_keeps_the_unit_and_the_headline_is_the_mean_output_rate():
+    row = {
+        "model": "llama-2-7b", "results_end_to_end_latency_s_min": 2.5, "results_end_to_end_latency_s_quantiles_p50": 3.1,
+        "results_mean_output_throughput_token_per_s": 207.5,
+        "results_request_output_throughput_token_per_s_stddev": 1.9,
+        "results_request_output_throughput_token_per_s_quantiles_p50": 25.8,
+    }  # fmt: skip
+    view = add_views(_import(json.dumps([row]), "summary.json", device="A100"))
+    titles = [metric_title(m) for m in metric_columns(view)]
+    assert "Latency min (s)" in titles  # `_s_min`: seconds, the minimum — never minutes
+    assert metric_title(default_metric(view, metric_columns(view))).startswith("results mean output throughput")
