@@ -121,6 +121,7 @@ def _headline_rate(rates: Sequence[str]) -> str | None:
     if not rates:
         return None
     titles = {m: metric_title(m).lower().replace("_", " ") for m in rates}
+
     def rank(m: str) -> tuple[bool, bool, bool]:
         return not _GENERATED.search(titles[m]), bool(_STATISTIC.search(titles[m])), bool(_AVERAGE.search(titles[m]))
 
