@@ -91,6 +91,7 @@ def _is_rate(metric: str) -> bool:
         and not is_derived(metric)
         and PER_DEVICE not in title
         and ("/s)" in title or "/sec" in title)
+        and "B/s)" not in title  # a bandwidth (a link's, a collective's busbw) is each device's already: never summed
     )
 
 
@@ -134,6 +135,8 @@ def _headline_metric(metrics: Sequence[str]) -> str:
     the test and train splits are not its result)."""
     first = metrics[0]
     title = metric_title(first).lower()
+    if title.startswith("algorithm bandwidth"):  # nccl-tests: busbw is the figure comparable to the hardware's peak
+        return next((m for m in metrics if metric_title(m).lower().startswith("bus bandwidth")), first)
     if "latency" in title or _is_rate(first):
         return _headline_rate([m for m in metrics if _is_rate(m)]) or first
     if "accuracy" not in title:

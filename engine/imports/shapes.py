@@ -134,6 +134,9 @@ def _system_like(col: pd.Series) -> bool:
     return bool(col.head(100).str.contains(r"(?:^|\s)\d+\s*[x×]\s*[A-Za-z]|\(", regex=True).any())
 
 
+# Measures a tool's documentation names by an abbreviation (nccl-tests' PERFORMANCE.md, torch all_reduce_bench):
+# each a metric of its own, never a model's column in a wide table
+_NAMED_MEASURES = {"busbw": "bus bandwidth", "algbw": "algorithm bandwidth"}
 # Words that name a statistic of a measure, not another measure
 _STATISTICS = {"mean", "avg", "average", "median", "min", "max", "std", "stddev", "stdev", "quantiles", "percentile"}
 _HARDWARE_WORD = re.compile(r"accelerator|gpu|device|hardware|chip|tpu|processor")
@@ -215,6 +218,8 @@ def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape:
         each = " per device" if per_device else ""  # 'Throughput (T/s/GPU)': already one device's rate
         if has_metric:
             specs[c] = ValueSpec("", unit)
+        elif base.strip().lower() in _NAMED_MEASURES:
+            specs[c] = ValueSpec(_NAMED_MEASURES[base.strip().lower()], unit)
         elif shape == "wide" and not has_model:
             specs[c] = ValueSpec((metric_for(unit, c) or "value") + each, unit, model=base)
         else:

@@ -136,12 +136,12 @@ REPORT = """# all-reduce on one node of 8x H100
 
 Run with `all_reduce_bench.py`; sizes from 32KiB, each twice the last.
 
-| payload |    busbw   |
-| ------: | ---------: |
-|   32KiB |   1.44GBps |
-|   64KiB |   2.93GBps |
-|  128KiB |   5.73GBps |
-|  256KiB |  39.93GBps |
+| payload |    busbw   |    algbw   |
+| ------: | ---------: | ---------: |
+|   32KiB |   1.44GBps |   0.82GBps |
+|   64KiB |   2.93GBps |   1.67GBps |
+|  128KiB |   5.73GBps |   3.27GBps |
+|  256KiB |  39.93GBps |  22.82GBps |
 
 - measured: 2026-08-04
 """
@@ -154,6 +154,10 @@ def test_a_markdown_table_in_prose_is_read_with_its_sizes_as_a_sweep():
     long = to_long(frame)
     assert set(long["unit"]) == {"GB/s"} and 39.93 in set(long["value"])
     assert raw.frame["_row"].tolist()[0] == 7  # the file's own line, for any message naming a row
+    view = add_views(frame)
+    metric = default_metric(view, metric_columns(view))
+    assert metric_title(metric) == "bus bandwidth (GB/s)"  # nccl-tests' figure to compare with the hardware's peak
+    assert not any("per device" in metric_title(m) for m in metric_columns(view))  # a bandwidth is never summed
 
 
 def test_a_statistic_after_the_unit_keeps_the_unit_and_the_headline_is_the_mean_output_rate():
