@@ -19,7 +19,9 @@ from engine.results.errors import CsvError
 from engine.results.text_decode import decode_any
 
 # Cells a foreign table uses for "no value" (an out-of-memory run, a cell left blank).
-MISSING_MARKERS = frozenset({"", "-", "—", "–", "n/a", "na", "nan", "none", "null", "oom", "x", "[n/a]"})
+MISSING_MARKERS = frozenset(
+    {"", "-", "—", "–", "n/a", "na", "nan", "none", "null", "oom", "x", "[n/a]", "failed", "error"}
+)
 DELIMITER_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 
 # Units a cell may carry after its number ("100 %", "67388 MiB", "71 C", "350.2 W", "1395 MHz").

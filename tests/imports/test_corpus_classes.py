@@ -171,3 +171,9 @@ def test_a_statistic_after_the_unit_keeps_the_unit_and_the_headline_is_the_mean_
     titles = [metric_title(m) for m in metric_columns(view)]
     assert "Latency min (s)" in titles  # `_s_min`: seconds, the minimum — never minutes
     assert metric_title(default_metric(view, metric_columns(view))).startswith("results mean output throughput")
+
+
+def test_a_failed_run_is_a_missing_value_not_a_refusal():
+    table = "gpu,batch_size,samples_per_second\nV100,16,120.5\nV100,32,FAILED\nV100,64,Error\n"
+    frame = _import(table, "results.csv")
+    assert sorted(to_long(frame)["value"].tolist()) == [120.5]  # the failed runs are kept out, the file imported
