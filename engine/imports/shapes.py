@@ -137,6 +137,7 @@ def _system_like(col: pd.Series) -> bool:
 # Measures a tool's documentation names by an abbreviation (nccl-tests' PERFORMANCE.md, torch all_reduce_bench):
 # each a metric of its own, never a model's column in a wide table
 _NAMED_MEASURES = {"busbw": "bus bandwidth", "algbw": "algorithm bandwidth"}
+_PER_UNIT_OF_WORK = re.compile(r"per[\s_]*(?:step|epoch|batch|iter(?:ation)?|sample|image|token|request)s?\b")
 # Words that name a statistic of a measure, not another measure
 _STATISTICS = {"mean", "avg", "average", "median", "min", "max", "std", "stddev", "stdev", "quantiles", "percentile"}
 _HARDWARE_WORD = re.compile(r"accelerator|gpu|device|hardware|chip|tpu|processor")
@@ -184,8 +185,9 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
 
 
 def _per_step(name: str) -> bool:
-    """A time in ms or µs by its header: a measured time (per step, per kernel), never a curve's time axis."""
-    return unit_from_header(name)[1] in ("ms", "us")
+    """A time in ms or µs by its header, or one said to be per step, epoch or batch (`avg_time_per_epoch`): a measured
+    time, never a curve's time axis."""
+    return unit_from_header(name)[1] in ("ms", "us") or bool(_PER_UNIT_OF_WORK.search(name.lower()))
 
 
 def _time_score(name: str) -> int:

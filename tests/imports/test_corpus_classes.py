@@ -177,3 +177,10 @@ def test_a_failed_run_is_a_missing_value_not_a_refusal():
     table = "gpu,batch_size,samples_per_second\nV100,16,120.5\nV100,32,FAILED\nV100,64,Error\n"
     frame = _import(table, "results.csv")
     assert sorted(to_long(frame)["value"].tolist()) == [120.5]  # the failed runs are kept out, the file imported
+
+
+def test_a_time_per_epoch_is_a_measurement_not_the_time_axis():
+    table = "batch_size,avg_time_per_epoch\n32,670.9\n64,643.1\n128,646.9\n"
+    raw = read_raw(table.encode(), "results.csv")
+    assert raw.guess.roles["avg_time_per_epoch"] == "value"  # once taken for the axis: "nothing is a measurement"
+    assert 670.9 in set(to_long(_import(table, "results.csv", device="TITAN RTX"))["value"])
