@@ -8,8 +8,12 @@ and chart) or history_many_files_<width>_<theme>_chart.png (from "Explore" to th
     .venv/bin/python bench/screenshot_history_imports.py                       # the tests' small files
     .venv/bin/python bench/screenshot_history_imports.py --mlenergy Qwen__Qwen3-8B__gpqa.json
 
+    .venv/bin/python bench/screenshot_history_imports.py --corpus /tmp/foreign_corpus FILE [FILE ...]
+
 --mlenergy: a real file from github.com/ml-energy/leaderboard (public/data/models/), shown instead of the tests'
 copy in the ML.ENERGY scene (copy it to /tmp; it is not shipped).
+--corpus: files of the foreign corpus (tests/data/foreign/SOURCES.md; the bytes are not shipped), each dropped alone
+as History proposes it, saved as history_corpus_<file stem>_<width>_<theme>.png and …_page.png (issue 43).
 """
 
 from __future__ import annotations
@@ -28,8 +32,12 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "imports")]  # the tests' files,
 
 
 def _wait(page, expect, text: str) -> None:
+    """Until `text` (a regular expression: "Explore|Device for every row" — a file that names no device is right
+    when History asks for it) and a chart are drawn."""
+    import re
+
     page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", state="attached")
-    expect(page.get_by_text(text).first).to_be_visible(timeout=120_000)
+    expect(page.get_by_text(re.compile(text)).first).to_be_visible(timeout=120_000)
     page.get_by_test_id("stPlotlyChart").first.wait_for(state="visible", timeout=120_000)
     page.wait_for_timeout(2000)  # plotly's transitions
 
@@ -88,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mlenergy", type=Path, help="a real ML.ENERGY leaderboard JSON (default: the tests' copy)")
     ap.add_argument("--out", type=Path, default=OUT, help="where the PNGs go (default docs/screenshots)")
+    ap.add_argument("--corpus", type=Path, help="the foreign corpus folder; FILES are shot one by one")
+    ap.add_argument("files", nargs="*", help="with --corpus: the corpus files to show")
     args = ap.parse_args(argv)
+    if args.corpus:
+        return _corpus(args.corpus, args.files, args.out)
     from public_files import NAME, write_all
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -99,6 +111,22 @@ def main(argv: list[str] | None = None) -> int:
         def shoot(url: str) -> list[Path]:
             saved = _shoot_scene(url, [energy], "history_mlenergy", "rows mapped", args.out, whole=True)
             return saved + _shoot_scene(url, many, "history_many_files", "TensorFlow · fp32", args.out, whole=False)
+
+        return serve_and_shoot(Path(tmp) / "results.db", Path(tmp), shoot)
+
+
+def _corpus(folder: Path, names: list[str], out: Path) -> int:
+    """Each corpus file alone, as History maps it at first sight (no action)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+
+        def shoot(url: str) -> list[Path]:
+            saved: list[Path] = []
+            for name in names:
+                stem = Path(name).stem.replace(".", "_").replace("-", "_")[:40]
+                saved += _shoot_scene(url, [folder / name], f"history_corpus_{stem}", "Explore|Device for every row", out,
+                                      whole=True)
+            return saved
 
         return serve_and_shoot(Path(tmp) / "results.db", Path(tmp), shoot)
 

@@ -76,7 +76,7 @@ def store_tuples(rows: Sequence[tuple]) -> pd.DataFrame:
     return from_export(typed_frame(frame), THIS_MACHINE)
 
 
-FILE_TYPES = ("csv", "tsv", "txt", "log", "json", "jsonl", "yaml", "yml")  # what History reads
+FILE_TYPES = ("csv", "tsv", "txt", "log", "json", "jsonl", "yaml", "yml", "md", "markdown")  # what History reads
 
 
 def folder_files(folder: Path = HISTORY_DIR) -> list[Path]:

@@ -184,3 +184,16 @@ def test_a_time_per_epoch_is_a_measurement_not_the_time_axis():
     raw = read_raw(table.encode(), "results.csv")
     assert raw.guess.roles["avg_time_per_epoch"] == "value"  # once taken for the axis: "nothing is a measurement"
     assert 670.9 in set(to_long(_import(table, "results.csv", device="TITAN RTX"))["value"])
+
+
+def test_history_accepts_every_kind_of_file_the_corpus_holds():
+    """The page's uploader refuses a suffix it does not list before the importer sees the file: a Markdown report
+    (nccl-tests, a torch.distributed all-reduce report) was refused on the web though the importer reads it."""
+    import json
+    from pathlib import Path
+
+    from engine.results.history_files import FILE_TYPES
+
+    expected = json.loads((Path(__file__).parents[1] / "data" / "foreign" / "EXPECTED.json").read_text())
+    suffixes = {Path(name).suffix.lower().lstrip(".") for name in expected["files"]}
+    assert suffixes and suffixes <= set(FILE_TYPES), suffixes - set(FILE_TYPES)
