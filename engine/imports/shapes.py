@@ -16,6 +16,7 @@ from engine.imports.foreign_text import MISSING_MARKERS, epoch_dates, is_date, s
 from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
 from engine.imports.known_formats import KNOWN, accelerators_win
 from engine.imports.system_names import names_device
+from engine.imports.time_axis import per_step, time_axis
 from engine.imports.units import normalise_unit, share_unit, split_per_device, tool_units, unit_from_header
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -137,7 +138,6 @@ def _system_like(col: pd.Series) -> bool:
 # Measures a tool's documentation names by an abbreviation (nccl-tests' PERFORMANCE.md, torch all_reduce_bench):
 # each a metric of its own, never a model's column in a wide table
 _NAMED_MEASURES = {"busbw": "bus bandwidth", "algbw": "algorithm bandwidth"}
-_PER_UNIT_OF_WORK = re.compile(r"per[\s_]*(?:step|epoch|batch|iter(?:ation)?|sample|image|token|request)s?\b")
 # Words that name a statistic of a measure, not another measure
 _STATISTICS = {"mean", "avg", "average", "median", "min", "max", "std", "stddev", "stdev", "quantiles", "percentile"}
 _HARDWARE_WORD = re.compile(r"accelerator|gpu|device|hardware|chip|tpu|processor")
@@ -155,7 +155,7 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     for c in cols:
         kind, unit = kinds[c]
         role = "" if headerless else role_by_name(c, kind)
-        if role in ("step", "time") and _per_step(c):
+        if role in ("step", "time") and per_step(c):
             role = ""  # 'step time [ms]': a measured time per step, not a series' axis
         low = c.lower()
         if kind == "number" and "count" in low and any(w in low for w in _NOT_DEVICES):
@@ -173,7 +173,7 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
         if role in _SINGLE and role in roles.values():
             role = "value" if kind == "number" else "label"  # one column per single role
         roles[c] = role
-    _time_axis(roles, kinds)
+    time_axis(roles, kinds, lambda c: role_by_name(c, "number") == "time")
     accelerators_win(roles, kinds)
     if "device" not in roles.values() and "system" not in roles.values():
         # A column is taken for the device only when it names one; otherwise History asks (a backend, a weight
@@ -182,31 +182,6 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
         if text:
             roles[text[0]] = "system" if _system_like(raw[text[0]]) else "device"
     return roles, kinds
-
-
-def _per_step(name: str) -> bool:
-    """A time in ms or µs by its header, or one said to be per step, epoch or batch (`avg_time_per_epoch`): a measured
-    time, never a curve's time axis."""
-    return unit_from_header(name)[1] in ("ms", "us") or bool(_PER_UNIT_OF_WORK.search(name.lower()))
-
-
-def _time_score(name: str) -> int:
-    """How much a time column is the time axis of a training curve: elapsed train/submission time first, the
-    time spent evaluating or logging last (AlgoPerf: accumulated_submission_time over accumulated_eval_time)."""
-    low = name.lower()
-    score = 2 * any(w in low for w in ("submission", "train")) + any(w in low for w in ("accumulated", "elapsed"))
-    return score - 3 * any(w in low for w in ("eval", "logging", "log_", "total", "duration"))
-
-
-def _time_axis(roles: dict[str, str], kinds: dict[str, tuple[str, str]]) -> None:
-    """Of several time columns, the one with the meaning of elapsed training time is the axis; the others are
-    kept as text (labels), not charted as results."""
-    times = [c for c in roles if kinds[c][0] == "number" and role_by_name(c, "number") == "time" and not _per_step(c)]
-    if len(times) < 2:
-        return
-    best = max(times, key=lambda c: (_time_score(c), -times.index(c)))
-    for c in times:
-        roles[c] = "time" if c == best else "label"
 
 
 def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape: str) -> dict[str, ValueSpec]:
