@@ -20,7 +20,7 @@ from engine.charts.base import (
     value_axis,
     wants_log,
 )
-from engine.results.history import metric_title
+from engine.results.history import in_natural_order, metric_title
 
 
 def history_bars(
@@ -32,7 +32,7 @@ def history_bars(
     if agg.empty:
         return empty_figure("No rows with a value for this metric after filtering.")
     value_title = value_title or metric_title(metric)
-    data = agg.sort_values([x, colour] if colour else [x], kind="stable")
+    data = in_natural_order(agg, [x, colour] if colour else [x])
     fig = go.Figure()
     groups = data.groupby(colour, sort=True, dropna=False) if colour else [("", data)]
     for name, g in groups:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from engine.imports.import_mapping import ImportMapping, ValueSpec
 from engine.results.history import group_label, metric_title
+from engine.results.quantities import UNIT_FAMILIES
 
 # Model column (lower case, '-' and ' ' read as '_') → its throughput unit, as lambdal's benchmark reports it.
 LAMBDA_UNITS: dict[str, str] = {
@@ -44,13 +45,7 @@ _PER_DEVICE = re.compile(r"\s*(?:/|per\s*)(?:gpu|device|chip|accelerator|card|tp
 _SHARE = re.compile(r"(?:^|[^a-z])(mfu|hfu|util|utilization|utilisation|occupancy)(?:[^a-z]|$)", re.IGNORECASE)
 
 
-# Units of one quantity, each as a multiple of the first: a cell in another unit of its column's family converts
-# (nccl-tests and all_reduce_bench print sizes 32KiB … 16GiB in one column; a log may mix ms and s).
-_FAMILIES = (
-    {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12},
-    {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0},
-    {"GBps": 1.0, "GB/s": 1.0, "MB/s": 1e-3, "TB/s": 1e3},
-)
+_FAMILIES = UNIT_FAMILIES  # one table of unit families, shared with the order labels sort in
 
 
 def unit_factor(cell_unit: str, unit: str) -> float | None:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from engine.reference.metrics import RESULT_METRICS
 from engine.results.directions import direction_of
+from engine.results.quantities import natural_key
 from engine.results.schema import COLUMN_NAMES
 
 # Columns every History row has, whatever file it came from.
@@ -186,7 +187,13 @@ def aggregate(df: pd.DataFrame, by: Sequence[str], metric: str, how: str = "medi
     out = pd.DataFrame({metric: col.agg(how), "p10": col.quantile(0.1), "p90": col.quantile(0.9), "rows": col.size()})
     out = out.reset_index() if by else out.reset_index(drop=True)
     out.insert(0, "group", group_label(out, by).to_numpy())
-    return out
+    return in_natural_order(out, ["group"])
+
+
+def in_natural_order(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """Rows ordered as a person reads their labels: numbers and sizes by magnitude ('32KiB' before '1MiB' before
+    '16GiB', 'batch 8' before 'batch 64'), not as text."""
+    return frame.sort_values(list(columns), key=lambda s: s.map(natural_key), kind="stable")
 
 
 def pivot(df: pd.DataFrame, index: str, columns: str, metric: str, how: str = "median") -> pd.DataFrame:
