@@ -13,7 +13,7 @@ import re
 
 from engine.imports.import_mapping import ImportMapping, ValueSpec
 from engine.imports.settings import SETTING, precision_word
-from engine.imports.system_names import parse_system
+from engine.imports.system_names import names_device, parse_system
 from engine.imports.units import unit_from_header
 
 THROUGHPUT_DEFAULT_UNIT = "samples/s"  # a file that says "throughput" and no unit: work items per second
@@ -21,7 +21,7 @@ _FRAMEWORKS = {"pytorch": "PyTorch", "torch": "PyTorch", "tensorflow": "TensorFl
                "jax": "JAX", "mxnet": "MXNet", "paddle": "PaddlePaddle", "onnx": "ONNX Runtime"}  # fmt: skip
 # A device named in a file name without a table entry is still a device when it reads like an accelerator.
 _ACCELERATOR = re.compile(
-    r"^(RTX|GTX|TITAN|QUADRO|TESLA|A\d{2,}|H\d{2,}|L\d{1,2}S?$|B\d{3}|V100|P100|T4$|MI\d{2,}|TPU|GAUDI)", re.I
+    r"^(RTX|GTX|TITAN|QUADRO|TESLA|APPLE M\d|A\d{2,}|H\d{2,}|L\d{1,2}S?$|B\d{3}|V100|P100|T4$|MI\d{2,}|TPU|GAUDI)", re.I
 )
 _MLPERF_SCENARIOS = {"offline": "Offline", "server": "Server", "singlestream": "SingleStream",
                      "multistream": "MultiStream", "interactive": "Interactive"}  # fmt: skip
@@ -40,8 +40,11 @@ def _device_in(text: str) -> str:
     spans = [text] + [" ".join(words[i : i + n]) for n in (3, 2, 1) for i in range(len(words) - n + 1)]
     for span in spans:
         read = parse_system(span)
-        if read.hardware_key or (read.device_model != span and _ACCELERATOR.match(read.device_model or "")):
-            count = read.device_count or _gpus_count(text)
+        if read.hardware_key or (names_device(span) and _ACCELERATOR.match(read.device_model or "")):
+            # A file whose name opens with one device's own name (`NVIDIA_TITAN_RTX_…`, as torch names it) ran on that
+            # one; a device further in (`mlperf_…_rtx4090_…`, `dgx-h100`) says nothing of the count.
+            one = not read.provider and "tpu" not in read.device_model.lower()
+            count = read.device_count or _gpus_count(text) or (1 if one else None)
             return f"{f'{count}x ' if count else ''}{read.device_model} {read.form_factor}".strip()
     return ""
 

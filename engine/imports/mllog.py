@@ -15,8 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.imports.system_names import names_device, parse_system
 from engine.results.errors import CsvError
 
+_IMPLEMENTATION = re.compile(r"(?:^|/)implementations/([^/]+)/")
 _LINE = re.compile(r"^.*?:::(MLLOG|SYSJSON)\s+(\{.*\})\s*$")
 # SYSJSON keys kept on every row (the rest of the system description is not about this run's speed).
 _SYSTEM = ("system_name", "accelerator_model_name", "accelerators_per_node", "number_of_nodes", "framework")
@@ -139,11 +141,29 @@ def _with_events(system: dict[str, Any], events: list[dict[str, Any]]) -> dict[s
         if out.get(key) is None and _first(events, key).get("value") is not None:
             out[key] = _first(events, key)["value"]
     if out.get("accelerators_per_node") in (0, "0"):
-        out.pop("accelerators_per_node")  # a CPU-only system (Fugaku's A64FX nodes): no accelerator to count
+        # A CPU-only system (Fugaku's A64FX nodes): the device is the node's CPU (its submission_platform names it),
+        # counted once per node as MLPerf HPC's results table counts such systems (512 nodes: 512 A64FX)
+        out["accelerators_per_node"] = 1
     platform = str(_first(events, "submission_platform").get("value") or "")
     if not out.get("system_name") and platform and "placeholder" not in platform.lower():
-        out["system_name"] = platform
+        out["system_name"] = _refined(platform, events)
     return out
+
+
+def _refined(platform: str, events: list[dict[str, Any]]) -> str:
+    """The platform, its device named more exactly where the implementation's folder does: MLPerf Training lays a
+    submission out as `<submitter>/benchmarks/<benchmark>/implementations/<implementation>/`, and each event's
+    `metadata.file` is the source that logged it. Habana names the platform by family and count (`gaudi-8`) and the
+    implementation by system (`HLS-Gaudi2-PT`): 8 × Gaudi2. A device the hardware table knows is kept as named."""
+    read = parse_system(platform)
+    if read.hardware_key or not names_device(platform):
+        return platform
+    for event in events[:100]:
+        found = _IMPLEMENTATION.search(str((event.get("metadata") or {}).get("file") or ""))
+        exact = parse_system(found.group(1)).device_model if found and names_device(found.group(1)) else ""
+        if exact.lower() != read.device_model.lower() and exact.lower().startswith(read.device_model.lower()):
+            return f"{f'{read.device_count}x ' if read.device_count else ''}{exact} ({platform})"
+    return platform
 
 
 def _results(events: list[dict[str, Any]], start: Any, stop: dict[str, Any]) -> dict[str, Any]:

@@ -143,8 +143,13 @@ _STATISTICS = {"mean", "avg", "average", "median", "min", "max", "std", "stddev"
 _HARDWARE_WORD = re.compile(r"accelerator|gpu|device|hardware|chip|tpu|processor")
 
 
+_NAME_WORDS_MAX = 8  # "NVIDIA GeForce RTX 4090 Laptop GPU (host-3)": a longer or multi-line cell is prose
+
+
 def _names_devices(col: pd.Series) -> bool:
-    return any(names_device(v) for v in _present(col.head(50).astype(str)).unique()[:20])
+    """Whether the column's cells name devices; a prompt or an answer that mentions one ("Is the A100 …?") does not."""
+    names = [v for v in _present(col.head(50).astype(str)).unique()[:20] if len(v.split()) <= _NAME_WORDS_MAX]
+    return any(names_device(v) for v in names if "\n" not in v)
 
 
 def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], dict[str, tuple[str, str]]]:

@@ -13,16 +13,21 @@ Pure Python; no pandas.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.catalog.hardware_table import BY_KEY, DEVICES
 
 # Words that name a vendor or a product line, not the configuration: dropped.
 _VENDOR_WORDS = {"nvidia", "tesla", "geforce", "quadro", "amd", "radeon", "instinct", "google", "intel", "cloud tpu"}
+# TITAN RTX/V/Xp and Apple's M-series (`Apple M3 Max`, as torch and TensorFlow name the device) have no model number
+# of the usual shape; Gaudi's generations are 1-3, so `gaudi-8` (an MLPerf platform) is 8 Gaudi, not a Gaudi8; the
+# A64FX is the CPU of CPU-only MLPerf HPC systems (Fugaku).
 _MODEL = re.compile(
     r"(?<![a-z0-9])(?:tpu ?v\d+[a-z]*|(?:rtx|gtx|titan) ?(?:[a-z]?\d{3,4}|[a-z]?\d{3,4} ?ti)(?: ti)?"
-    r"|mi\d{2,3}[a-z]?|gaudi ?\d?|[a-z]{1,2}\d{1,4}[a-z]?)(?![a-z0-9])"
+    r"|titan (?:rtx|xp|v|x)|apple m\d{1,2}(?: (?:pro|max|ultra))?|a64fx"
+    r"|mi\d{2,3}[a-z]?|gaudi ?[1-3]?|[a-z]{1,2}\d{1,4}[a-z]?)(?![a-z0-9])"
 )
+_TITLE_WORDS = {"APPLE": "Apple", "PRO": "Pro", "MAX": "Max", "ULTRA": "Ultra", "GAUDI": "Gaudi"}
 # Model-number look-alikes that are versions (v2), counts (x8) or cloud machine families (n1, c2, e2).
 _NOT_DEVICES = re.compile(r"v\d+|x\d+|[nce]\d|m\d|r\d")
 _IPV4 = re.compile(r"(?<![A-Za-z0-9])(?:ip[-_.])?(\d{1,3})[._-](\d{1,3})[._-](\d{1,3})[._-](\d{1,3})(?!\d)")
@@ -81,6 +86,11 @@ def _alias_spans(low: str) -> tuple[str, int, int] | None:
     return None
 
 
+# TensorCores per chip in a Cloud TPU slice's name (`v3-32`, `v4-8`, `v5p-8` count TensorCores; `v5litepod-8`,
+# `v6e-8` count chips): cloud.google.com/tpu/docs/v4 ("each TPU v4 chip contains two TensorCores"), …/v5e, …/v6e.
+_CORES_PER_CHIP = {"tpu_v2": 2, "tpu_v3": 2, "tpu_v4": 2, "tpu_v5p": 2, "tpu_v5e": 1, "tpu_v6e": 1}
+
+
 def _device(spaced: str) -> tuple[str, str | None, int, int] | None:
     """(model text, table key or None, start, end) in the spaced name."""
     low = spaced.lower()
@@ -92,6 +102,9 @@ def _device(spaced: str) -> tuple[str, str | None, int, int] | None:
     for m in _MODEL.finditer(low):
         if not _NOT_DEVICES.fullmatch(m.group()):
             model = re.sub(r"\bTI\b", "Ti", spaced[m.start() : m.end()].upper()).replace("TPU V", "TPU v")
+            # One device however spaced: "Gaudi 2" is Gaudi2, "rtx3090" (a file name's) is RTX 3090
+            model = re.sub(r"^(RTX|GTX) ?(?=[A-Z]?\d)", r"\1 ", re.sub(r"GAUDI (\d)", r"GAUDI\1", model))
+            model = re.sub(r"[A-Z]{3,}", lambda w: _TITLE_WORDS.get(w.group(), w.group()), model)
             return model, None, m.start(), m.end()
     return None
 
@@ -181,34 +194,38 @@ def one_device(name: str) -> bool:
     return names_device(name) and plain and "tpu" not in p.device_model.lower()
 
 
-def parse_system(name: str) -> SystemName:
-    """One system name read into SystemName; a name with no device keeps its text as the model."""
-    text = " ".join(str(name).split())
-    notes = re.findall(r"\(([^()]*)\)", text)
-    text, host = _host(text)
-    spaced = _spaced(text)
-    found = _device(spaced)
-    if found is None:
-        return SystemName(device_model=text, host=host)
-    model, key, start, end = found
-    inside = [n for n in notes if model.lower() in _spaced(n).lower()]
-    before = _spaced(spaced[:start].replace("(", " ").replace(")", " ")).split()
-    after = _spaced(spaced[end:].replace("(", " ").replace(")", " ")).split()
-    suffix, after = _suffixes(after)
-    if suffix:  # "RTX 6000 Ada", "RTX 2080 SUPER Max-Q": another GPU than the bare model (or the table's)
-        model, key = f"{model} {suffix}", None
-    if key and key.startswith("tpu_") and after and after[0].isdigit():  # "TPU v3-8": a board of 8 cores
-        board = f"{key}_{after.pop(0)}"
-        key, model = (board, BY_KEY[board].short) if board in BY_KEY else (key, f"{model}-{board.rsplit('_', 1)[1]}")
-    cores = [int(m.group(1)) for n in notes if (m := re.fullmatch(r"(\d+) cores?", n.strip().lower()))]
-    if key in ("tpu_v2", "tpu_v3") and cores and f"{key}_{cores[0]}" in BY_KEY:  # "TPUv2 (8 cores)": a v2-8 board
-        key = f"{key}_{cores[0]}"
-        model = BY_KEY[key].short
-    note_words = {w.lower() for n in notes if n not in inside for w in _spaced(n).split()}
-    skip = _VENDOR_WORDS | note_words | {model.lower(), "+", "&", "with"}
-    count = memory = None
+# MLPerf's `NxHOSTxMxACCEL` platforms (`1xXE9712x4GB200`, `2xXE9680x8H100-SXM-80GB`): N hosts of M accelerators each
+_HOSTS_OF = re.compile(r"^(?P<hosts>\d+)x(?P<host>[A-Za-z][A-Za-z0-9-]*?)x(?P<each>\d+)x?(?P<device>[A-Za-z].*)$")
+
+
+def _hosts_of(text: str) -> SystemName | None:
+    """`1xXE9712x4GB200` read as 4 × GB200 on host XE9712; None for a name of another shape."""
+    packed = _HOSTS_OF.match(text)
+    if not (packed and names_device(packed.group("device"))):
+        return None
+    inner = parse_system(packed.group("device"))
+    count = int(packed.group("hosts")) * int(packed.group("each"))
+    return replace(inner, device_count=count, provider=" ".join(filter(None, [packed.group("host"), inner.provider])))
+
+
+def _tpu_slice(key: str, model: str, cores: int) -> tuple[str, str, int | None]:
+    """(key, model, chips) of `TPU <key>-<cores>`: a board the table holds (TPU v3-8) as itself; a slice of a
+    generation whose naming is known (tpu-v3-32) as that many chips; else the slice's name as the model."""
+    board = f"{key}_{cores}"
+    if board in BY_KEY:
+        return board, BY_KEY[board].short, None
+    per = _CORES_PER_CHIP.get(key)
+    chips = cores // per if per and cores >= per else None
+    return key, (model if chips else f"{model}-{cores}"), chips
+
+
+def _words_read(
+    before: list[str], after: list[str], own: list[str], skip: set[str]
+) -> tuple[int | None, float | None, str, list[str], list[str]]:
+    """(count, memory, form factor, provider words, variant words) from the words around the device."""
+    count: int | None = None
+    memory: float | None = None
     form, provider, variant = "", [], []
-    own = spaced[start:end].split()  # the alias's own words may state memory and form factor (A100-SXM4-80GB)
     glued = _glued_count(before)
     for i, word in enumerate([*before, *after, *own]):
         low = word.lower()
@@ -228,6 +245,42 @@ def parse_system(name: str) -> SystemName:
             provider.append(word)
         else:
             variant.append(word)
+    return count, memory, form, provider, variant
+
+
+def parse_system(name: str) -> SystemName:
+    """One system name read into SystemName; a name with no device keeps its text as the model."""
+    text = " ".join(str(name).split())
+    packed = _hosts_of(text)
+    if packed:
+        return packed
+    notes = re.findall(r"\(([^()]*)\)", text)
+    text, host = _host(text)
+    spaced = _spaced(text)
+    found = _device(spaced)
+    if found is None:
+        return SystemName(device_model=text, host=host)
+    model, key, start, end = found
+    inside = [n for n in notes if model.lower() in _spaced(n).lower()]
+    before = _spaced(spaced[:start].replace("(", " ").replace(")", " ")).split()
+    after = _spaced(spaced[end:].replace("(", " ").replace(")", " ")).split()
+    suffix, after = _suffixes(after)
+    if suffix:  # "RTX 6000 Ada", "RTX 2080 SUPER Max-Q": another GPU than the bare model (or the table's)
+        model, key = f"{model} {suffix}", None
+    slice_chips = None
+    if key and key.startswith("tpu_") and after and after[0].isdigit():  # "TPU v3-8": a board of 8 cores
+        key, model, slice_chips = _tpu_slice(key, model, int(after.pop(0)))
+    # MLPerf platforms `gpu-v100-8`, `gaudi-8`: NAME-N, a lone number after the device is how many
+    trailing = int(after.pop()) if len(after) == 1 and after[0].isdigit() and 1 < int(after[0]) <= 4096 else None
+    cores = [int(m.group(1)) for n in notes if (m := re.fullmatch(r"(\d+) cores?", n.strip().lower()))]
+    if key in ("tpu_v2", "tpu_v3") and cores and f"{key}_{cores[0]}" in BY_KEY:  # "TPUv2 (8 cores)": a v2-8 board
+        key = f"{key}_{cores[0]}"
+        model = BY_KEY[key].short
+    note_words = {w.lower() for n in notes if n not in inside for w in _spaced(n).split()}
+    skip = _VENDOR_WORDS | note_words | {model.lower(), "+", "&", "with"}
+    own = spaced[start:end].split()  # the alias's own words may state memory and form factor (A100-SXM4-80GB)
+    count, memory, form, provider, variant = _words_read(before, after, own, skip)
+    count = count or slice_chips or trailing
     machine_type = len(before) >= 2 and before[-2].lower() in _MACHINE_FAMILIES  # n1-standard-2: not a count
     if count is None and before and before[-1].isdigit() and int(before[-1]) <= 4096 and not machine_type:
         count = int(before[-1])
