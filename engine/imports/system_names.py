@@ -270,8 +270,10 @@ def parse_system(name: str) -> SystemName:
     slice_chips = None
     if key and key.startswith("tpu_") and after and after[0].isdigit():  # "TPU v3-8": a board of 8 cores
         key, model, slice_chips = _tpu_slice(key, model, int(after.pop(0)))
-    # MLPerf platforms `gpu-v100-8`, `gaudi-8`: NAME-N, a lone number after the device is how many
-    trailing = int(after.pop()) if len(after) == 1 and after[0].isdigit() and 1 < int(after[0]) <= 4096 else None
+    # MLPerf platforms `gpu-v100-8`, `gaudi-8`: NAME-N, a number hyphened after the device is how many (not a
+    # `…_h100_2024` file name's date)
+    dash = re.search(r"(?<=[A-Za-z0-9])-(\d{1,4})$", text)
+    trailing = int(after.pop()) if dash and after == [dash.group(1)] and 1 < int(after[0]) <= 4096 else None
     cores = [int(m.group(1)) for n in notes if (m := re.fullmatch(r"(\d+) cores?", n.strip().lower()))]
     if key in ("tpu_v2", "tpu_v3") and cores and f"{key}_{cores[0]}" in BY_KEY:  # "TPUv2 (8 cores)": a v2-8 board
         key = f"{key}_{cores[0]}"

@@ -53,6 +53,7 @@ def test_a_device_further_into_the_name_is_read_but_not_counted():
         ("1xXE9712x4GB200", "GB200", 4),  # N hosts × M accelerators
         ("2xXE9680x8H100-SXM-80GB", "H100", 16),
         ("fugaku_A64FX_tensorflow", "A64FX", None),
+        ("bench_h100_2024", "H100", None),  # a date after the device is no count
     ],
 )
 def test_platform_names_that_pack_the_count(platform, device, count):
