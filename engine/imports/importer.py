@@ -102,10 +102,11 @@ def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> 
     nodes = _number_role(raw, m, "nodes", constants, whole=True)
     if nodes is not None:  # MLPerf: accelerators_per_node × number_of_nodes
         parsed["device_count"] = parsed["device_count"] * nodes.round().astype("Int64").fillna(1)
-    elif system is None and count is None and len(raw) == 1:
+    elif system is None and count is None and len(raw) == 1 and m.column("device"):
         # One run's report naming a device's own name with no count (`NVIDIA GeForce RTX 4090`, as
         # torch.cuda.get_device_name prints it) ran on one device; a table comparing devices (`gpu`: V100, T4), a
-        # system's name (`dgxh100`) or a name that is no device says nothing of the count.
+        # system's name (`dgxh100`) or a name that is no device says nothing of the count; nor does a device read from
+        # the file's name or typed for every row (a LoadGen summary saved under `rtx4090_…` ran on two).
         one = names.map(one_device).astype(bool) & parsed["device_count"].isna()
         parsed["device_count"] = parsed["device_count"].astype("Int64").mask(one, 1)
     return parsed

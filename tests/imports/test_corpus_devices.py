@@ -42,6 +42,15 @@ def test_a_device_further_into_the_name_is_read_but_not_counted():
     assert frame["device_count"].isna().all()  # nothing says how many ran
 
 
+def test_one_record_with_its_device_only_in_the_file_name_has_no_count():
+    """A one-run summary (LoadGen's `key : value` lines) names no hardware; the device read from the name it was saved
+    under does not say how many ran it (the one-device rule is for a device's own name inside the file)."""
+    summary = "Scenario : Offline\nSamples per second: 0.342746\nResult is : VALID\n"
+    frame = _import(summary, "mlperf_rtx4090_sdxl_log_summary.txt")
+    assert set(frame["device_label"]) == {"RTX 4090"}
+    assert frame["device_count"].isna().all()
+
+
 @pytest.mark.parametrize(
     ("platform", "device", "count"),
     [
