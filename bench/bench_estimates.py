@@ -185,7 +185,8 @@ def path_json(ref: Any, points: Sequence[est.Point], lso: dict[str, list], loo: 
     """The error each row really has (issue 42 item 5; engine.compare.estimate.path_check): `by_path` — the step model
     and the ratio (leave the silicon out, nested widening), the stack factor (its chip's silicon out of the fit and of
     the factor), the TPU law (α from the other pairs), the traced-cost conversion (leave one pair out); `by_vendor`
-    (leave the silicon out); `chronological` (each device from what was published before its first figure)."""
+    (leave the silicon out); `chronological` (each device from what was published before its first figure);
+    `chronological_with_own_run` (the same, anchored on the model's own figure on a device out before it)."""
     rates = pc.training_rates(ref)
     nested = sc.nested_band(lso).pairs
     by_path: dict[str, Any] = pc.by_method(nested)
@@ -201,11 +202,14 @@ def path_json(ref: Any, points: Sequence[est.Point], lso: dict[str, list], loo: 
         }  # fmt: skip
     }
     firsts = pc.first_years(rates)
-    chrono = pc.chronological(points, pc.point_years(rates), firsts)
+    years = pc.point_years(rates)
+    chrono, own_run = (pc.chronological(points, years, firsts, own_run=k) for k in (False, True))
     return {
         "by_path": by_path,
         "by_vendor": pc.by_vendor(nested),
         "chronological": pc.chronological_json(chrono, firsts),
+        # the product's situation: the same model's figure on a device out before the target is the user's own run
+        "chronological_with_own_run": pc.chronological_json(own_run, firsts),
     }
 
 

@@ -96,3 +96,19 @@ def test_the_stack_factor_error_rows_quote_is_the_checks_own(rates, points):
     got = pc.stack_factor_check(rates, points)["by_vendor"]
     for v, (err, held, n) in STACK_CHECK.items():
         assert (err, held, n) == (got[v]["median_abs_error_pct"], got[v]["coverage_pct"], got[v]["points"]), v
+
+
+def test_chronological_with_own_run_starts_only_from_older_devices(rates, points):
+    """The product's situation (an answer starts from the user's run): a device's figure anchored on the same model's
+    figure on a device out in an earlier year — never the device itself, a same-year sibling or a later one; the
+    fit still sees only what was published before (its `fitted on N figures` is the strict variant's)."""
+    years, firsts = pc.point_years(rates), pc.first_years(rates)
+    strict = pc.chronological(points, years, firsts)
+    own = pc.chronological(points, years, firsts, own_run=True)
+    assert set(own) == set(strict)
+    anchored = [(d, t, e) for d, pairs in own.items() for t, e in pairs if e.anchor is not None]
+    assert len(anchored) > sum(e.anchor is not None for pairs in strict.values() for _, e in pairs)
+    for device, truth, e in anchored:
+        assert e.anchor.model == truth.model and e.anchor.precision_class == truth.precision_class
+        assert e.anchor.hardware_key != device and firsts[e.anchor.hardware_key] < firsts[device]
+    _sane(pc.chronological_json(own, firsts))

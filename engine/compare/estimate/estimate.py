@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from engine.catalog import catalog
 from engine.compare.estimate import step_fit, step_model
+from engine.compare.estimate.no_figure import level_rate
 from engine.compare.estimate.points import (  # noqa: F401 (Point's helpers re-exported: picks, estimate_check, tests)
     Groups,
     Key,
@@ -169,6 +170,7 @@ def _by_memory(
     anchors: Sequence[Point] | None = None,
     figures: tuple[step_fit.Figure, ...] | None = None,
     shaped: str | None = None,
+    batch: float | None = None,
 ) -> Estimate | None:
     """The memory-aware step model: the model's own figure on another device × the modelled step-time ratio of the
     two devices, or, with no figure of the model anywhere, its modelled rate × the level of its kind. `figures`:
@@ -207,17 +209,13 @@ def _by_memory(
         )
         rough = len(fit.residuals) < 5
         return Estimate(model, target, pc, value, value * down, value * up, "memory-aware", rough, a, (), how)
-    t, peak, bw = step_model.step_seconds(cost, target, pc, e_c, e_m), DEVICES.get(target, NONE).peak_flops[pc], fit_bw
-    if not t or not peak or not bw:
+    # the run's batch (its own, else its anchors': the user's run) sets the per-step overhead's share
+    got = level_rate(cost, fit, target, pc, kind, batch or next((a.batch for a in anchors or () if a.batch), None))
+    if got is None:
         return None
-    level = fit.kind_levels.get(kind, fit.kind_levels[""])
-    value = math.exp(level) / t
-    down, up = step_fit.band([r + s for r in fit.residuals for s in fit.level_spread] or list(fit.level_spread))
-    how = (
-        f"Rough estimate (memory-aware): {work}, on its {peak / 1e12:,.3g} TFLOP/s "
-        f"peak and {bw / 1e9:,.4g} GB/s, at {fitted}, × {math.exp(level):.2g} (the "
-        f"level seen on figures of {kind} models); its op mix: {cost.how}"
-    )
+    (value, down, up, level), peak = got, DEVICES.get(target, NONE).peak_flops[pc] or 0.0
+    how = (f"Rough estimate (memory-aware): {work}, on its {peak / 1e12:,.3g} TFLOP/s peak and {fit_bw / 1e9:,.4g} GB/s, "
+           f"at {fitted}, × {math.exp(level):.2g} (the level seen on figures of {kind} models); its op mix: {cost.how}")  # fmt: skip
     return Estimate(model, target, pc, value, value * down, value * up, "memory-aware", True, None, (), how)
 
 
@@ -231,12 +229,14 @@ def estimate(
     anchors: Sequence[Point] | None = None,
     figures: tuple[step_fit.Figure, ...] | None = None,
     shaped: str | None = None,
+    batch: float | None = None,
 ) -> Estimate | None:
     """`model`'s training examples/s on one `hardware_key` device at `precision` (or its class) from the other
     points (or the points grouped once, and their fit_figures); None for an unknown device or no data. `kind`: a
     user model's, from its layers. The target's own points are left out: an estimate never repeats a figure.
     `anchors`: the figures it may start from (the answer's measured rows, one_scale), in place of the model's.
-    `shaped`: the model at the run's input shape (`resnet50@192x192x3`), whose cost the step model takes."""
+    `shaped`: the model at the run's input shape (`resnet50@192x192x3`), whose cost the step model takes; `batch`:
+    the run's per-device batch (a model with no figure: the step's overhead share; else its anchors')."""
     pc = precision if precision in CLASSES else precision_class(precision)
     if not DEVICES.get(hardware_key, NONE).estimable:
         return None
@@ -248,7 +248,7 @@ def estimate(
     ratio = _by_ratio(*target, groups, kind, anchors)
     if ratio is not None and not ratio.rough:
         return ratio
-    memory = _by_memory(*target, groups, flops_per_example, kind, anchors, figures, shaped)
+    memory = _by_memory(*target, groups, flops_per_example, kind, anchors, figures, shaped, batch)
     return _new_silicon_range(memory or ratio, groups)
 
 

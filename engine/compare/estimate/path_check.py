@@ -225,23 +225,37 @@ def first_years(rates: Sequence[lfl.Rate]) -> dict[str, int]:
     return out
 
 
-def chronological(points: Sequence[Point], years: dict[Point, int], firsts: dict[str, int]) -> dict[str, Pairs]:
+def chronological(
+    points: Sequence[Point], years: dict[Point, int], firsts: dict[str, int], own_run: bool = False
+) -> dict[str, Pairs]:
     """Per device with a dated figure: each of its figures estimated from the OTHER devices' figures published
-    strictly before its first (`firsts`; undated figures are never evidence), the step model refitted on them."""
+    strictly before its first (`firsts`; undated figures are never evidence), the step model refitted on them.
+
+    `own_run`: the product's own situation, an answer starting from the user's run of the model on hardware they
+    have — the same model's figure (same precision class) on a device already out before the target (its first
+    figure in an earlier year), whenever published, is the estimate's anchor, as a measured run is on one scale.
+    The fit and everything it chooses still see only what was published before; never the same device, a sibling
+    of the same year or a later one."""
     devices = sorted({p.hardware_key for p in points if p.hardware_key in firsts and usable_device(p.hardware_key)})
     out: dict[str, Pairs] = {}
     for device in devices:
         first = firsts[device]
         before = [p for p in points if p.hardware_key != device and years.get(p, first) < first]
-        groups = group_points(without_pipeline_bound(before))
-        figures = fit_figures(groups)
-        pairs = []
+        groups, older = group_points(without_pipeline_bound(before)), _older_runs(points, firsts, first)
+        figures, pairs = fit_figures(groups), []
         for (m, d, c), g in sorted(group_points([p for p in points if p.hardware_key == device]).items()):
-            e = estimate(m, d, c, groups, figures=figures) if groups else None
-            if e is not None:
+            runs = tuple(v.middle for (om, _, oc), v in older.items() if om == m and oc == c) if own_run else ()
+            e = estimate(m, d, c, groups, figures=figures, anchors=runs or None, batch=g.middle.batch)
+            if e is not None and groups:
                 pairs.append((g.middle, e))
         out[device] = pairs
     return out
+
+
+def _older_runs(points: Sequence[Point], firsts: dict[str, int], first: int) -> dict[Any, Any]:
+    """The figures of every device out before `first` (its first figure in an earlier year), grouped, whenever
+    published: the runs a user could have made on hardware they had (a source's plateau left out, as evidence)."""
+    return group_points(without_pipeline_bound([p for p in points if firsts.get(p.hardware_key, first) < first]))
 
 
 def by_case(pairs: Sequence[tuple[Point, Estimate]]) -> dict[str, dict[str, Any]]:
