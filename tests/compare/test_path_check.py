@@ -112,3 +112,16 @@ def test_chronological_with_own_run_starts_only_from_older_devices(rates, points
         assert e.anchor.model == truth.model and e.anchor.precision_class == truth.precision_class
         assert e.anchor.hardware_key != device and firsts[e.anchor.hardware_key] < firsts[device]
     _sane(pc.chronological_json(own, firsts))
+
+
+def test_the_size_trend_fitted_before_a_chip_never_carries_it_to_its_whole_bandwidth(rates, points):
+    """Fitted on the figures published before 2023 (the H100's first year), the trend's slopes are ≤ 0: a bigger chip
+    reaches no larger share of its peak or bandwidth (a slope of +0.53 once put the H100 at 100 % of its bandwidth)."""
+    from engine.compare.estimate.estimate import fit_figures, group_points, without_pipeline_bound
+    from engine.compare.estimate.step_fit import fit
+
+    years = pc.point_years(rates)
+    before = [p for p in points if years.get(p, 2023) < 2023]
+    got = fit(fit_figures(group_points(without_pipeline_bound(before))))
+    assert got is not None and got.trend[0] <= 0 and got.trend[2] <= 0
+    assert got.efficiencies("h100", "mixed")[1] < 0.9
