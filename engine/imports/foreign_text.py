@@ -177,6 +177,13 @@ def epoch_dates(text: pd.Series) -> pd.Series | None:
     return None
 
 
+def unreadable_dates(text: pd.Series) -> bool:
+    """Whether a filled cell among the first 50 is no date `parse_dates` reads (date(1)'s `… PM AEST 2026`)."""
+    filled = text.head(50).astype(str).str.strip()
+    filled = filled[~filled.str.lower().isin(MISSING_MARKERS)]
+    return bool(pd.to_datetime(filled, errors="coerce", utc=True, format="mixed").isna().any())
+
+
 def parse_dates(rows: pd.DataFrame, column: str) -> pd.Series:
     if not column:
         return pd.Series(pd.NaT, index=rows.index, dtype="datetime64[ns, UTC]")

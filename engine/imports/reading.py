@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from engine.imports.console_text import read_console, strip_prefixes
 from engine.imports.file_hints import name_hints
 from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
 from engine.imports.foreign_text import decode_any, describe, markdown_table, read_text_table
@@ -18,6 +19,7 @@ from engine.imports.keyvalue_log import is_keyvalue_log, long_record, read_keyva
 from engine.imports.mllog import is_mllog, read_mllog
 from engine.imports.settings import find_settings, fit_roles
 from engine.imports.shapes import guess_mapping
+from engine.results.errors import CsvError
 
 
 @dataclass
@@ -37,7 +39,7 @@ def _read_frame(data: bytes | str, name: str) -> tuple[pd.DataFrame, str, Import
     if name.lower().endswith(JSON_SUFFIXES):
         frame = read_json_table(data)
         return frame, describe_json(frame), guess_mapping(frame, is_json=True, name=name)
-    text = decode_any(data)[0]
+    text = "\n".join(strip_prefixes(decode_any(data)[0].split("\n")))
     if is_mllog(text):
         frame = read_mllog(text)
         return frame, f"MLPerf log (:::MLLOG), {len(frame):,} evaluations", guess_mapping(frame, name=name)
@@ -49,11 +51,30 @@ def _read_frame(data: bytes | str, name: str) -> tuple[pd.DataFrame, str, Import
         table = read_text_table(found[0], delimiter="|", header=True)
         table.frame["_row"] = table.frame["_row"] + found[1] - 1 + 1  # file lines; the rule line was dropped
         return table.frame, f"Markdown table at line {found[1]}", guess_mapping(table.frame, name=name)
-    table = read_text_table(data)
+    try:
+        table = read_text_table(data)
+    except CsvError:  # not a delimited table: console output holds its results in aligned columns or summary lines
+        console = _console(text, name)
+        if console is None:
+            raise
+        return console
     record = long_record(table.frame) if table.header else None
     if record is not None:
         return record, f"{describe(table)}, one key per row", guess_mapping(record, is_json=True, name=name)
+    if len(table.frame.columns) <= 3:  # one or two columns (and `_row`): maybe prose split at its commas
+        console = _console(text, name)
+        if console is not None:
+            return console
     return table.frame, describe(table), guess_mapping(table.frame, headerless=not table.header, name=name)
+
+
+def _console(text: str, name: str) -> tuple[pd.DataFrame, str, ImportMapping] | None:
+    """The results of console output (aligned columns or summary lines); None where it has none."""
+    found = read_console(text)
+    if found is None:
+        return None
+    frame, how, flat = found
+    return frame, how, guess_mapping(frame, is_json=flat, name=name)
 
 
 def read_raw(data: bytes | str, name: str, folder: str = "") -> Raw:

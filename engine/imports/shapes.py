@@ -12,12 +12,20 @@ from dataclasses import replace
 
 import pandas as pd
 
-from engine.imports.foreign_text import MISSING_MARKERS, epoch_dates, is_date, split_number
+from engine.imports.foreign_text import MISSING_MARKERS, epoch_dates, is_date, split_number, unreadable_dates
 from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
 from engine.imports.known_formats import KNOWN, accelerators_win
 from engine.imports.system_names import names_device
 from engine.imports.time_axis import per_step, time_axis
-from engine.imports.units import normalise_unit, share_unit, split_per_device, tool_units, unit_from_header
+from engine.imports.units import (
+    is_score,
+    normalise_unit,
+    score_unit,
+    share_unit,
+    split_per_device,
+    tool_units,
+    unit_from_header,
+)
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),
@@ -94,7 +102,8 @@ _LONG_CONTEXT = {"memory_gb", "form_factor", "provider", "host", "hardware_key",
 
 # A "…_count" that counts something other than devices (AlgoPerf's preemption_count) is never the device count.
 _NOT_DEVICES = ("preemption", "retry", "restart", "step", "eval", "example", "sample", "token", "param", "epoch",
-                "error", "iteration", "warmup", "core", "socket", "thread", "processor", "cpu")  # fmt: skip
+                "error", "iteration", "warmup", "core", "socket", "thread", "processor", "cpu",
+                "element", "byte", "request")  # fmt: skip  # nccl-tests' `count (elements)`: data, not devices
 _SPLITS = {"train": "Train", "training": "Train", "val": "Validation", "valid": "Validation",
            "validation": "Validation", "eval": "Eval", "test": "Test"}  # fmt: skip
 
@@ -103,13 +112,18 @@ _SPLITS = {"train": "Train", "training": "Train", "val": "Validation", "valid": 
 _MEASURED = re.compile(r"(?:^|[^a-z])(?:avg|mean|average|median)(?:[^a-z]|$)")
 
 
+def _hinted(word: str, low: str) -> bool:
+    """A hint word in a header; a short one only where a word starts (`tpu`, never the one in `output`)."""
+    return word in low if len(word) > 3 else bool(re.search(rf"(?<![a-z]){re.escape(word)}", low))
+
+
 def role_by_name(name: str, kind: str) -> str:
     low = name.lower()
     if low in _LONG_CONTEXT:
         return "label"
     measured = bool(_MEASURED.search(low))
     for role, words in _HINTS:
-        if any(w in low for w in words):
+        if any(_hinted(w, low) for w in words):
             if measured and role in ("batch", "count", "nodes"):
                 continue
             if (kind == "number" and role in _TEXT_ROLES - {"date"}) or (kind != "number" and role in _NUMBER_ROLES):
@@ -156,6 +170,7 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
     """A role per column and each column's (cell kind, cell unit)."""
     cols = [c for c in raw.columns if c != "_row"]
     kinds = {c: cell_kind(raw[c]) for c in cols}
+    kinds.update({c: ("number", "%") for c in cols if kinds[c] == ("number", "") and score_unit(c, raw[c])})
     roles: dict[str, str] = {}
     for c in cols:
         kind, unit = kinds[c]
@@ -171,6 +186,8 @@ def guess_roles(raw: pd.DataFrame, headerless: bool) -> tuple[dict[str, str], di
             role = "label"  # a bare `name` (a run's, a SUT's) is the device only when it names one
         if role == "date" and kind == "number" and epoch_dates(raw[c]) is None:
             role = "label"  # `print_timestamps : 0`, a flag named like a date: neither a date nor a result
+        if role == "date" and kind == "text" and unreadable_dates(raw[c]):
+            role = "label"  # `Date: Tue Feb  3 03:39:14 PM AEST 2026` (date(1)'s zone names): kept as text, not refused
         if not role:
             role = {"number": "value", "date": "date", "empty": "ignore"}.get(kind, "label")
         if role == "price" and not _HOURLY.search(c) and _median(raw[c]) >= 200:
@@ -205,7 +222,7 @@ def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape:
         elif shape == "wide" and not has_model:
             specs[c] = ValueSpec((metric_for(unit, c) or "value") + each, unit, model=base)
         else:
-            metric = base if share_unit(c) and unit == "%" else metric_for(unit, c) or base
+            metric = base if (share_unit(c) or is_score(c)) and unit == "%" else metric_for(unit, c) or base
             specs[c] = ValueSpec(metric + each, unit)
     return _own_names(specs) if not has_metric and (shape != "wide" or has_model) else specs
 

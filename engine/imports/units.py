@@ -31,11 +31,13 @@ _RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "ex
                "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s",
                "tok": "tokens/s", "toks": "tokens/s", "token": "tokens/s", "imgs": "images/s", "seqs": "sequences/s",
                "sentences": "sentences/s", "frames": "frames/s", "mels": "mel frames/s",
+               "inferences": "inferences/s", "inf": "inferences/s",  # EEMBC's `inf./sec.`
                # one-letter abbreviations of a rate's unit ('(T/s/GPU)', '(S/s)'): never seconds per second
                "t": "tokens/s", "s": "samples/s", "i": "images/s"}  # fmt: skip
 _UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": "min", "seconds": "s", "secs": "s",
                "sec": "s", "msec": "ms", "millis": "ms", "percent": "%", "pct": "%", "watts": "W", "usd": "USD",
-               "gbs": "GB/s", "gbps": "GB/s", "tflops": "TFLOPS", "gflops": "GFLOPS", "joules": "J"}  # fmt: skip
+               "gbs": "GB/s", "gbps": "GB/s", "tflops": "TFLOPS", "gflops": "GFLOPS", "joules": "J",
+               "tflop/s": "TFLOPS", "gflop/s": "GFLOPS"}  # fmt: skip
 # A statistic a key may end in after its unit (LLMPerf's `…_latency_s_quantiles_p90`, `…_s_min`)
 _STATISTIC = r"min|max|mean|avg|median|std|stddev|p\d+(?:\.\d+)?|quantiles"
 _OWN_AXIS = "examples/s"  # AccelBench's own throughput axis (examples_per_sec)
@@ -84,12 +86,13 @@ def normalise_unit(unit: str) -> str:
     per = _PER_DEVICE.search(u)
     if per and per.start() > 0:
         return normalise_unit(u[: per.start()]) + PER_DEVICE_UNIT
-    low = u.lower()
+    low = re.sub(r"(?<=[a-z])\.", "", u.lower())  # `inf./sec.`: an abbreviation's dots are no part of the unit
     if low in _UNIT_WORDS:
         return _UNIT_WORDS[low]
     m = re.match(r"^(\w+)\s*(?:/|per\s*)(?:s|sec|second)$", low)
-    if m:
-        return _RATE_WORDS.get(m.group(1), f"{m.group(1)}/s")
+    if m:  # `GB/s` keeps its capitals: only a rate word of its own is respelled
+        word = re.sub(r"(?<=[A-Za-z])\.", "", u)[: m.end(1)]
+        return _RATE_WORDS.get(m.group(1), f"{word}/s")
     return u
 
 
@@ -103,6 +106,21 @@ def split_per_device(unit: str) -> tuple[str, bool]:
 def share_unit(name: str) -> str:
     """'%' for a column named as a share of a peak (MFU, utilisation) that gives no unit, else ""."""
     return "%" if _SHARE.search(name) else ""
+
+
+# Evaluation scores their scripts print on a 0–100 scale without a unit (SQuAD v1.1's `{"exact_match": 80.0, "f1":
+# 87.6}`, COCO's `mAP=49.593%`): a percentage where a value exceeds 1 (a score printed as a fraction has no unit).
+_SCORE = re.compile(r"(?:^|[^a-z])(f1|exact_match|exact|em|map|ap)(?:[^a-z]|$)", re.IGNORECASE)
+
+
+def score_unit(name: str, cells: pd.Series) -> str:
+    """'%' for an evaluation score (f1, exact_match, mAP) with a value above 1 and no unit of its own, else ""."""
+    numbers = pd.to_numeric(cells.astype(str).str.rstrip("%"), errors="coerce")
+    return "%" if _SCORE.search(name) and bool((numbers > 1).any()) and bool((numbers <= 100).all()) else ""
+
+
+def is_score(name: str) -> bool:
+    return bool(_SCORE.search(name))
 
 
 def _key(column: str) -> str:
