@@ -125,6 +125,7 @@ def test_eembc_log_lines_behind_a_timestamp_prefix():
     numbers = [{"value": 116.207}, {"value": 12.908, "metric": "time"}]
     exp = {"metric": "throughput", "unit": "inferences/s", "numbers": numbers, "typed_device": "NUCLEO-L4R5ZI"}
     assert _check(EEMBC, "results.txt", **exp) == []
+    assert len(read_raw(EEMBC.encode(), "results.txt").frame) == 2  # a window that measured the same is still a row
 
 
 def test_a_json_line_of_scores_among_log_lines():
