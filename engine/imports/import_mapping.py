@@ -146,11 +146,19 @@ def mapping_from_json(text: str | bytes) -> ImportMapping:
     )  # fmt: skip
 
 
+def own_axis(metric: str, unit: str) -> bool:
+    """A throughput the file calls by the generic name (`Throughput`, or nothing but its unit) in an images/s-style
+    unit: it lands on AccelBench's examples/s column. A rate the file names itself ('train samples per second')
+    keeps that name as its column (which of several rates it is) and joins the examples/s family on Compare."""
+    generic = metric.strip().lower() in ("throughput", "value", "") or "/" in metric
+    return unit.strip().lower() in OWN_THROUGHPUT_UNITS and generic and "per device" not in metric
+
+
 def metric_column(metric: str, unit: str, direction: str = "") -> str:
     """The History column a value lands in: 'examples_per_sec' for images/s-style throughput (AccelBench's
     own axis), otherwise 'Metric (unit)', marked when the user's direction overrides the unit's."""
     unit, metric = unit.strip(), metric.strip() or "value"
-    if unit.lower() in OWN_THROUGHPUT_UNITS and direction in ("", "higher") and "per device" not in metric:
+    if own_axis(metric, unit) and direction in ("", "higher"):
         return "examples_per_sec"  # "higher" only restates what a rate's unit says: no edit needed for Compare
     name = f"{metric} ({unit})" if unit and f"({unit})" not in metric else metric
     default = unit_direction(unit)

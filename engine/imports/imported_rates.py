@@ -17,8 +17,10 @@ import pandas as pd
 from engine.compare.facts.likeforlike import Rate
 from engine.compare.facts.workload import device_unit
 from engine.imports.default_view import default_metric
+from engine.imports.import_mapping import own_axis
 from engine.imports.imported import CONFIG, default_target, time_to_target
 from engine.imports.settings import SETTING, setting_columns
+from engine.imports.units import unit_of
 from engine.results.history import higher_is_better, metric_columns, metric_title
 
 
@@ -39,7 +41,7 @@ def _text(v: object) -> str:
 
 def _unit(metric: str, higher: bool) -> tuple[str, str]:
     """(the rate's unit, its task): AccelBench's own axis for examples/s, else the metric's own name."""
-    if metric == "examples_per_sec":
+    if metric == "examples_per_sec" or own_axis("", unit_of(metric)):  # a rate named by its file: same family
         return "examples/s", "training"
     title = metric_title(metric).split(" · ")[0]
     return (title if higher else f"1 ÷ {title} (lower is better, inverted)"), "imported"

@@ -18,6 +18,7 @@ from engine.imports.known_formats import KNOWN, accelerators_win
 from engine.imports.system_names import names_device
 from engine.imports.time_axis import per_step, time_axis
 from engine.imports.units import (
+    RATE_WORDS,
     is_score,
     normalise_unit,
     score_unit,
@@ -219,12 +220,31 @@ def value_specs(roles: dict[str, str], kinds: dict[str, tuple[str, str]], shape:
             specs[c] = ValueSpec("", unit)
         elif base.strip().lower() in _NAMED_MEASURES:
             specs[c] = ValueSpec(_NAMED_MEASURES[base.strip().lower()], unit)
-        elif shape == "wide" and not has_model:
+        elif shape == "wide" and not has_model and own_rate_name(c, "Throughput") == "Throughput":
             specs[c] = ValueSpec((metric_for(unit, c) or "value") + each, unit, model=base)
         else:
             metric = base if (share_unit(c) or is_score(c)) and unit == "%" else metric_for(unit, c) or base
-            specs[c] = ValueSpec(metric + each, unit)
+            specs[c] = ValueSpec(own_rate_name(c, metric) + each, unit)
     return _own_names(specs) if not has_metric and (shape != "wide" or has_model) else specs
+
+
+# A unit written as a symbol in a key (`tok_s`, `img/sec`, `images_per_s`): no name of the file's own.
+_UNIT_ABBREVIATIONS = {"tok", "toks", "img", "imgs", "seq", "seqs", "s", "sec", "t", "i", "per"}
+
+
+def own_rate_name(column: str, metric: str) -> str:
+    """A rate keeps the name its file gives it ('train_samples_per_second' → 'train samples per second',
+    LoadGen's 'Samples per second', vLLM's 'output_throughput'): which of several rates it is, in the words the
+    user knows. Only a header that is the bare word or a unit symbol ('Throughput', 'images/sec') takes the
+    generic `Throughput`; the family (examples/s, tokens/s) is the unit's, kept for Compare."""
+    if metric != "Throughput":
+        return metric
+    own = _spaced_name(column)
+    names_rate = unit_from_header(own)[1] or "throughput" in own.lower()  # not a wide table's model ('GPT-J (tok/s)')
+    words = set(_measure(column).split())
+    spelled = bool(words & {"second", "seconds"})  # 'Samples per second': a label in words, the file's own
+    rest = words - _UNIT_ABBREVIATIONS - set(RATE_WORDS) - {"throughput"}  # `mean_tok_s`, `images_per_s`: a unit
+    return own if names_rate and "/" not in own and (rest or spelled) else metric
 
 
 def _own_names(specs: dict[str, ValueSpec]) -> dict[str, ValueSpec]:

@@ -27,7 +27,7 @@ LAMBDA_UNITS: dict[str, str] = {
     "tacotron2": "mel frames/s", "waveglow": "audio samples/s", "ncf": "samples/s",
 }  # fmt: skip
 LAMBDA_FORMAT = "lambdal deeplearning-benchmark table (units per model from its compile script)"
-_RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
+RATE_WORDS = {"images": "images/s", "img": "img/s", "samples": "samples/s", "examples": "examples/s",
                "sequences": "sequences/s", "seq": "sequences/s", "tokens": "tokens/s", "queries": "queries/s",
                "tok": "tokens/s", "toks": "tokens/s", "token": "tokens/s", "imgs": "images/s", "seqs": "sequences/s",
                "sentences": "sentences/s", "frames": "frames/s", "mels": "mel frames/s",
@@ -40,6 +40,9 @@ _UNIT_WORDS = {"hours": "h", "hour": "h", "hrs": "h", "minutes": "min", "mins": 
                "tflop/s": "TFLOPS", "gflop/s": "GFLOPS"}  # fmt: skip
 # A statistic a key may end in after its unit (LLMPerf's `…_latency_s_quantiles_p90`, `…_s_min`)
 _STATISTIC = r"min|max|mean|avg|median|std|stddev|p\d+(?:\.\d+)?|quantiles"
+# LLM serving benchmarks' unitless rates (vLLM `bench serve` and SGLang `bench_serving` result keys:
+# request_throughput in requests/s; input_, output_, total_token_throughput in tokens/s).
+_COUNTED_THROUGHPUT = re.compile(r"\b(requests?|tokens?|input|output|prompt|generation)\s+throughput$")
 _OWN_AXIS = "examples/s"  # AccelBench's own throughput axis (examples_per_sec)
 PER_DEVICE_UNIT = " per device"  # a header's rate of one device ('T/s/GPU'): divided by the count never again
 _PER_DEVICE = re.compile(r"\s*(?:/|per\s*)(?:gpu|device|chip|accelerator|card|tpu|xpu)s?$", re.IGNORECASE)
@@ -65,16 +68,19 @@ def unit_from_header(name: str) -> tuple[str, str]:
         return name[: m.start()].strip(), normalise_unit(m.group(1))
     low = name.lower().replace("_", " ")
     m = re.search(r"(\w+)\s*(?:/|per)\s*(s|sec|second)\b", low)
-    if m and m.group(1) in _RATE_WORDS:
-        return name, _RATE_WORDS[m.group(1)] + (PER_DEVICE_UNIT if _PER_DEVICE.search(low) else "")
+    if m and m.group(1) in RATE_WORDS:
+        return name, RATE_WORDS[m.group(1)] + (PER_DEVICE_UNIT if _PER_DEVICE.search(low) else "")
     words = low.split()
     core = list(words)
     while len(core) >= 3 and re.fullmatch(_STATISTIC, core[-1]):
         core.pop()  # `latency_s_min`, `ttft_ms_p99`: a statistic after the unit (`min` is no minutes there)
     if len(core) < len(words) and (unit := unit_from_header(" ".join(core))[1]):
         return name, unit
-    if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in _RATE_WORDS:  # throughput_img_s
-        return name, _RATE_WORDS[words[-2]]
+    if len(words) >= 2 and words[-1] in ("s", "sec") and words[-2] in RATE_WORDS:  # throughput_img_s
+        return name, RATE_WORDS[words[-2]]
+    counted = _COUNTED_THROUGHPUT.search(low)
+    if counted:
+        return name, "requests/s" if counted.group(1).startswith("request") else "tokens/s"
     last = words[-1] if words else ""
     if last in _UNIT_WORDS or last in ("ms", "s", "min", "h"):
         return name, normalise_unit(last)
@@ -92,7 +98,7 @@ def normalise_unit(unit: str) -> str:
     m = re.match(r"^(\w+)\s*(?:/|per\s*)(?:s|sec|second)$", low)
     if m:  # `GB/s` keeps its capitals: only a rate word of its own is respelled
         word = re.sub(r"(?<=[A-Za-z])\.", "", u)[: m.end(1)]
-        return _RATE_WORDS.get(m.group(1), f"{word}/s")
+        return RATE_WORDS.get(m.group(1), f"{word}/s")
     return u
 
 
