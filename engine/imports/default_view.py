@@ -129,10 +129,29 @@ def _headline_rate(rates: Sequence[str]) -> str | None:
     return min(rates, key=rank)
 
 
+# A measurement of training work: a run that trains and then checks inference is judged by its training.
+_TRAINING = re.compile(r"\btrain(?:ing)?\b")
+_WORK_UNIT = re.compile(r"/s\)|\((?:s|min|h)\)$")
+
+
+def _training_work(metrics: Sequence[str]) -> str | None:
+    """The training rate, else the training time, of a run that measured several kinds of work (a fine-tune's
+    `total_train_time` beside its inference tokens/s; a cluster test's training tokens/s beside matmul TFLOPS)."""
+    titles = {m: metric_title(m).lower().replace("_", " ") for m in metrics}
+    train = [m for m in metrics if _TRAINING.search(titles[m]) and _WORK_UNIT.search(titles[m])]
+    if len(train) == len(metrics) or any("accuracy" in titles[m] or "loss" in titles[m] for m in train):
+        return None  # a training log's own metrics: chosen below
+    return next((m for m in train if _is_rate(m)), train[0] if train else None)
+
+
 def _headline_metric(metrics: Sequence[str]) -> str:
-    """The first metric, except: a latency gives way to a rate of work (ML.ENERGY's tokens/s before its inter-token
-    latency), and a training log's accuracy to its validation accuracy (AlgoPerf's targets are validation targets;
-    the test and train splits are not its result)."""
+    """The first metric, except: a run's training work before its other measurements (`_training_work`), a latency
+    gives way to a rate of work (ML.ENERGY's tokens/s before its inter-token latency), and a training log's accuracy
+    to its validation accuracy (AlgoPerf's targets are validation targets; the test and train splits are not its
+    result)."""
+    trained = _training_work(metrics)
+    if trained is not None:
+        return trained
     first = metrics[0]
     title = metric_title(first).lower()
     if title.startswith("algorithm bandwidth"):  # nccl-tests: busbw is the figure comparable to the hardware's peak

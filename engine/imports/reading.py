@@ -19,6 +19,7 @@ from engine.imports.keyvalue_log import is_keyvalue_log, long_record, read_keyva
 from engine.imports.mllog import is_mllog, read_mllog
 from engine.imports.settings import find_settings, fit_roles
 from engine.imports.shapes import guess_mapping
+from engine.imports.time_axis import epoch_seconds, one_record
 from engine.results.errors import CsvError
 
 
@@ -82,6 +83,9 @@ def read_raw(data: bytes | str, name: str, folder: str = "") -> Raw:
     `folder` (the path above it, where known). Raises CsvError."""
     digest = hashlib.sha1(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
     frame, how, guess = _read_frame(data, name)
-    guess.said += fit_roles(frame, guess) + split_keys(guess) + find_settings(frame, guess)
+    guess.said += (
+        fit_roles(frame, guess) + split_keys(guess) + find_settings(frame, guess) + epoch_seconds(frame, guess)
+    )
+    one_record(frame, guess)
     name_hints(guess, name, folder)
     return Raw(frame, how, guess, digest=digest)

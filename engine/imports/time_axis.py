@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 
+import pandas as pd
+
+from engine.imports.import_mapping import ImportMapping, ValueSpec
 from engine.imports.units import unit_from_header
 
 _PER_UNIT_OF_WORK = re.compile(r"per[\s_]*(?:step|epoch|batch|iter(?:ation)?|sample|image|token|request)s?\b")
@@ -37,3 +41,36 @@ def time_axis(roles: dict[str, str], kinds: dict[str, tuple[str, str]], named_ti
     best = max(times, key=lambda c: (_time_score(c), -times.index(c)))
     for c in times:
         roles[c] = "time" if c == best else "label"
+
+
+_PER_EPOCH = re.compile(r"time[\s_]*per[\s_]*epoch|epoch[\s_]*(?:time|duration)")
+_WEEK_S = 7 * 24 * 3600.0
+
+
+def epoch_seconds(frame: pd.DataFrame, m: ImportMapping) -> list[str]:
+    """A time per epoch the file gives no unit for (mac-ml-speed-test's `avg_time_per_epoch`) is in seconds: Python
+    loops time epochs with time.time() differences, and Keras and PyTorch Lightning print s per epoch. Taken only
+    where every value is a plausible epoch in seconds (above 0, under a week), and said as an assumption."""
+    said = []
+    for column, spec in m.values.items():
+        if spec.unit or unit_from_header(column)[1] or not _PER_EPOCH.search(column.lower()):
+            continue
+        values = pd.to_numeric(frame[column], errors="coerce").dropna()
+        if len(values) and values.gt(0).all() and values.lt(_WEEK_S).all():
+            m.values[column] = replace(spec, metric=" ".join(re.split(r"[_\s]+", column)).strip(), unit="s")
+            said.append(f"{column}: no unit given, read as seconds (a time per epoch; change the unit if not)")
+    return said
+
+
+def one_record(frame: pd.DataFrame, m: ImportMapping) -> None:
+    """A file of one record (a run's `metric,value,unit` report) holds no curve: its time (`total_train_time`) is a
+    measured result and its step (`num_epochs`) a setting of the run, never a series' axis."""
+    if len(frame) != 1 or not m.column("time"):
+        return
+    for column in m.columns("time"):
+        m.roles[column] = "value"
+        m.values[column] = ValueSpec(" ".join(re.split(r"[_\s]+", unit_from_header(column)[0])).strip(),
+                                     unit_from_header(column)[1])  # fmt: skip
+    for column in m.columns("step"):
+        m.roles[column] = "setting"
+    m.shape = "json" if m.shape == "timeseries" else m.shape

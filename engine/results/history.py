@@ -107,11 +107,15 @@ def is_derived(metric: str) -> bool:
 
 
 def _rank(metric: str) -> int:
-    """0: the file's rate of work (throughput, latency, time to train); 1: anything else; 2: per-USD/per-W."""
+    """0: the file's rate of work (throughput); 1: its times (latency, time to train); 2: anything else;
+    3: per-USD/per-W. A rate before a time: a serving report's statistics of its output rate (LLMPerf's p50) come
+    before those of its latencies, as the default view opens on the rate."""
     if is_derived(metric):
-        return 2
+        return 3
     low = metric.lower()
-    return 0 if any(w in low for w in _WORK_WORDS) else 1
+    if not any(w in low for w in _WORK_WORDS):
+        return 2
+    return 0 if higher_is_better(metric) is True and "latency" not in low else 1
 
 
 def metric_columns(df: pd.DataFrame) -> list[str]:

@@ -43,3 +43,30 @@ def test_serving_rates_get_their_documented_units_and_the_output_rate_is_the_hea
     frame = _import(json.dumps(doc), "vllm.json")
     assert _default(frame) == "output throughput (tokens/s)"  # not the one-second peak, not the total
     assert frame["request throughput (requests/s)"].dropna().tolist() == [3.99]
+
+
+def test_a_serving_summary_lists_its_rate_before_its_latencies():
+    doc = {"results_end_to_end_latency_s_quantiles_p50": 2.26, "results_inter_token_latency_s_quantiles_p50": 0.015,
+           "results_request_output_throughput_token_per_s_quantiles_p50": 25.8,
+           "results_mean_output_throughput_token_per_s": 207.5}  # fmt: skip
+    frame = _import(json.dumps(doc), "summary.json")
+    p50 = [m for m in metric_columns(frame) if "p50" in m]
+    assert "output throughput" in p50[0]  # the p50 of the rate the chart opens on, before the latencies' p50
+    assert _default(frame) == "results mean output throughput token per s (tokens/s)"
+
+
+def test_a_time_per_epoch_without_a_unit_is_read_as_seconds_and_said():
+    text = "batch_size,avg_time_per_epoch\n16,816.16\n32,411.52\n64,210.21\n"
+    raw = read_raw(text.encode(), "results.csv")
+    assert any("avg_time_per_epoch: no unit given, read as seconds" in s for s in raw.guess.said)
+    frame = _import(text, "results.csv")
+    assert _default(frame) == "avg time per epoch (s)" and frame["avg time per epoch (s)"].max() == 816.16
+
+
+def test_a_fine_tune_report_opens_on_its_training_not_its_inference_check():
+    text = ("metric,value,unit\nmodel_name,google/gemma-3-270m-it,\nnum_epochs,3,\nbatch_size,8,\n"
+            "total_train_time,81.59,seconds\ninference_total_time,14.75,seconds\n"
+            "inference_samples_per_second,3.39,samples/s\ninference_tokens_per_second,106.15,tokens/s\n")  # fmt: skip
+    frame = _import(text, "bench.csv")
+    assert _default(frame) == "total train time (s)"  # one record: its train time is a result, not a time axis
+    assert frame["total train time (s)"].dropna().tolist() == [81.59]
