@@ -68,6 +68,17 @@ def _without_series(record: Any, dropped: set[str], path: str = "") -> Any:
     return out
 
 
+def _index_keyed(doc: Any) -> bool:
+    """A table written by pandas' `to_json(orient="index")` (MLPerf's submission checker's summary.json): an object
+    keyed by row number, each value one row's object — its rows, not one run with columns `0.Result`, `1.Result`."""
+    return (
+        isinstance(doc, dict)
+        and len(doc) > 1
+        and all(k.isdigit() for k in doc)
+        and all(isinstance(v, dict) for v in doc.values())
+    )
+
+
 def _records(doc: Any) -> list[dict]:
     """The list of run records inside a document: the document itself, or its longest list of objects with the
     document's own facts (ML.ENERGY: `model_id`, `weight_precision` beside `configurations[]`) copied to each —
@@ -76,6 +87,8 @@ def _records(doc: Any) -> list[dict]:
         return report_records(doc)
     if isinstance(doc, list):
         return doc
+    if _index_keyed(doc):
+        return list(doc.values())
     if isinstance(doc, dict):
         lists = {k: v for k, v in doc.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)}
         if lists:

@@ -75,7 +75,17 @@ def _dawnbench(m: ImportMapping) -> None:
 
 
 def _mlperf_summary(m: ImportMapping) -> None:
-    """Per-benchmark scores of an MLPerf Training-style summary: minutes to train, lower is better."""
+    """Per-benchmark scores of an MLPerf Training-style summary: minutes to train, lower is better. The submission
+    checker's table (summary.csv/json of MLPerf Inference and Training) says each Result's unit in its `Units`
+    column (Samples/s, Queries/s, Tokens/s, ms): there Result is the one value, in that unit, and the other numbers
+    (`errors`, `inferred`) are the checker's flags."""
+    if m.column("unit"):
+        result = next((c for c in m.columns("value") if c.split(".")[-1].lower() == "result"), "")
+        for c in m.columns("value"):
+            m.roles[c] = "value" if c == result else "label"
+        m.values = {result: ValueSpec()} if result else {}
+        m.shape = "long"
+        return
     for c in m.columns("value"):
         spec = m.values.get(c) or ValueSpec()
         if not spec.unit:

@@ -70,3 +70,27 @@ def test_a_fine_tune_report_opens_on_its_training_not_its_inference_check():
     frame = _import(text, "bench.csv")
     assert _default(frame) == "total train time (s)"  # one record: its train time is a result, not a time axis
     assert frame["total train time (s)"].dropna().tolist() == [81.59]
+
+
+CHECKER_ROWS = [
+    {"Model": "retinanet", "Scenario": "offline", "Result": 0.421941, "number_of_nodes": 1,
+     "host_processor_model_name": "AMD EPYC 7763", "accelerator_model_name": "H100", "accelerators_per_node": 1,
+     "errors": 0, "inferred": 1, "Units": "Samples/s"},
+    {"Model": "stable-diffusion-xl", "Scenario": "offline", "Result": 0.342746, "number_of_nodes": 1,
+     "host_processor_model_name": "AMD EPYC 9654", "accelerator_model_name": "H100", "accelerators_per_node": 2,
+     "errors": 0, "inferred": 0, "Units": "Samples/s"},
+]  # fmt: skip
+
+
+def test_the_submission_checkers_table_takes_results_unit_from_its_units_column():
+    text = ",".join(CHECKER_ROWS[0]) + "\n" + "".join(",".join(map(str, r.values())) + "\n" for r in CHECKER_ROWS)
+    frame = _import(text, "summary.csv")
+    assert metric_columns(frame) == ["Result (Samples/s)"]  # not minutes to train; errors, inferred are flags
+    assert set(frame["unit"]) == {"Samples/s"}
+
+
+def test_a_json_table_keyed_by_row_number_is_its_rows():
+    doc = {str(i): r for i, r in enumerate(CHECKER_ROWS)}  # pandas' to_json(orient="index")
+    frame = _import(json.dumps(doc), "summary.json")
+    sdxl = frame[frame["model"] == "stable-diffusion-xl"]
+    assert sdxl["Result (Samples/s)"].tolist() == [0.342746]
