@@ -134,22 +134,29 @@ _TRAINING = re.compile(r"\btrain(?:ing)?\b")
 _WORK_UNIT = re.compile(r"/s\)|\((?:s|min|h)\)$")
 
 
-def _training_work(metrics: Sequence[str]) -> str | None:
+def _trains(df: pd.DataFrame, metric: str) -> bool:
+    """Whether the rows of `metric` are a training test (`workload: training_benchmark`)."""
+    names = [c for c in ("workload", "model") if c in df.columns and metric in df.columns]
+    text = " ".join(str(v) for c in names for v in df.loc[df[metric].notna(), c].dropna().unique()[:5])
+    return bool(_TRAINING.search(text.lower().replace("_", " ")))
+
+
+def _training_work(metrics: Sequence[str], df: pd.DataFrame) -> str | None:
     """The training rate, else the training time, of a run that measured several kinds of work (a fine-tune's
     `total_train_time` beside its inference tokens/s; a cluster test's training tokens/s beside matmul TFLOPS)."""
     titles = {m: metric_title(m).lower().replace("_", " ") for m in metrics}
-    train = [m for m in metrics if _TRAINING.search(titles[m]) and _WORK_UNIT.search(titles[m])]
+    train = [m for m in metrics if (_TRAINING.search(titles[m]) or _trains(df, m)) and _WORK_UNIT.search(titles[m])]
     if len(train) == len(metrics) or any("accuracy" in titles[m] or "loss" in titles[m] for m in train):
         return None  # a training log's own metrics: chosen below
     return next((m for m in train if _is_rate(m)), train[0] if train else None)
 
 
-def _headline_metric(metrics: Sequence[str]) -> str:
+def _headline_metric(metrics: Sequence[str], df: pd.DataFrame) -> str:
     """The first metric, except: a run's training work before its other measurements (`_training_work`), a latency
     gives way to a rate of work (ML.ENERGY's tokens/s before its inter-token latency), and a training log's accuracy
     to its validation accuracy (AlgoPerf's targets are validation targets; the test and train splits are not its
     result)."""
-    trained = _training_work(metrics)
+    trained = _training_work(metrics, df)
     if trained is not None:
         return trained
     first = metrics[0]
@@ -168,7 +175,7 @@ def _headline_metric(metrics: Sequence[str]) -> str:
 def default_metric(df: pd.DataFrame, metrics: Sequence[str], per_device: bool = True) -> str:
     """The headline metric (`_headline_metric`), or its per-device rate when every row with a value states its
     device count."""
-    first = _headline_metric(metrics)
+    first = _headline_metric(metrics, df)
     per = per_device_name(first)
     if not per_device:
         return first

@@ -22,7 +22,7 @@ import pandas as pd
 
 from engine.imports.foreign_text import decode_any
 from engine.imports.known_formats import system_description, with_facts
-from engine.imports.nested_report import is_report, report_records
+from engine.imports.nested_report import is_report, named_test_records, report_records
 from engine.results.errors import CsvError
 
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
@@ -89,6 +89,9 @@ def _records(doc: Any) -> list[dict]:
         return doc
     if _index_keyed(doc):
         return list(doc.values())
+    tests = named_test_records(doc)
+    if tests:
+        return tests
     if isinstance(doc, dict):
         lists = {k: v for k, v in doc.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)}
         if lists:

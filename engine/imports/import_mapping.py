@@ -165,3 +165,19 @@ def metric_column(metric: str, unit: str, direction: str = "") -> str:
     if direction and (default is None or default != (direction == "higher")):
         name += HIGHER_MARK if direction == "higher" else LOWER_MARK
     return name
+
+
+def one_value_per_metric(m: ImportMapping) -> list[str]:
+    """A long table's metric column names what its value column measures (`metric_name`, `metric_value`): the
+    table's other numbers (a CUDA version, a test's details) are not that metric's values — kept as labels."""
+    values = m.columns("value")
+    if not m.column("metric") or len(values) < 2:
+        return []
+    keep = next((c for c in values if c.split(".")[-1].lower().endswith(("value", "result", "score"))), "")
+    if not keep:
+        return []
+    for c in values:
+        if c != keep:
+            m.roles[c] = "label"
+            m.values.pop(c, None)
+    return [f"{keep}: the value the metric column {m.column('metric')} names; the other numbers are kept as labels"]

@@ -128,3 +128,38 @@ def _iterations(sections: dict[str, Any], same: dict[str, Any]) -> list[dict]:
         unit = str(part["latency"].get("unit") or "s")
         rows += [{**same, "iteration": i + 1, f"{pre}latency per iteration ({unit})": v} for i, v in enumerate(values)]
     return rows
+
+
+_NAMED = ("metric_name", "metric_value")  # a test's own name for its headline number, and the number
+
+
+def _named_tests(doc: Any) -> tuple[str, dict] | None:
+    """The key and object of a report's tests, each naming its own headline metric (`results.<test>` with
+    metric_name, metric_value, metric_unit: a cluster acceptance report), or None."""
+    if not isinstance(doc, dict):
+        return None
+    for key, tests in doc.items():
+        named = (
+            [t for t in tests.values() if isinstance(t, dict) and all(k in t for k in _NAMED)]
+            if isinstance(tests, dict)
+            else []
+        )
+        if len(named) >= 2:
+            return key, tests
+    return None
+
+
+def named_test_records(doc: Any) -> list[dict] | None:
+    """One record per test that names its metric (its name as the workload, `metric_name` the metric, in
+    `metric_unit`), with the report's other facts (cluster_info's GPUs and count) copied to each; the tests that
+    name none (a health check) are left out. None when the document is no such report."""
+    found = _named_tests(doc)
+    if found is None:
+        return None
+    key, tests = found
+    facts = {k: v for k, v in doc.items() if k != key}
+    return [
+        {**facts, **test, "workload": test.get("name") or name}
+        for name, test in tests.items()
+        if isinstance(test, dict) and all(k in test for k in _NAMED)
+    ]

@@ -14,7 +14,7 @@ from engine.imports.console_text import read_console, strip_prefixes
 from engine.imports.file_hints import name_hints
 from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
 from engine.imports.foreign_text import decode_any, describe, markdown_table, read_text_table
-from engine.imports.import_mapping import ImportMapping
+from engine.imports.import_mapping import ImportMapping, one_value_per_metric
 from engine.imports.keyvalue_log import is_keyvalue_log, long_record, read_keyvalue_log, split_keys
 from engine.imports.mllog import is_mllog, read_mllog
 from engine.imports.settings import find_settings, fit_roles
@@ -84,7 +84,11 @@ def read_raw(data: bytes | str, name: str, folder: str = "") -> Raw:
     digest = hashlib.sha1(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
     frame, how, guess = _read_frame(data, name)
     guess.said += (
-        fit_roles(frame, guess) + split_keys(guess) + find_settings(frame, guess) + epoch_seconds(frame, guess)
+        fit_roles(frame, guess)
+        + split_keys(guess)
+        + find_settings(frame, guess)
+        + epoch_seconds(frame, guess)
+        + one_value_per_metric(guess)
     )
     one_record(frame, guess)
     name_hints(guess, name, folder)

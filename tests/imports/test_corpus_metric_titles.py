@@ -94,3 +94,23 @@ def test_a_json_table_keyed_by_row_number_is_its_rows():
     frame = _import(json.dumps(doc), "summary.json")
     sdxl = frame[frame["model"] == "stable-diffusion-xl"]
     assert sdxl["Result (Samples/s)"].tolist() == [0.342746]
+
+
+def test_a_report_of_tests_that_name_their_metric_opens_on_the_training_test():
+    def test(name: str, metric: str, value: float, unit: str, **details: float) -> dict:
+        return {"name": name, "status": "PASS", "metric_name": metric, "metric_value": value, "metric_unit": unit,
+                "duration_seconds": 3.5, "details": details}  # fmt: skip
+
+    doc = {"timestamp": "2025-12-16T03:43:21Z",
+           "cluster_info": {"nodes": 1, "gpus_per_node": 8, "gpu_model": "NVIDIA H100 80GB HBM3", "cuda_version": "12.1"},
+           "results": {"gpu_health": {"status": "PASS", "message": "All GPUs healthy"},
+                       "matmul_benchmark": test("matmul_benchmark", "tflops", 74.32, "TFLOPS", size=16384),
+                       "nccl_benchmark": test("nccl_benchmark", "all_reduce_bandwidth", 442.93, "GB/s", world_size=8),
+                       "training_benchmark": test("training_benchmark", "tokens_per_second", 331772.1, "tokens/s",
+                                                  tokens_per_gpu=41471.5, seq_length=512)}}  # fmt: skip
+    frame = _import(json.dumps(doc), "benchmark_full.json", device="")
+    assert sorted(metric_columns(frame)) == [
+        "all_reduce_bandwidth (GB/s)", "tflops (TFLOPS)", "tokens_per_second (tokens/s)",
+    ]  # one row per test; the CUDA version and the tests' details are not values of their metric  # fmt: skip
+    assert "tokens_per_second" in _default(frame)  # the end-to-end training test, not the matmul micro-benchmark
+    assert set(frame["device_count"]) == {8}
