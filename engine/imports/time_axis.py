@@ -65,12 +65,12 @@ def epoch_seconds(frame: pd.DataFrame, m: ImportMapping) -> list[str]:
 def one_record(frame: pd.DataFrame, m: ImportMapping) -> None:
     """A file of one record (a run's `metric,value,unit` report) holds no curve: its time (`total_train_time`) is a
     measured result and its step (`num_epochs`) a setting of the run, never a series' axis."""
-    if len(frame) != 1 or not m.column("time"):
+    if len(frame) != 1 or not m.column("time") or m.fmt:  # a known format's axis (an MLLOG's minutes) stays
         return
     for column in m.columns("time"):
         m.roles[column] = "value"
-        m.values[column] = ValueSpec(" ".join(re.split(r"[_\s]+", unit_from_header(column)[0])).strip(),
-                                     unit_from_header(column)[1])  # fmt: skip
+        name, unit = unit_from_header(column)
+        m.values[column] = ValueSpec(" ".join(re.split(r"[_\s]+", name)).strip(), unit or m.time_unit)
     for column in m.columns("step"):
         m.roles[column] = "setting"
     m.shape = "json" if m.shape == "timeseries" else m.shape
