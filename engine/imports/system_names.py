@@ -109,8 +109,13 @@ def _device(spaced: str) -> tuple[str, str | None, int, int] | None:
     return None
 
 
+_BACKEND = re.compile(r"^(?:cuda|mps|rocm|hip|xpu)(?::\d+)?(?:\s+[-:]\s+|\s+)", re.IGNORECASE)
+
+
 def _host(text: str) -> tuple[str, str]:
-    """(the name without its IPv4 address, the address dotted)."""
+    """(the name without its IPv4 address or a framework's backend prefix, the address dotted). `CUDA - NVIDIA
+    GeForce RTX 4090`, `cuda:0 A100`, `MPS - Apple M3 Max`: the backend that reached the device, not a provider."""
+    text = _BACKEND.sub("", text)
     for m in _IPV4.finditer(text):
         parts = [int(p) for p in m.groups()]
         if all(p <= 255 for p in parts):

@@ -108,3 +108,13 @@ def test_a_prompt_that_mentions_a_gpu_is_not_the_device():
     ]
     with pytest.raises(CsvError, match="system or device"):
         _import(json.dumps(rows), "answers.json")  # History asks for the device
+
+
+@pytest.mark.parametrize("name", ["CUDA - NVIDIA GeForce RTX 4090", "cuda:0 NVIDIA GeForce RTX 4090"])
+def test_a_backend_before_the_device_is_not_its_provider_and_one_run_ran_on_one(name):
+    """torch-based tools write the backend before the device's own name (`CUDA - …`, `cuda:0 …`)."""
+    parsed = parse_system(name)
+    assert (parsed.device_model, parsed.provider) == ("RTX 4090", "")
+    record = f"metric,value,unit\ndevice,{name},\nbatch_size,8,\ntotal_train_time,81.59,seconds\n"
+    frame = _import(record, "llm_finetune_bench.csv")
+    assert set(frame["device_label"]) == {"RTX 4090"} and set(frame["device_count"]) == {1}
