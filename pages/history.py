@@ -19,11 +19,11 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
 from engine.catalog.demo import DEMO_MAX_UPLOAD_MB
-from engine.imports.companion import companions
-from engine.imports.default_view import add_views
-from engine.imports.imported_rates import headline, headline_why
-from engine.imports.known_formats import system_description
-from engine.imports.own_exports import KINDS as OWN_KINDS
+from engine.imports.read.known_formats import system_description
+from engine.imports.read.own_exports import KINDS as OWN_KINDS
+from engine.imports.shape.companion import companions
+from engine.imports.view.default_view import add_views
+from engine.imports.view.imported_rates import headline, headline_why
 from engine.results import history_files
 from engine.results.csvio import CsvError
 from ui import history_explore as explore

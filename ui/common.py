@@ -156,7 +156,7 @@ def show_chart(fig, key: str, file_stem: str) -> None:
     toolbar camera button saves a PNG in the browser too, which needs nothing on the server.
     """
     from engine.charts import base as charts
-    from engine.imports.foreign_text import safe_name
+    from engine.imports.read.foreign_text import safe_name
 
     stem = safe_name(file_stem)
     empty = charts.is_empty(fig)
@@ -199,7 +199,7 @@ def show_chart(fig, key: str, file_stem: str) -> None:
 def download_csv(df, key: str, file_stem: str, label: str = "CSV") -> None:
     """A table as a CSV download (built on click), safe to open in a spreadsheet (text cells that
     start with = + - @ tab or CR get a leading `'`: engine.results.csvio.frame_to_csv)."""
-    from engine.imports.foreign_text import safe_name
+    from engine.imports.read.foreign_text import safe_name
     from engine.results.csvio import frame_to_csv
 
     st.download_button(

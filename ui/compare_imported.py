@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.compare.answer import Answer, times
 from engine.compare.facts.likeforlike import Rate
-from engine.imports.imported_rates import Band, rates_of_rows, within_noise
+from engine.imports.view.imported_rates import Band, rates_of_rows, within_noise
 from ui.common import plain
 from ui.compare_select import chosen_caption
 

@@ -13,8 +13,9 @@ import streamlit as st
 
 from engine.charts import history as charts
 from engine.compare.evidence.saturation import pipeline_bound_rows
-from engine.imports import default_view, units
-from engine.imports.settings import setting_columns
+from engine.imports.facts import units
+from engine.imports.roles.settings import setting_columns
+from engine.imports.view import default_view
 from engine.results import history
 from ui.common import download_csv, plain, show_chart, show_table
 

@@ -16,10 +16,11 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from engine.imports import systems
-from engine.imports.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
-from engine.imports.imported import to_long
-from engine.imports.importer import Raw, apply_import
+from engine.imports.facts.import_mapping import ROLES, SHAPES, TIME_UNITS, ImportMapping, ValueSpec, mapping_from_json
+from engine.imports.facts.raw import Raw
+from engine.imports.identity import systems
+from engine.imports.importer import apply_import
+from engine.imports.view.imported import to_long
 from engine.results.errors import CsvError
 from ui.common import edit_table, show_table
 

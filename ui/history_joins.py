@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from engine.imports.companion import join_batch, join_note
-from engine.imports.importer import Raw
+from engine.imports.facts.raw import Raw
+from engine.imports.shape.companion import join_batch, join_note
 
 
 def companion_joined(name: str, key: str, main: str) -> bool:

@@ -14,9 +14,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from engine.imports.foreign_json import is_sidecar, paired_loosely, read_sidecar, sidecar_for
-from engine.imports.importer import Raw, read_raw
-from engine.imports.own_exports import as_export, own_kind, read_own
+from engine.imports.facts.raw import Raw
+from engine.imports.importer import read_raw
+from engine.imports.read.foreign_json import is_sidecar, paired_loosely, read_sidecar, sidecar_for
+from engine.imports.read.own_exports import as_export, own_kind, read_own
 from engine.results import history, history_files
 from engine.results.csvio import CsvError
 from engine.results.jsonio import (

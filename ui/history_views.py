@@ -10,8 +10,8 @@ import streamlit as st
 
 from engine.charts import imported as charts
 from engine.compare.answer import times
-from engine.imports import imported
-from engine.imports.default_view import total_of
+from engine.imports.view import imported
+from engine.imports.view.default_view import total_of
 from engine.results.history import is_derived, metric_title
 from ui.common import download_csv, show_chart, show_table
 

@@ -6,7 +6,7 @@ Three sources, each read from a public GitHub repository at a named commit:
 - Lambda's `deeplearning-benchmark` PyTorch v2 results (`pytorch/pytorch-train-throughput-v2-{fp16,fp32}.csv`, kept
   here byte for byte in `lambda_v2/`) for H100 SXM/PCIe, H200, GH200 and B200 at 1/2/4/8 GPUs; the batch each run
   used comes from its `benchmark.para` (`lambda_v2/global_batch.csv`). Every system name is read by
-  `engine.imports.system_names.parse_system`, the parser History uses, so the two agree on what one configuration
+  `engine.imports.facts.system_names.parse_system`, the parser History uses, so the two agree on what one configuration
   is: repeats of one configuration on several hosts (same device, count, memory, form factor, variant, precision
   and batch; another host or provider prefix) become ONE row, their median, with the spread in the notes.
 - MLPerf Training v4.0 closed-division result logs: the steady-state ResNet-50 epoch rate of 8-GPU systems (H100
@@ -37,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(HERE)]
 from curation_rules import display_name  # (needs HERE on sys.path first)
 from mlperf_logs import mlperf_block_rate
 
-from engine.imports.system_names import parse_system
+from engine.imports.facts.system_names import parse_system
 from engine.reference.data import COLUMN_NAMES
 from engine.reference.units import HARDWARE as BY_KEY
 from engine.reference.units import METRICS

@@ -1,6 +1,6 @@
 """Figures for imported results on the History page: scaling from 1 to N devices against the ideal line,
 the spread of repeated rows of one configuration (noise band), and time-to-accuracy curves with a target.
-Built from the aggregates in engine.imports.imported; the shared rules come from engine.charts.base."""
+Built from the aggregates in engine.imports.view.imported; the shared rules come from engine.charts.base."""
 
 from __future__ import annotations
 

@@ -12,11 +12,12 @@ import sys
 from pathlib import Path
 
 from engine.cli.common import EXIT_OK, fail
-from engine.imports.foreign_json import is_sidecar, paired_loosely, read_sidecar, sidecar_for
-from engine.imports.import_mapping import ImportMapping, mapping_from_json
-from engine.imports.imported import to_long
-from engine.imports.importer import Raw, apply_import, load_foreign, read_raw
-from engine.imports.systems import ambiguous
+from engine.imports.facts.import_mapping import ImportMapping, mapping_from_json
+from engine.imports.facts.raw import Raw
+from engine.imports.identity.systems import ambiguous
+from engine.imports.importer import apply_import, load_foreign, read_raw
+from engine.imports.read.foreign_json import is_sidecar, paired_loosely, read_sidecar, sidecar_for
+from engine.imports.view.imported import to_long
 from engine.results.errors import CsvError
 
 LONG_FIRST = ("unit", "device_label", "device_count", "model", "metric", "value")
@@ -107,8 +108,8 @@ def _guessed(raw: Raw, m: ImportMapping) -> list[str]:
 
 def _companions(path: Path, raw: Raw) -> list[tuple[str, Raw]]:
     """Batch-size tables beside FILE that complete it (lambdal's …-bs-….csv beside …-throughput-….csv), of its
-    own family only (engine.imports.companion.family: same framework, precision and mode)."""
-    from engine.imports.companion import companions, is_batch_table
+    own family only (engine.imports.shape.companion.family: same framework, precision and mode)."""
+    from engine.imports.shape.companion import companions, is_batch_table
 
     if is_batch_table(path.name) or not path.parent.is_dir():
         return []
@@ -135,7 +136,7 @@ def _mixed(frame) -> list[str]:
 def own_table(data: bytes, name: str) -> str:
     """What History calls one of its own tables (its downloaded rows, the long CSV), or "": decided in the page's
     order — a store export first (`results import` stores those)."""
-    from engine.imports.own_exports import KINDS, as_export, own_kind
+    from engine.imports.read.own_exports import KINDS, as_export, own_kind
     from engine.results.history_files import is_export
 
     if is_export(as_export(data, name) or data, name):
@@ -147,8 +148,8 @@ def own_table(data: bytes, name: str) -> str:
 def import_own(path: Path, data: bytes, args: argparse.Namespace) -> int:
     """History's own table read as History reads it — as it is, never through a guessed mapping — and written as
     the long CSV with the same numbers; its per-device views are left out (History computes them again)."""
-    from engine.imports.default_view import per_device_name
-    from engine.imports.own_exports import read_own
+    from engine.imports.read.own_exports import read_own
+    from engine.imports.view.default_view import per_device_name
     from engine.results.history import metric_columns
 
     try:
@@ -166,7 +167,7 @@ def import_own(path: Path, data: bytes, args: argparse.Namespace) -> int:
 def import_auto(path: Path, data: bytes, args: argparse.Namespace) -> int:
     """FILE mapped as the History page proposes, headless; every guess said on stderr. History's own tables are
     read as they are (`import_own`), as the page reads them."""
-    from engine.imports.companion import join_batch, join_note
+    from engine.imports.shape.companion import join_batch, join_note
 
     if own_table(data, path.name):
         return import_own(path, data, args)

@@ -143,7 +143,7 @@ def _import(store: Store, args: argparse.Namespace) -> int:
 
     if own_table(data, path.name):  # History's download or long CSV: read as History reads it, not stored
         return import_own(path, data, args)
-    from engine.imports.own_exports import as_export
+    from engine.imports.read.own_exports import as_export
     from engine.results.jsonio import read_any_export, series_file_name
 
     data = as_export(data, path.name) or data  # a CSV export re-saved from a spreadsheet as TSV with CRLF

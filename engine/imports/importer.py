@@ -14,19 +14,26 @@ import copy
 import numpy as np
 import pandas as pd
 
-from engine.imports import systems
-from engine.imports.foreign_text import (
-    MISSING_MARKERS,
+from engine.imports.facts.import_mapping import (
+    ROLES,
+    TIME_UNITS,
+    ImportMapping,
+    ValueSpec,
+    metric_column,
+    unit_direction,
+)
+from engine.imports.facts.raw import Raw
+from engine.imports.facts.units import derived_rates, step_rates, unit_from_header, unit_of
+from engine.imports.identity.devices import count_said, devices
+from engine.imports.read.foreign_text import (
     first_bad,
     parse_dates,
     split_number,
 )
-from engine.imports.import_mapping import ROLES, TIME_UNITS, ImportMapping, ValueSpec, metric_column, unit_direction
-from engine.imports.reading import Raw, read_raw
-from engine.imports.settings import SETTING, fit_roles
-from engine.imports.sidecar import sidecar_roles
-from engine.imports.system_names import one_device
-from engine.imports.units import derived_rates, step_rates, unit_factor, unit_from_header, unit_of
+from engine.imports.reading import read_raw
+from engine.imports.roles.cells import number_role, numbers, text_role
+from engine.imports.roles.settings import SETTING, fit_roles
+from engine.imports.shape.sidecar import sidecar_roles
 from engine.results.errors import CsvError
 from engine.results.history import IMPORT_CONTEXT
 from engine.results.status import RunStatus
@@ -34,91 +41,13 @@ from engine.results.status import RunStatus
 EXTRA = IMPORT_CONTEXT  # columns an imported row may carry besides DIMENSIONS and its metric columns
 
 
-def _numbers(raw: pd.DataFrame, column: str, unit: str, whole: bool = False) -> tuple[pd.Series, pd.Series]:
-    """(values, missing) of a column: '1,234.5', '67388 MiB' (when MiB is the column's unit), '1.0' for a count."""
-    text = raw[column].astype(str).str.replace("\u202f", "", regex=False)
-    missing = text.str.lower().isin(MISSING_MARKERS)
-    parts = text.map(split_number)
-    num = parts.map(lambda p: p[0].replace(",", "").replace("_", "") if p else None)
-    cell_unit = parts.map(lambda p: p[1] if p else "")
-    values = pd.to_numeric(num, errors="coerce")
-    bad = ~missing & (values.isna() | ~np.isfinite(values.fillna(0)))
-    if bad.any():
-        raise first_bad(raw, bad, column, "expected a number, got {raw}")
-    factor = cell_unit.map(lambda u: 1.0 if u in ("", unit) else unit_factor(u, unit))
-    values = values * factor.fillna(1.0)  # '32KiB' in a MiB column is 0.03125
-    wrong_unit = ~missing & factor.isna()
-    if wrong_unit.any():
-        raise first_bad(raw, wrong_unit, column, f"expected a number in {unit or 'the column unit'}, got " + "{raw}")
-    if whole:
-        bad = ~missing & ((values % 1 != 0) | (values <= 0))
-        if bad.any():
-            raise first_bad(raw, bad, column, "expected a whole number above 0, got {raw}")
-    return values.where(~missing), missing
-
-
-def _text_role(raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[str, str]) -> pd.Series | None:
-    col = m.column(role)
-    if col:
-        return raw[col].astype(str).replace("", None)
-    if role in constants:
-        return pd.Series(constants[role], index=raw.index, dtype=object)
-    return None
-
-
-def _number_role(
-    raw: pd.DataFrame, m: ImportMapping, role: str, constants: dict[str, str], whole: bool
-) -> pd.Series | None:
-    col = m.column(role)
-    if col:
-        return _numbers(raw, col, "", whole)[0]
-    if role in constants:
-        parsed = split_number(constants[role])
-        if parsed is None:
-            raise CsvError(f"the sidecar's {role} is not a number: {constants[role]!r}")
-        return pd.Series(float(parsed[0].replace(",", "")), index=raw.index)
-    return None
-
-
-def _devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> pd.DataFrame:
-    """device_label, device_count, hardware_key, variant, note and system for each row."""
-    system = _text_role(raw, m, "system", constants)
-    device = _text_role(raw, m, "device", constants)
-    names = system if system is not None else device
-    if names is None:
-        raise CsvError(
-            "choose the column that names the system or device, type the device for every row, "
-            "or add a sidecar with its hardware"
-        )
-    if names.isna().any():
-        column = m.column("system") or m.column("device")
-        raise first_bad(raw, names.isna(), column, "the system/device is empty (got {raw})")
-    rules = m.system_rules if system is not None else []
-    parsed = systems.parse_systems(names, rules, m.system_fixes)
-    parsed["system"] = names
-    count = _number_role(raw, m, "count", constants, whole=True)
-    if count is not None:
-        parsed["device_count"] = count.round().astype("Int64").fillna(parsed["device_count"])
-    nodes = _number_role(raw, m, "nodes", constants, whole=True)
-    if nodes is not None:  # MLPerf: accelerators_per_node × number_of_nodes
-        parsed["device_count"] = parsed["device_count"] * nodes.round().astype("Int64").fillna(1)
-    elif system is None and count is None and len(raw) == 1 and m.column("device"):
-        # One run's report naming a device's own name with no count (`NVIDIA GeForce RTX 4090`, as
-        # torch.cuda.get_device_name prints it) ran on one device; a table comparing devices (`gpu`: V100, T4), a
-        # system's name (`dgxh100`) or a name that is no device says nothing of the count; nor does a device read from
-        # the file's name or typed for every row (a LoadGen summary saved under `rtx4090_…` ran on two).
-        one = names.map(one_device).astype(bool) & parsed["device_count"].isna()
-        parsed["device_count"] = parsed["device_count"].astype("Int64").mask(one, 1)
-    return parsed
-
-
 def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSpec) -> tuple[pd.DataFrame, int]:
     """One value column as long rows: value, metric column name, model; and how many cells had no value."""
     unit_col = m.column("unit")
-    values, missing = _numbers(raw, column, spec.unit or unit_from_header(column)[1] or "")
+    values, missing = numbers(raw, column, spec.unit or unit_from_header(column)[1] or "")
     if not spec.unit and not unit_col:  # cells carry their own unit: take the commonest
         units = raw[column].map(lambda c: (split_number(c) or ("", ""))[1])
-        values, missing = _numbers(raw, column, units[~missing].mode().iat[0] if (~missing).any() else "")
+        values, missing = numbers(raw, column, units[~missing].mode().iat[0] if (~missing).any() else "")
     if (spec.direction or ("higher" if unit_direction(spec.unit) else "")) == "higher":
         missing = missing | (values == 0)  # a rate of 0 is a benchmark that did not run, not a result
     keep = ~missing
@@ -155,10 +84,10 @@ def _value_frame(raw: pd.DataFrame, m: ImportMapping, column: str, spec: ValueSp
 
 def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> pd.DataFrame:
     """Everything about a source row that is not a measured value."""
-    out = _devices(raw, m, constants)
+    out = devices(raw, m, constants)
     for role in ("model", "precision", "framework"):
-        out[role] = _text_role(raw, m, role, constants)
-    batch = _number_role(raw, m, "batch", constants, whole=True)
+        out[role] = text_role(raw, m, role, constants)
+    batch = number_role(raw, m, "batch", constants, whole=True)
     if batch is not None and any(w in m.column("batch").lower() for w in ("per gpu", "per device", "per replica")):
         batch = batch * out["device_count"].astype("Float64").fillna(1)  # History holds the global batch
     out["global_batch_size"] = (
@@ -170,7 +99,7 @@ def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) 
     else:
         text = pd.Series(constants.get("date", ""), index=raw.index)
         out["date"] = parse_dates(pd.DataFrame({"date": text, "_row": raw["_row"]}), "date")
-    time = _number_role(raw, m, "time", constants, whole=False)
+    time = number_role(raw, m, "time", constants, whole=False)
     out["elapsed_s"] = time * TIME_UNITS[m.time_unit] if time is not None else np.nan
     for role, column in (
         ("step", "step"),
@@ -178,7 +107,7 @@ def _dimensions(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) 
         ("power", "power_w"),
         ("cost", "system_price_usd"),
     ):
-        values = _number_role(raw, m, role, constants, whole=False)
+        values = number_role(raw, m, role, constants, whole=False)
         out[column] = values if values is not None else np.nan
     for column in m.columns("setting"):  # each value its own configuration (text: never charted, never pooled)
         out[SETTING + column] = raw[column].astype(str).replace("", None)
@@ -226,23 +155,6 @@ def _notes(raw: pd.DataFrame, m: ImportMapping, missing: dict[str, int]) -> list
     return notes
 
 
-def _count_said(m: ImportMapping, side: dict[str, str], dims: pd.DataFrame) -> list[str]:
-    """Where the device count comes from: a rate per device divides by it once (a per-GPU header never)."""
-    if not dims["device_count"].notna().any():
-        return []
-    if m.column("count"):
-        where = f"column {m.column('count')!r}" + (f" × column {m.column('nodes')!r}" if m.column("nodes") else "")
-    elif "count" in side:
-        where = "the sidecar"
-    elif "count" in m.constants:
-        where = "the count given for every row"
-    elif m.column("system") or m.column("device"):
-        where = f"the names in column {(m.column('system') or m.column('device'))!r}"
-    else:
-        where = "the device given for every row" + (" (from the sidecar)" if "system" in side else "")
-    return [f"device count from {where}: rates per device divide by it once"]
-
-
 def apply_import(
     raw: pd.DataFrame, m: ImportMapping, file_name: str, sidecar: dict[str, str] | None = None
 ) -> tuple[pd.DataFrame, list[str]]:
@@ -283,7 +195,7 @@ def apply_import(
     out["unit"] = [unit_of(n, u) for n, u in zip(long["metric_col"], long["unit"].fillna(""), strict=True)]
     for key, value in (sidecar or {}).items():
         out[f"meta.{key}"] = value
-    notes = [*_notes(raw, m, missing), *fitted, *m.said, *_count_said(m, side, dims)]
+    notes = [*_notes(raw, m, missing), *fitted, *m.said, *count_said(m, side, dims)]
     notes += [f"added: {', '.join(derived)}"] if derived else []
     return out.drop(columns="_row"), notes
 

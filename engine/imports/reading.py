@@ -6,33 +6,21 @@ Raises `CsvError`. Pure pandas; no streamlit.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 
 import pandas as pd
 
-from engine.imports.console_text import read_console, strip_prefixes
-from engine.imports.file_hints import name_hints
-from engine.imports.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
-from engine.imports.foreign_text import decode_any, describe, markdown_table, read_text_table
-from engine.imports.import_mapping import ImportMapping, one_value_per_metric
-from engine.imports.keyvalue_log import is_keyvalue_log, long_record, read_keyvalue_log, split_keys
-from engine.imports.mllog import is_mllog, read_mllog
-from engine.imports.settings import find_settings, fit_roles
-from engine.imports.shapes import guess_mapping
-from engine.imports.time_axis import epoch_seconds, one_record
+from engine.imports.facts.import_mapping import ImportMapping, one_value_per_metric
+from engine.imports.facts.raw import Raw
+from engine.imports.read.console_text import read_console, strip_prefixes
+from engine.imports.read.foreign_json import JSON_SUFFIXES, describe_json, read_json_table
+from engine.imports.read.foreign_text import decode_any, describe, markdown_table, read_text_table
+from engine.imports.read.keyvalue_log import is_keyvalue_log, long_record, read_keyvalue_log, split_keys
+from engine.imports.read.mllog import is_mllog, read_mllog
+from engine.imports.roles.file_hints import name_hints
+from engine.imports.roles.settings import find_settings, fit_roles
+from engine.imports.shape.shapes import guess_mapping
+from engine.imports.shape.time_axis import epoch_seconds, one_record
 from engine.results.errors import CsvError
-
-
-@dataclass
-class Raw:
-    """A foreign file read as text cells (`frame`, with `_row`), how it was read, a first mapping, and the
-    digest of the file's bytes (with a mapping's `key()`, what a mapped result may be cached by)."""
-
-    frame: pd.DataFrame
-    how: str
-    guess: ImportMapping
-    sidecar: dict[str, str] = field(default_factory=dict)
-    digest: str = ""
 
 
 def _read_frame(data: bytes | str, name: str) -> tuple[pd.DataFrame, str, ImportMapping]:

@@ -1,7 +1,7 @@
 """Which way is better for a History metric column: AccelBench's own columns know (the metric registry);
 an imported column named `Metric (unit)` says it by its unit, or by a mark the user's mapping added
 (" · lower is better"). Shared by History (engine.results.history) and the import mapping
-(engine.imports.import_mapping), which names the columns. Pure Python.
+(engine.imports.facts.import_mapping), which names the columns. Pure Python.
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from engine.imports.default_view import add_views, default_metric
+from engine.imports.facts.units import normalise_unit
 from engine.imports.importer import apply_import, read_raw
-from engine.imports.units import normalise_unit
+from engine.imports.view.default_view import add_views, default_metric
 from engine.results.errors import CsvError
 from engine.results.history import metric_columns, metric_title
 

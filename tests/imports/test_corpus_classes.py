@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from engine.imports.default_view import add_views, default_metric
-from engine.imports.imported import to_long
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.view.default_view import add_views, default_metric
+from engine.imports.view.imported import to_long
 from engine.results.errors import CsvError
 from engine.results.history import metric_columns, metric_title
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from foreign_corpus import problems
 
-from engine.imports.console_text import summary_lines
 from engine.imports.importer import read_raw
+from engine.imports.read.console_text import summary_lines
 
 HPL = """================================================================================
 HPLinpack 2.3  --  High-Performance Linpack benchmark  --   December 2, 2018

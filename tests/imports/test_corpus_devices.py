@@ -10,8 +10,8 @@ import json
 
 import pytest
 
+from engine.imports.facts.system_names import parse_system
 from engine.imports.importer import apply_import, read_raw
-from engine.imports.system_names import parse_system
 from engine.results.errors import CsvError
 
 _MAC_ML = "global_batch_size,avg_time_per_epoch\n16,52.2\n64,20.1\n"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 
-from engine.imports.default_view import add_views, default_metric
-from engine.imports.imported_rates import rates_of_rows
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.view.default_view import add_views, default_metric
+from engine.imports.view.imported_rates import rates_of_rows
 from engine.results.history import metric_columns, metric_title
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pandas as pd
 from conftest import ROOT
 
-from engine.imports import default_view as dv
+from engine.imports.identity.systems import ambiguous
 from engine.imports.importer import apply_import, read_raw
-from engine.imports.systems import ambiguous
+from engine.imports.view import default_view as dv
 from engine.results import history, history_files
 
 LAMBDA = ROOT / "data" / "reference" / "lambda_v2" / "pytorch-train-throughput-v2-fp16.csv"

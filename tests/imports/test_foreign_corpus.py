@@ -14,7 +14,7 @@ import pytest
 from foreign_corpus import RIGHT, corpus_dir, expected, git_blob, problems, read_bytes, shown
 
 from engine.cli import main
-from engine.imports.imported import to_long
+from engine.imports.view.imported import to_long
 from engine.results.errors import CsvError
 
 EXPECTED = expected()

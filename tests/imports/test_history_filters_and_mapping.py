@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from conftest import run_row
 
-from engine.imports.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
 from engine.imports.importer import apply_import, load_foreign, read_raw
 from engine.results import history, history_files
 from engine.results.csvio import CsvError, rows_to_csv

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from engine.cli import main
-from engine.imports.import_mapping import ValueSpec, mapping_from_json
+from engine.imports.facts.import_mapping import ValueSpec, mapping_from_json
 from engine.imports.importer import load_foreign, read_raw
 
 MLPERF = (

@@ -13,11 +13,11 @@ import pytest
 from test_import_public_files2 import ALGO, META
 from test_import_real_files import DAWN_JSON, DAWN_TSV
 
-from engine.imports.default_view import add_views, default_metric
-from engine.imports.foreign_json import read_sidecar
-from engine.imports.imported import default_target
-from engine.imports.imported_rates import headline, headline_model, rates_of_rows
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.read.foreign_json import read_sidecar
+from engine.imports.view.default_view import add_views, default_metric
+from engine.imports.view.imported import default_target
+from engine.imports.view.imported_rates import headline, headline_model, rates_of_rows
 from engine.results.history import metric_columns
 
 # alexnet: three rows, all one H100; resnet50: three rows on three devices — same row count, more devices

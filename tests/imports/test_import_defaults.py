@@ -9,10 +9,10 @@ import pytest
 
 from engine.compare.answer import compare
 from engine.compare.facts.likeforlike import Rate
-from engine.imports.companion import companions, is_batch_table, join_batch
-from engine.imports.imported import default_target, scaling, time_to_target
-from engine.imports.imported_rates import rates_of_rows
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.shape.companion import companions, is_batch_table, join_batch
+from engine.imports.view.imported import default_target, scaling, time_to_target
+from engine.imports.view.imported_rates import rates_of_rows
 from engine.results import history
 
 THROUGHPUT = (

@@ -11,8 +11,8 @@ import pytest
 from test_import_real_files import VENDOR
 
 from engine.cli import main
-from engine.imports.default_view import add_views
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.view.default_view import add_views
 from engine.results.csvio import frame_to_csv
 from engine.runs.store import Store
 

@@ -12,9 +12,9 @@ import pytest
 from test_import_real_files import VENDOR
 
 from engine.cli import main
-from engine.imports.companion import companions, family, join_batch
-from engine.imports.default_view import add_views, default_group, pooled
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.shape.companion import companions, family, join_batch
+from engine.imports.view.default_view import add_views, default_group, pooled
 
 BS = "name_gpu,num_gpu,resnet50,bert_large_squad\nLambdaCloud A10,1,32,8\nH100 80GB SXM5,1,256,32\n"
 TF = VENDOR.replace("1753.0", "1500.0").replace("349.0", "300.0")
@@ -98,7 +98,7 @@ def _dropped_at_once(folder) -> pd.DataFrame:
     mapped — the report that names no device — is an error on the page, never rows)."""
     from public_files import write_all
 
-    from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
+    from engine.imports.read.foreign_json import is_sidecar, read_sidecar, sidecar_for
     from engine.results.errors import CsvError
 
     data = {p.name: p.read_bytes() for p in write_all(folder)}
@@ -123,7 +123,7 @@ def _dropped_at_once(folder) -> pd.DataFrame:
 
 
 def test_the_public_files_dropped_at_once_pool_nothing_silently(tmp_path):
-    from engine.imports.default_view import POOL_PARTS, SPEED_PARTS
+    from engine.imports.view.default_view import POOL_PARTS, SPEED_PARTS
     from engine.results.history import group_label, metric_columns
 
     df = _dropped_at_once(tmp_path)

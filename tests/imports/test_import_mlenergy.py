@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from engine.cli import main
-from engine.imports.default_view import add_views, per_device_name
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.view.default_view import add_views, per_device_name
 
 NAME = "Qwen__Qwen3-8B__gpqa.json"
 _BINS = [2.0 + 81.88 * i for i in range(51)]
@@ -85,8 +85,8 @@ def test_a_record_keeps_its_own_value_over_the_documents_fact():
 
 
 def test_history_and_compare_default_to_tokens_per_second_not_the_inter_token_latency():
-    from engine.imports.default_view import default_metric
-    from engine.imports.imported_rates import headline
+    from engine.imports.view.default_view import default_metric
+    from engine.imports.view.imported_rates import headline
     from engine.results.history import metric_columns
 
     raw = read_raw(json.dumps(DOC).encode(), NAME)
@@ -98,7 +98,7 @@ def test_history_and_compare_default_to_tokens_per_second_not_the_inter_token_la
 
 
 def test_two_parallel_layouts_of_one_gpu_count_and_batch_are_never_one_bar_without_a_warning():
-    from engine.imports.default_view import default_group, pooled
+    from engine.imports.view.default_view import default_group, pooled
 
     image = {"avg_power_watts": 1500.0, "batch_latency_s": 5.1, "batch_size": 1, "energy_per_image_joules": 8000.0,
              "gpu_model": "B200", "image_height": 1024, "inference_steps": 50, "num_gpus": 2,

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from engine.imports import default_view as dv
-from engine.imports.foreign_json import is_sidecar, read_sidecar
 from engine.imports.importer import apply_import, read_raw
-from engine.imports.known_formats import system_description
-from engine.imports.sidecar import sidecar_roles
+from engine.imports.read.foreign_json import is_sidecar, read_sidecar
+from engine.imports.read.known_formats import system_description
+from engine.imports.shape.sidecar import sidecar_roles
+from engine.imports.view import default_view as dv
 from engine.results import history, history_files
 from engine.results.errors import CsvError
 

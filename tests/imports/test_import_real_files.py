@@ -10,10 +10,10 @@ import json
 import pandas as pd
 import pytest
 
-from engine.imports.foreign_json import read_sidecar
-from engine.imports.imported import scaling, time_to_target, to_long
+from engine.imports.identity.systems import preview
 from engine.imports.importer import apply_import, read_raw
-from engine.imports.systems import preview
+from engine.imports.read.foreign_json import read_sidecar
+from engine.imports.view.imported import scaling, time_to_target, to_long
 from engine.results import history
 from engine.results.errors import CsvError
 

@@ -9,10 +9,10 @@ import json
 
 import pytest
 
-from engine.imports.foreign_json import is_sidecar, read_sidecar, sidecar_for
-from engine.imports.imported import time_to_target
-from engine.imports.imported_rates import rates_of_rows
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.read.foreign_json import is_sidecar, read_sidecar, sidecar_for
+from engine.imports.view.imported import time_to_target
+from engine.imports.view.imported_rates import rates_of_rows
 from engine.results import history
 
 MLPERF = [

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from engine.imports.foreign_json import read_sidecar, sidecar_for
-from engine.imports.import_mapping import ValueSpec
+from engine.imports.facts.import_mapping import ValueSpec
+from engine.imports.identity.systems import preview
 from engine.imports.importer import apply_import, load_foreign, read_raw
-from engine.imports.systems import preview
+from engine.imports.read.foreign_json import read_sidecar, sidecar_for
 from engine.results import history
 from engine.results.errors import CsvError
 

@@ -7,8 +7,8 @@ import pytest
 
 from engine.compare.answer import compare
 from engine.compare.facts.single import one_device
-from engine.imports.imported_rates import headline, rates_of_rows, within_noise
 from engine.imports.importer import load_foreign
+from engine.imports.view.imported_rates import headline, rates_of_rows, within_noise
 
 REPEATS = (
     "System,ResNet-50 (images/s)\n"

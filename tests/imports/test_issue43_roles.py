@@ -10,10 +10,10 @@ import json
 import pytest
 
 from engine.cli import main
-from engine.imports.default_view import add_views, pooled
-from engine.imports.imported import scaling
-from engine.imports.imported_rates import headline, headline_why, rates_of_rows
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.view.default_view import add_views, pooled
+from engine.imports.view.imported import scaling
+from engine.imports.view.imported_rates import headline, headline_why, rates_of_rows
 from engine.results.errors import CsvError
 from engine.results.history import metric_columns
 

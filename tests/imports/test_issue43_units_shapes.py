@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 from engine.cli import main
-from engine.imports.default_view import add_views, pooled
-from engine.imports.foreign_json import sidecar_for
-from engine.imports.import_mapping import mapping_from_json
+from engine.imports.facts.import_mapping import mapping_from_json
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.read.foreign_json import sidecar_for
+from engine.imports.view.default_view import add_views, pooled
 from engine.results.history import metric_columns
 
 

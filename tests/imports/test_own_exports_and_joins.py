@@ -10,9 +10,9 @@ import pandas as pd
 from conftest import ROOT
 
 from engine.cli import main
-from engine.imports.companion import join_batch, join_note
-from engine.imports.imported import to_long
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.shape.companion import join_batch, join_note
+from engine.imports.view.imported import to_long
 from engine.results.csvio import frame_to_csv
 from engine.runs.store import Store
 from ui.history_load import parse

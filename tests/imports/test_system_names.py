@@ -8,11 +8,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from engine.imports.import_mapping import mapping_from_json
-from engine.imports.imported import noise, scaling
+from engine.imports.facts.import_mapping import DEFAULT_RULES, mapping_from_json
+from engine.imports.facts.system_names import parse_system
+from engine.imports.identity.systems import ambiguous, preview
 from engine.imports.importer import apply_import, read_raw
-from engine.imports.system_names import parse_system
-from engine.imports.systems import DEFAULT_RULES, ambiguous, preview
+from engine.imports.view.imported import noise, scaling
 from engine.results.errors import CsvError
 
 

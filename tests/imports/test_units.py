@@ -4,9 +4,9 @@ hints; a `unit` beside every value in the mapped rows and the long CSV, and on t
 
 from __future__ import annotations
 
-from engine.imports.imported import to_long
+from engine.imports.facts.units import titled, unit_from_header
 from engine.imports.importer import apply_import, read_raw
-from engine.imports.units import titled, unit_from_header
+from engine.imports.view.imported import to_long
 
 LAMBDA = (
     ",ssd,bert_large_squad,gnmt,transformerxllarge,resnet50,tacotron2,waveglow\n"

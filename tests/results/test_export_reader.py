@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conftest import run_row
 
-from engine.imports.foreign_table import read_table
+from engine.imports.read.foreign_table import read_table
 from engine.results.csvio import CsvError, read_export, read_rows, rows_to_csv
 from engine.results.schema import COLUMN_NAMES
 

@@ -4,8 +4,8 @@ before '16GiB'), not as text ('128KiB' before '16GiB' before '1MiB')."""
 from __future__ import annotations
 
 from engine.charts.history import history_bars
-from engine.imports.default_view import add_views, default_metric
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.view.default_view import add_views, default_metric
 from engine.results import history
 from engine.results.history import metric_columns
 from engine.results.quantities import natural_key

@@ -7,8 +7,8 @@ from __future__ import annotations
 from conftest import ROOT
 from streamlit.testing.v1 import AppTest
 
-from engine.imports.imported_rates import rates_of_rows
 from engine.imports.importer import load_foreign
+from engine.imports.view.imported_rates import rates_of_rows
 
 FLEET = (
     "System,ResNet-50 (images/s)\n"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from engine.imports.foreign_text import split_number
-from engine.imports.shapes import role_by_name
+from engine.imports.read.foreign_text import split_number
+from engine.imports.shape.shapes import role_by_name
 
 _EXACT = {"hardware": "system", "gpu": "system", "device": "system", "accelerator": "system", "system": "system",
           "framework": "framework", "model": "model", "precision": "precision", "batchsize": "batch",

@@ -13,9 +13,9 @@ import re
 
 import pandas as pd
 
-from engine.imports.aligned_table import aligned_table
-from engine.imports.foreign_text import split_number
-from engine.imports.keyvalue_log import read_keyvalue_log
+from engine.imports.read.aligned_table import aligned_table
+from engine.imports.read.foreign_text import split_number
+from engine.imports.read.keyvalue_log import read_keyvalue_log
 
 # A prefix a logger puts on every line (EEMBC's `01709.412 ulp-ml: `, a time and a source): not part of the line.
 _PREFIX = re.compile(r"^\s*\d[\d.:]*\s+[\w.-]+:\s?")

@@ -1,7 +1,7 @@
 """Which time column of a file is a training curve's time axis (issue 43): a time said to be per step, epoch or
 batch, or one in ms or µs, is a measured time, never the axis; of several elapsed times, the training or submission
 time is the axis and the evaluation or logging times are labels (AlgoPerf: accumulated_submission_time over
-accumulated_eval_time). Pure Python; read by engine.imports.shapes.
+accumulated_eval_time). Pure Python; read by engine.imports.shape.shapes.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pandas as pd
 
-from engine.imports.import_mapping import ImportMapping, ValueSpec
-from engine.imports.units import unit_from_header
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.units import unit_from_header
 
 _PER_UNIT_OF_WORK = re.compile(r"per[\s_]*(?:step|epoch|batch|iter(?:ation)?|sample|image|token|request)s?\b")
 

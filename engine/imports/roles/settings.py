@@ -6,7 +6,7 @@
 - A column is a *setting* when its values repeat across rows and split them into groups (sequence length, image
   size, micro-batch, parallel layout, node count …) and it names no rate, time, latency, utilisation or energy
   (`find_settings`). Settings travel with each row as `setting.<column>` (text), are part of every configuration
-  (engine.imports.default_view) and of every Compare rate (engine.imports.imported_rates): no median is taken
+  (engine.imports.view.default_view) and of every Compare rate (engine.imports.view.imported_rates): no median is taken
   across two values of a setting.
 - A text column of precisions (`half`/`single`/`double`) is the precision, never the device; of two batch columns
   the global one is the batch and the micro-batch a setting.
@@ -20,9 +20,9 @@ import re
 
 import pandas as pd
 
-from engine.imports.foreign_text import MISSING_MARKERS, split_number
-from engine.imports.import_mapping import ImportMapping, ValueSpec
-from engine.imports.units import unit_factor, unit_from_header
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.units import unit_factor, unit_from_header
+from engine.imports.read.foreign_text import MISSING_MARKERS, split_number
 
 SETTING = "setting."  # the History column prefix of a setting: `setting.seq_len`
 # Names of what is measured: a rate, a time, a latency, a utilisation, an energy, a quality.

@@ -1,7 +1,7 @@
 """Well-known results formats, recognised by their header, with their mapping pre-filled (tf_cnn_benchmarks
 tables, MLPerf Training results, result logs and MLPerf-style system summaries, AlgoPerf and DAWNBench logs, the
 ML.ENERGY leaderboard), and the rule that an
-accelerator column is the device wherever a summary also names its host. Used by engine.imports.shapes.
+accelerator column is the device wherever a summary also names its host. Used by engine.imports.shape.shapes.
 
 Pure Python; no pandas, no streamlit.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.imports.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
 
 _HOST_WORDS = ("host", "server", "processor", "cpu", "socket", "system_name", "node")
 
@@ -94,7 +94,7 @@ def _mlperf_summary(m: ImportMapping) -> None:
 
 
 def _mllog(m: ImportMapping) -> None:
-    """An MLPerf Training result log read by engine.imports.mllog: eval accuracy over minutes since run_start."""
+    """An MLPerf Training result log read by engine.imports.read.mllog: eval accuracy over minutes since run_start."""
     m.roles.update({c: r for c, r in (("minutes", "time"), ("epoch", "step")) if c in m.roles})
     m.time_unit, m.shape = "min", "timeseries"
 
@@ -136,7 +136,7 @@ def system_description(settings: dict[str, str], stem: str = "<system>") -> str 
 
 
 def _report(m: ImportMapping) -> None:
-    """A nested report already flattened by engine.imports.foreign_json.report_records: its guess stands, but
+    """A nested report already flattened by engine.imports.read.foreign_json.report_records: its guess stands, but
     its bookkeeping is never the system (a report with no environment names no device: the page asks)."""
     m.roles.update({c: "label" for c in ("iterations", "backend") if c in m.roles})
     if "iteration" in m.roles:  # each measured iteration's latency: a series over its iterations

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from engine.imports.import_mapping import ImportMapping, ValueSpec
-from engine.imports.settings import SETTING, precision_word
-from engine.imports.system_names import names_device, parse_system
-from engine.imports.units import unit_from_header
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.system_names import names_device, parse_system
+from engine.imports.facts.units import unit_from_header
+from engine.imports.roles.settings import SETTING, precision_word
 
 THROUGHPUT_DEFAULT_UNIT = "samples/s"  # a file that says "throughput" and no unit: work items per second
 _FRAMEWORKS = {"pytorch": "PyTorch", "torch": "PyTorch", "tensorflow": "TensorFlow", "tf": "TensorFlow",

@@ -11,14 +11,14 @@ import io
 
 import pandas as pd
 
-from engine.imports.foreign_text import decode_any
+from engine.imports.read.foreign_text import decode_any
 from engine.results import history_files
 from engine.results.csvio import read_header
 from engine.results.errors import CsvError
 from engine.results.status import RunStatus
 
 _HISTORY = {"run_id", "device_label", "workload", "kind", "status", "source"}  # History's download
-_LONG = {"device_label", "model", "metric", "value", "unit"}  # the long CSV (engine.imports.imported.to_long)
+_LONG = {"device_label", "model", "metric", "value", "unit"}  # the long CSV (engine.imports.view.imported.to_long)
 _WHOLE = ("device_count", "global_batch_size")
 _NUMBERS = ("memory_gb", "elapsed_s", "step", "price_usd_per_h", "power_w", "system_price_usd")
 KINDS = {"history": "AccelBench History table", "long": "AccelBench long CSV (one row per value)"}

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from engine.imports.settings import SETTING, setting_columns
+from engine.imports.roles.settings import SETTING, setting_columns
 from engine.results.history import group_label, higher_is_better, is_derived, metric_columns, metric_title
 
 CONFIGURATION = "configuration"

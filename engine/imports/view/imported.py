@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from engine.imports.settings import SETTING, setting_columns
-from engine.imports.units import unit_of
+from engine.imports.facts.units import unit_of
+from engine.imports.roles.settings import SETTING, setting_columns
 from engine.results.history import group_label, higher_is_better, metric_columns
 
 LONG_ID = (

@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from engine.imports.foreign_text import split_number
+from engine.imports.read.foreign_text import split_number
 
 _NAME = re.compile(r"^#?[A-Za-z][\w/.%#-]*$")
 _UNITS = re.compile(r"^\(.+\)$")

@@ -15,7 +15,7 @@ import re
 
 import pandas as pd
 
-from engine.imports.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
 from engine.results.history import group_label, metric_title
 from engine.results.quantities import UNIT_FAMILIES
 

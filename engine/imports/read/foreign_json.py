@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.imports.foreign_text import decode_any
-from engine.imports.known_formats import system_description, with_facts
-from engine.imports.nested_report import is_report, named_test_records, report_records
+from engine.imports.read.foreign_text import decode_any
+from engine.imports.read.known_formats import system_description, with_facts
+from engine.imports.read.nested_report import is_report, named_test_records, report_records
 from engine.results.errors import CsvError
 
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")

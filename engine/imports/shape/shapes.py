@@ -12,12 +12,10 @@ from dataclasses import replace
 
 import pandas as pd
 
-from engine.imports.foreign_text import MISSING_MARKERS, epoch_dates, is_date, split_number, unreadable_dates
-from engine.imports.import_mapping import ImportMapping, ValueSpec, unit_direction
-from engine.imports.known_formats import KNOWN, accelerators_win
-from engine.imports.system_names import names_device
-from engine.imports.time_axis import per_step, time_axis
-from engine.imports.units import (
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.metric_names import metric_for
+from engine.imports.facts.system_names import names_device
+from engine.imports.facts.units import (
     RATE_WORDS,
     is_score,
     normalise_unit,
@@ -27,6 +25,9 @@ from engine.imports.units import (
     tool_units,
     unit_from_header,
 )
+from engine.imports.read.foreign_text import MISSING_MARKERS, epoch_dates, is_date, split_number, unreadable_dates
+from engine.imports.read.known_formats import KNOWN, accelerators_win
+from engine.imports.shape.time_axis import per_step, time_axis
 
 _HINTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("batch", ("batch",)),
@@ -72,31 +73,6 @@ def cell_kind(col: pd.Series) -> tuple[str, str]:
     return "text", ""
 
 
-def metric_for(unit: str, name: str) -> str:
-    """A metric name from the unit (and the header's words): rates are throughput, times latency or time."""
-    low = name.lower()
-    split = _split(name)  # train/validation/test accuracy stay separate series
-    if "latency" in low:  # a report's stats stay apart: Latency median, Latency p90, Latency spread
-        stat = next((w for w in ("median", "mean", "p50", "p90", "p95", "p99", "spread", "min", "max")
-                     if w in re.split(r"[^a-z0-9]+", low)), "")  # fmt: skip
-        section = re.match(r"^([a-z_]+) latency", low)  # a report's other sections: "Load latency", "Decode …"
-        name = f"{section.group(1).capitalize()} latency" if section else "Latency"
-        return f"{name} {stat}" if stat else name
-    if "accuracy" in low or "acc" in re.split(r"[_/. ]", low):
-        metric = "Top-1 accuracy" if "top1" in low.replace("-", "") else "Accuracy"
-        return f"{split} {metric.lower()}" if split else metric
-    if "loss" in low:
-        return f"{split} loss" if split else "Loss"
-    if unit_direction(unit) and unit.endswith("/s"):
-        return "Bandwidth" if "bandwidth" in low or unit.endswith("B/s") else "Throughput"
-    if unit in ("ms", "s", "min", "h"):
-        if unit in ("ms", "s") and re.search(r"step|iter", low):
-            return "Time per step"  # with the batch known, also examples/s (units.step_rates)
-        return "Time to train" if unit in ("min", "h") else "Time"
-    return {"%": "Utilization", "MiB": "Memory used", "GiB": "Memory used", "C": "Temperature", "°C": "Temperature",
-            "W": "Power draw", "MHz": "Clock"}.get(unit, "")  # fmt: skip
-
-
 # Context columns of the long CSV `results import --mapping` writes: text kept with each row, never a value.
 _LONG_CONTEXT = {"memory_gb", "form_factor", "provider", "host", "hardware_key", "note", "variant"}
 
@@ -105,8 +81,6 @@ _LONG_CONTEXT = {"memory_gb", "form_factor", "provider", "host", "hardware_key",
 _NOT_DEVICES = ("preemption", "retry", "restart", "step", "eval", "example", "sample", "token", "param", "epoch",
                 "error", "iteration", "warmup", "core", "socket", "thread", "processor", "cpu",
                 "element", "byte", "request")  # fmt: skip  # nccl-tests' `count (elements)`: data, not devices
-_SPLITS = {"train": "Train", "training": "Train", "val": "Validation", "valid": "Validation",
-           "validation": "Validation", "eval": "Eval", "test": "Test"}  # fmt: skip
 
 
 # A measured average (ML.ENERGY's avg_batch_size 7.998) is a result, never a setting that must be whole.
@@ -133,12 +107,6 @@ def role_by_name(name: str, kind: str) -> str:
                 continue
             return role
     return ""
-
-
-def _split(name: str) -> str:
-    """The data split a metric column is about ('validation/accuracy' → 'Validation'), or ""."""
-    words = re.split(r"[^a-z]+", name.lower())
-    return next((_SPLITS[w] for w in words if w in _SPLITS), "")
 
 
 def _median(col: pd.Series) -> float:

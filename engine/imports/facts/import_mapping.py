@@ -11,7 +11,6 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.imports.systems import own_rules
 from engine.results.directions import HIGHER_MARK, LOWER_MARK, unit_direction
 from engine.results.errors import CsvError
 
@@ -75,7 +74,7 @@ class ImportMapping:
     """How one file is read. `roles` maps every kept column to a role (ROLES); `values` holds a ValueSpec per
     value column; `constants` give a role a value for every row (from a sidecar or typed by the user);
     `system_rules` are the user's own regular expressions for system names and `system_fixes` their
-    corrections of parsed names (engine.imports.systems)."""
+    corrections of parsed names (engine.imports.identity.systems)."""
 
     shape: str = "long"
     fmt: str = ""
@@ -181,3 +180,26 @@ def one_value_per_metric(m: ImportMapping) -> list[str]:
             m.roles[c] = "label"
             m.values.pop(c, None)
     return [f"{keep}: the value the metric column {m.column('metric')} names; the other numbers are kept as labels"]
+
+
+# The regular expressions older saved mappings carry: read as "no rules of the user's own" (the parser does it).
+_VENDOR = r"(?:(?:NVIDIA|Nvidia|Tesla|GeForce|Quadro|AMD|Radeon|Instinct|Google|Cloud|Intel)\s+)*"
+
+
+_MODEL = (
+    r"(?P<model>TPU\s*v\d+[a-z]*(?:-\d+)?|(?:RTX|GTX|Titan)\s*[A-Z]?\d{3,4}(?:\s?Ti)?"
+    r"|[A-Z]{1,3}\d{1,4}[A-Za-z]{0,2}|MI\d{2,3}[A-Z]?|Gaudi\s?\d?)"
+)
+
+
+DEFAULT_RULES: tuple[str, ...] = (
+    rf"^(?:(?P<count>\d+)\s*[x×*]\s*)?{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note>[^)]*)\))?$",
+    rf"^(?P<note>.*?)\b(?P<count>\d+)\s*[x×]?\s*{_VENDOR}{_MODEL}\b(?P<variant>.*)$",
+    rf"^(?P<note>[\w.-]+)\s+{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note2>[^)]*)\))?$",
+)
+
+
+def own_rules(rules: list[str] | tuple[str, ...]) -> list[str]:
+    """The user's own rules: none when they are the legacy defaults an older saved mapping carries."""
+    kept = [r for r in rules if r.strip()]
+    return [] if tuple(kept) == DEFAULT_RULES else kept

@@ -13,8 +13,8 @@ import re
 
 import pandas as pd
 
-from engine.imports.foreign_text import split_number
-from engine.imports.importer import Raw
+from engine.imports.facts.raw import Raw
+from engine.imports.read.foreign_text import split_number
 
 _BATCH_WORDS = {"bs", "batch", "batchsize", "batches"}
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from engine.imports.system_names import names_device, parse_system
+from engine.imports.facts.system_names import names_device, parse_system
 from engine.results.errors import CsvError
 
 _IMPLEMENTATION = re.compile(r"(?:^|/)implementations/([^/]+)/")

@@ -1,6 +1,6 @@
 """System names that carry their configuration — `LambdaOD_Texas_1xH100_80GB_SXM5_10_0_3_7_v2`, `8x H100 80GB
 SXM5 (host-3)`, `Dell 2x H100 80GB SXM5`, `16 p3.16xlarge (AWS)` — read into PARTS by the one parser
-(engine.imports.system_names, driven by the hardware table's aliases), with cloud instance types counted
+(engine.imports.facts.system_names, driven by the hardware table's aliases), with cloud instance types counted
 (instances × accelerators each). The user can add regular expressions (named groups `count`, `model`,
 `variant`, `note`) that are tried first, and correct any parsed cell (`fixes`, by name). Pure pandas; no
 streamlit.
@@ -13,20 +13,10 @@ import re
 import pandas as pd
 
 from engine.catalog.hardware_table import DEVICES
-from engine.imports.system_names import SystemName, ambiguity, parse_system
+from engine.imports.facts.import_mapping import own_rules
+from engine.imports.facts.system_names import SystemName, ambiguity, parse_system
 from engine.results.errors import CsvError
 
-# The regular expressions older saved mappings carry: read as "no rules of the user's own" (the parser does it).
-_VENDOR = r"(?:(?:NVIDIA|Nvidia|Tesla|GeForce|Quadro|AMD|Radeon|Instinct|Google|Cloud|Intel)\s+)*"
-_MODEL = (
-    r"(?P<model>TPU\s*v\d+[a-z]*(?:-\d+)?|(?:RTX|GTX|Titan)\s*[A-Z]?\d{3,4}(?:\s?Ti)?"
-    r"|[A-Z]{1,3}\d{1,4}[A-Za-z]{0,2}|MI\d{2,3}[A-Z]?|Gaudi\s?\d?)"
-)
-DEFAULT_RULES: tuple[str, ...] = (
-    rf"^(?:(?P<count>\d+)\s*[x×*]\s*)?{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note>[^)]*)\))?$",
-    rf"^(?P<note>.*?)\b(?P<count>\d+)\s*[x×]?\s*{_VENDOR}{_MODEL}\b(?P<variant>.*)$",
-    rf"^(?P<note>[\w.-]+)\s+{_VENDOR}{_MODEL}(?:[\s-]+(?P<variant>[^()]*?))?\s*(?:\((?P<note2>[^)]*)\))?$",
-)
 # Cloud instance types that name their accelerators: (pattern, accelerators per instance, device model).
 # A name like "16 p3.16xlarge (AWS)" (DAWNBench) is 16 instances × 8 V100 = 128 V100.
 INSTANCES: tuple[tuple[str, int, str], ...] = (
@@ -43,12 +33,6 @@ PARTS = (
     "device_label",
 )  # fmt: skip
 EDITABLE = ("device_count", "device_model", "memory_gb", "form_factor", "variant", "provider", "host", "note")
-
-
-def own_rules(rules: list[str] | tuple[str, ...]) -> list[str]:
-    """The user's own rules: none when they are the legacy defaults an older saved mapping carries."""
-    kept = [r for r in rules if r.strip()]
-    return [] if tuple(kept) == DEFAULT_RULES else kept
 
 
 def compile_rules(rules: list[str] | tuple[str, ...]) -> list[re.Pattern[str]]:

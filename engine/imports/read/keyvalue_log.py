@@ -12,10 +12,10 @@ import re
 import numpy as np
 import pandas as pd
 
-from engine.imports.foreign_text import split_number
-from engine.imports.import_mapping import ImportMapping, ValueSpec
-from engine.imports.shapes import metric_for
-from engine.imports.units import unit_from_header
+from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
+from engine.imports.facts.metric_names import metric_for
+from engine.imports.facts.units import unit_from_header
+from engine.imports.read.foreign_text import split_number
 
 # A key starts with a letter, or with a number followed by words (LoadGen's `99.90 percentile latency (ns)`).
 _LINE = re.compile(r"^\s*((?:[A-Za-z]|[\d.]+%?\s+[A-Za-z])[^:,;\t|]{0,79}?)\s*[:=]\s*(\S.*?)\s*$")

@@ -190,15 +190,6 @@ def names_device(name: str) -> bool:
     return _device(_spaced(" ".join(str(name).split()))) is not None
 
 
-def one_device(name: str) -> bool:
-    """Whether a name is one device's own (`NVIDIA GeForce RTX 4090`, as torch.cuda.get_device_name prints it):
-    a device with nothing before or after it — not a platform (`gpu-v100-8`, `1xMI300X`) nor a TPU, which is
-    always named by its slice (`tpu-v3-32`: 32 cores)."""
-    p = parse_system(name)
-    plain = p.device_count is None and not p.provider and not p.variant
-    return names_device(name) and plain and "tpu" not in p.device_model.lower()
-
-
 # MLPerf's `NxHOSTxMxACCEL` platforms (`1xXE9712x4GB200`, `2xXE9680x8H100-SXM-80GB`): N hosts of M accelerators each
 _HOSTS_OF = re.compile(r"^(?P<hosts>\d+)x(?P<host>[A-Za-z][A-Za-z0-9-]*?)x(?P<each>\d+)x?(?P<device>[A-Za-z].*)$")
 

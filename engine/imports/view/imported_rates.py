@@ -16,11 +16,11 @@ import pandas as pd
 
 from engine.compare.facts.likeforlike import Rate
 from engine.compare.facts.workload import device_unit
-from engine.imports.default_view import default_metric
-from engine.imports.import_mapping import own_axis
-from engine.imports.imported import CONFIG, default_target, time_to_target
-from engine.imports.settings import SETTING, setting_columns
-from engine.imports.units import unit_of
+from engine.imports.facts.import_mapping import own_axis
+from engine.imports.facts.units import unit_of
+from engine.imports.roles.settings import SETTING, setting_columns
+from engine.imports.view.default_view import default_metric
+from engine.imports.view.imported import CONFIG, default_target, time_to_target
 from engine.results.history import higher_is_better, metric_columns, metric_title
 
 

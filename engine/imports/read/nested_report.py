@@ -1,6 +1,6 @@
 """A nested benchmark report (optimum-benchmark style: config + environment + report, each report section with
 a latency's per-iteration `values` and stats) read as one run plus a row per measured iteration. Used by
-engine.imports.foreign_json.
+engine.imports.read.foreign_json.
 
 Pure pandas; no streamlit.
 """

@@ -1,0 +1,1 @@
+"""The read stage of the import pipeline (see engine/imports/__init__.py)."""

@@ -1,0 +1,1 @@
+"""The roles stage of the import pipeline (see engine/imports/__init__.py)."""
