@@ -144,6 +144,8 @@ def _trains(df: pd.DataFrame, metric: str) -> bool:
 def _training_work(metrics: Sequence[str], df: pd.DataFrame) -> str | None:
     """The training rate, else the training time, of a run that measured several kinds of work (a fine-tune's
     `total_train_time` beside its inference tokens/s; a cluster test's training tokens/s beside matmul TFLOPS)."""
+    if "file" in df.columns and df["file"].nunique() > 1:
+        return None  # files dropped together are several runs, not one run's kinds of work
     titles = {m: metric_title(m).lower().replace("_", " ") for m in metrics}
     train = [m for m in metrics if (_TRAINING.search(titles[m]) or _trains(df, m)) and _WORK_UNIT.search(titles[m])]
     if len(train) == len(metrics) or any("accuracy" in titles[m] or "loss" in titles[m] for m in train):
