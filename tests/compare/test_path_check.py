@@ -11,7 +11,7 @@ import pytest
 from engine.compare.estimate import path_check as pc
 from engine.compare.estimate.points import reference_points
 from engine.compare.facts.silicon import silicon
-from engine.compare.scale.conversion_check import check_conversions, conversion_errors, conversion_pairs
+from engine.compare.scale.conversion_check import check_conversions, conformal_band, conversion_errors, conversion_pairs
 
 SUMMARY = {"points", "median_abs_error_pct", "coverage_pct", "median_width"}
 
@@ -48,7 +48,22 @@ def test_the_tpu_law_takes_alpha_from_the_other_pairs(rates):
     got = pc.tpu_law_check(rates)
     assert got["points"] >= 4 and 0 <= got["median_abs_error_pct"] < 200
     for p in got["pairs"]:
-        assert p["alpha_from"] in ("model", "kind", "all") and 0 <= p["alpha"] <= 1
+        assert p["alpha_from"] in ("model", "kind", "all") and 0 <= p["alpha"] <= 1 and p["width"] >= 1
+
+
+def test_the_tpu_law_rows_quote_the_checks_own_figures_and_range(rates):
+    """Every TPU-law row carries TPU_LAW (engine.compare.estimate.tpu_family): this check's error, coverage and
+    band, not numbers typed apart from it."""
+    from engine.compare.estimate.tpu_family import TPU_LAW
+
+    got = pc.tpu_law_check(rates)
+    assert (got["median_abs_error_pct"], got["coverage_pct"], got["points"], got["low"], got["high"]) == TPU_LAW
+
+
+def test_the_conformal_band_holds_more_than_the_quantiles_of_a_few(rates):
+    # 12 values: the 1st smallest and largest (k = ⌊13 × 0.1⌋); 42: the 4th (⌊43 × 0.1⌋)
+    assert conformal_band(list(range(12))) == (0, 11) and conformal_band(list(range(42))) == (3, 38)
+    assert conformal_band([1.0, 2.0]) == (1.0, 2.0)
 
 
 def test_the_traced_cost_classes_leave_one_pair_out(rates):
@@ -58,6 +73,8 @@ def test_the_traced_cost_classes_leave_one_pair_out(rates):
     for name, s in got.items():
         _sane(s)
         assert s["points"] == checked[name].n
+        # the band is chosen inside each leave-out to hold ≥ 80 %: the check says whether it did
+        assert s["coverage_pct"] >= 80, (name, s)
     # the labelled pairs are the check's own errors, class by class
     assert conversion_errors(rates) == {
         n: [e for c, _, e in conversion_pairs(rates) if c == n] for n in ("near", "from_larger", "from_smaller")

@@ -16,6 +16,7 @@ from typing import Any
 from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON, SIBLING
 from engine.compare.estimate.points import points_from_reference
 from engine.compare.estimate.stack_factor import STACK_CHECK
+from engine.compare.estimate.tpu_family import LAW_SOURCE, TPU_LAW
 from engine.compare.facts.silicon import DEVICES, NONE, STACKS
 from engine.compare.facts.which_rows import DeviceRow
 from engine.compare.scale.converted import CLASS_WORDS, CONVERSION_ERROR_PCT
@@ -83,6 +84,8 @@ def with_error_cases(
             text = case.text
             if (root := _root_of(r, rows, roots)) is not None:
                 text = _converted_text(root, None if r is root else case)
+            elif r.ratio_source.startswith(LAW_SOURCE):  # a TPU placed by the model's TPU law: that path's check
+                text = _law_text()
             elif "stack factor" in r.ratio_source:  # another vendor's stack (estimate.stack_factor): that path's check
                 text = _stack_text(r)
             r = replace(r, error_case=text, how=f"{r.how.rstrip('.')}. How far off it may be: {text}")
@@ -119,3 +122,8 @@ def _converted_text(root: DeviceRow, then: ErrorCase | None) -> str:
     err = CONVERSION_ERROR_PCT.get(root.conversion, max(CONVERSION_ERROR_PCT.values()))
     lead = f"{root.anchor_model} converted by traced cost ({CLASS_WORDS.get(root.conversion, 'another model')}): ~{err:.0f} % median error"
     return lead if then is None else f"{lead}, then {then.text}"
+
+
+def _law_text() -> str:
+    err, held, n, *_ = TPU_LAW
+    return f"TPU law from other TPU pairs: ~{err:.0f} % median error, range held {held:.0f} % ({n} TPU pairs)"

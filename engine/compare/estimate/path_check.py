@@ -28,7 +28,7 @@ from engine.compare.estimate.tpu_chain import tpu_pairs
 from engine.compare.estimate.tpu_family import exponent, law_ratio
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.silicon import DEVICES, NONE, silicon
-from engine.compare.scale.conversion_check import conversion_pairs, quantile
+from engine.compare.scale.conversion_check import conformal_band, conversion_pairs, held_out
 
 Pairs = list[tuple[Point, Estimate]]
 VENDORS = ("nvidia", "amd", "google")
@@ -148,45 +148,49 @@ def _alpha(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float | None, str]:
     return None, "none"
 
 
+def _law_error(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float, float, str] | None:
+    """(log(law ÷ truth), α, where α came from) of `pair`, α from the other pairs of `pairs` only."""
+    alpha, whence = _alpha(pair, pairs)
+    law = law_ratio(pair[3], pair[4], alpha, pair[2]) if alpha is not None else None
+    return (math.log(law / pair[5]), alpha or 0.0, whence) if law else None
+
+
 def tpu_law_check(rates: Sequence[lfl.Rate]) -> dict[str, Any]:
-    """Each TPU pair's target chip predicted from its anchor by the law, α from the other pairs only: median error."""
+    """Each TPU pair's target chip predicted from its anchor by the law, α from the other pairs only; its range the
+    conformal band of the OTHER chip pairs' errors, each of those with α from pairs without the held-out chip pair
+    either. `low`/`high`: the band of all the errors (what a TPU-law row carries: tpu_family.TPU_LAW)."""
     pairs = model_tpu_pairs(rates)
-    scored, errs = [], []
+    scored: list[dict[str, Any]] = []
+    resid: list[float] = []
     for p in pairs:
-        alpha, whence = _alpha(p, pairs)
-        law = law_ratio(p[3], p[4], alpha, p[2]) if alpha is not None else None
-        if law:
-            errs.append(100 * abs(law / p[5] - 1))
-            scored.append({"pair": f"{p[0]} {p[2]}: {p[3]} from {p[4]}", "alpha": round(alpha or 0.0, 2),
-                           "alpha_from": whence, "error_pct": round(errs[-1], 1)})  # fmt: skip
-    return {"points": len(scored), "median_abs_error_pct": round(statistics.median(errs), 1) if errs else None,
-            "pairs": scored}  # fmt: skip
+        if (got := _law_error(p, pairs)) is None:
+            continue
+        rest = [q for q in pairs if not (q[0] == p[0] and q[2] == p[2] and {q[3], q[4]} == {p[3], p[4]})]
+        band = [-e[0] for q in rest if (e := _law_error(q, rest)) is not None]
+        lo, hi = conformal_band(band) if band else (0.0, 0.0)
+        resid.append(-got[0])
+        scored.append({"pair": f"{p[0]} {p[2]}: {p[3]} from {p[4]}", "alpha": round(got[1], 2), "alpha_from": got[2],
+                       "error_pct": round(100 * abs(math.exp(got[0]) - 1), 1), "held": lo <= -got[0] <= hi,
+                       "width": round(math.exp(hi - lo), 2)})  # fmt: skip
+    if not scored:
+        return {"points": 0}
+    lo, hi = conformal_band(resid)
+    return {"points": len(scored), "median_abs_error_pct": round(statistics.median(s["error_pct"] for s in scored), 1),
+            "coverage_pct": round(100 * sum(s["held"] for s in scored) / len(scored), 1),
+            "median_width": round(statistics.median(s["width"] for s in scored), 2),
+            "low": round(math.exp(lo), 2), "high": round(math.exp(hi), 2), "pairs": scored}  # fmt: skip
 
 
 # --- the traced-cost conversion -----------------------------------------------------------------------------------
 
 
-def _loo_one(name: str, err: float, others: Sequence[float]) -> tuple[float, bool, float]:
-    """(|error| %, held, width) of one conversion scored on the correction and the 10–90 % band of the others."""
-    bias = 0.0 if name == "near" else statistics.median(others)
-    resid = [bias - e for e in others]
-    lo, hi, mine = quantile(resid, 0.1), quantile(resid, 0.9), bias - err
-    return 100 * (math.exp(abs(mine)) - 1), lo <= mine <= hi, math.exp(hi - lo)
-
-
 def traced_cost_check(rates: Sequence[lfl.Rate]) -> dict[str, dict[str, Any]]:
-    """Each conversion class, leave one pair out (the pair and its reverse): its correction and band from the rest."""
+    """Each conversion class, leave one pair out (the pair and its reverse): its correction's exponent and its band
+    from the rest (conversion_check.held_out)."""
     labelled = conversion_pairs(rates)
     out = {}
     for name in ("near", "from_larger", "from_smaller"):
-        mine = [(label, e) for c, label, e in labelled if c == name]
-        scored = []
-        for label, e in mine:
-            back = (*label[:5], label[6], label[5])
-            others = [x for lb, x in mine if lb not in (label, back)]
-            if len(others) >= 2:
-                scored.append(_loo_one(name, e, others))
-        if scored:
+        if scored := held_out(labelled, name):
             out[name] = {"points": len(scored),
                          "median_abs_error_pct": round(statistics.median(s[0] for s in scored), 1),
                          "coverage_pct": round(100 * sum(s[1] for s in scored) / len(scored), 1),

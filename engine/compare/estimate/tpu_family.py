@@ -7,7 +7,8 @@ TPU stack: ratio = (peak ratio)^α × (bandwidth ratio)^(1 − α). For ResNet-5
 2.24× apart in compute and 1.33× in bandwidth gives α ≈ 0.55; for BERT-large, 2.26 gives α ≈ 1 (compute-bound). The
 other TPU chips (v2, v5e, v5p, v6e) then hang from the root by that law rather than by the GPU-fitted step model,
 whose bytes — traced by XLA on a CPU, unfused — make ResNet-50 look memory-bound on every TPU and would rank a
-918-TFLOP/s v6e below a 459-TFLOP/s v5p. Still an estimate, with the step model's range; the law rests on one pair.
+918-TFLOP/s v6e below a 459-TFLOP/s v5p. Still an estimate, with the law's own range (TPU_LAW: its check on the
+other TPU pairs, engine.compare.estimate.path_check.tpu_law_check); the law rests on few pairs.
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ from engine.compare.facts.silicon import DEVICES, NONE
 from engine.reference.units import short_name
 
 MIN_SPREAD = 0.1  # log(peak ratio) − log(bandwidth ratio) below this says nothing about α
+LAW_SOURCE = "TPU scaling law of this model"  # a TPU-law row's ratio_source starts so (error_case quotes TPU_LAW)
+# the TPU law's check (path_check.tpu_law_check, bench/bench_estimates.py --json by_path "TPU law"; tied by
+# tests/compare/test_path_check.py): each TPU pair (both directions) from α of the other pairs —
+# (median |error| %, range held %, directions, low, high), low/high the band of truth ÷ law over all its errors
+TPU_LAW = (28.0, 33.3, 6, 0.53, 1.88)
 
 
 def exponent(target: str, anchor: str, ratio: float, pc: str) -> float | None:
@@ -66,17 +72,13 @@ def along_law(rows: Sequence[lfl.Rate], root: lfl.Rate, pairs: Sequence[tuple[st
 
 def _placed(row: lfl.Rate, root: lfl.Rate, ratio: float, alpha: float, words: str) -> lfl.Rate:
     name, root_name = short_name(row.hardware_key), short_name(root.hardware_key)
-    source = f"TPU scaling law of this model (α {alpha:.2f}, from {words})"
+    source = f"{LAW_SOURCE} (α {alpha:.2f}, from {words})"
     how = (
         f"Estimate: the {root_name} row ({root.value:,.0f} {root.unit}, {root.basis}) × {ratio:.3g} = "
         f"({name}/{root_name} peak)^{alpha:.2f} × ({name}/{root_name} bandwidth)^{1 - alpha:.2f}, the law the "
-        f"model's own TPU pair follows ({words}); the step model's range"
+        f"model's own TPU pair follows ({words}); the law's range (× {TPU_LAW[3]}–{TPU_LAW[4]}, from its check on "
+        f"the other TPU pairs)"
     )
-    low = row.low / row.value if row.low and row.value else None
-    high = row.high / row.value if row.high and row.value else None
     value = root.value * ratio
     settings = {**row.settings, "anchor_key": root.hardware_key, "ratio_source": source}
-    return replace(
-        row, value=value, how=how, settings=settings,
-        low=value * low if low else None, high=value * high if high else None,
-    )  # fmt: skip
+    return replace(row, value=value, how=how, settings=settings, low=value * TPU_LAW[3], high=value * TPU_LAW[4])

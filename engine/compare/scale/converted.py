@@ -29,18 +29,18 @@ from engine.reference.units import short_name
 METHOD = "traced cost"
 HELD = "held_row"  # a converted anchor's row as the answer shows it: under the step floor at the run's batch
 CONVERTED = "converted_from"  # the settings key of a converted anchor: the measured row it was converted from
-# class → (correction, low, high): a measured model carried to another of its kind by traced cost, checked on every
+# class → (exponent, low, high): a measured model carried to another of its kind by traced cost, checked on every
 # pair one source measured on one device, stack and precision (engine.compare.scale.conversion_check, printed by
 # bench/bench_estimates.py --json under by_path "traced cost"; tests/compare/test_any_shape.py ties them): within 4×
-# in FLOPs no correction; from a model far larger, × 0.55 (a small model's per-step overhead is not in its FLOPs);
-# from one far smaller, × 1.82. low/high: the 10th–90th percentile of truth ÷ the corrected conversion.
+# in FLOPs no correction; farther, × (FLOPs ratio from ÷ to)^−0.35 (a small model's per-step overhead is not in its
+# FLOPs: from a model 16× larger × 0.38). low/high: the conformal band (≥ 80 %) of truth ÷ the corrected conversion.
 CONVERSION: dict[str, tuple[float, float, float]] = {
-    "near": (1.0, 0.74, 1.36),
-    "from_larger": (0.55, 0.2, 1.25),
-    "from_smaller": (1.82, 0.8, 5.11),
+    "near": (0.0, 0.67, 1.49),
+    "from_larger": (0.35, 0.36, 2.75),
+    "from_smaller": (0.35, 0.36, 2.78),
 }
 # class → the check's median |error| in % after the correction (the same check; quoted by every row hanging from one)
-CONVERSION_ERROR_PCT = {"near": 7.0, "from_larger": 53.0, "from_smaller": 53.0}
+CONVERSION_ERROR_PCT = {"near": 7.1, "from_larger": 10.4, "from_smaller": 10.4}
 CLASS_WORDS = {"near": "within 4× in FLOPs", "from_larger": "a far larger model", "from_smaller": "a far smaller model"}
 
 
@@ -79,9 +79,9 @@ def converted_anchors(ev: Evidence, facts: RunFacts, ref: pd.DataFrame | None = 
 
     chosen = min(groups, key=rank)
     sib = cost_of(chosen[0])
-    cls = conversion_class(sib.total_flops if sib else 1.0, mine.total_flops)
+    flops_ratio = (sib.total_flops if sib else 1.0) / mine.total_flops
     held = hold(facts.batch_size, ref)  # the step floor at the run's batch, read once
-    out = [c for r in groups[chosen].values() if (c := _converted(base, facts, r, cls)) is not None]
+    out = [c for r in groups[chosen].values() if (c := _converted(base, facts, r, flops_ratio)) is not None]
     return [replace(c, settings={**c.settings, HELD: _floored(c, held)}) for c in out]
 
 
@@ -95,15 +95,20 @@ def _floored(r: lfl.Rate, held: tuple[float, str] | None) -> lfl.Rate:
                    settings=settings)  # fmt: skip
 
 
-def _converted(base: lfl.Rate, facts: RunFacts, r: lfl.Rate, cls: str) -> lfl.Rate | None:
+def _converted(base: lfl.Rate, facts: RunFacts, r: lfl.Rate, flops_ratio: float) -> lfl.Rate | None:
+    """`r` carried to the run's model by traced cost, corrected by its class's exponent of `flops_ratio` (FLOPs
+    per example of `r`'s model ÷ the run's)."""
     k = cost_ratio_of(r.shaped, base.shaped, r.hardware_key, facts.precision_class, facts.flops_per_example,
                       facts.model_kind)  # fmt: skip
     if k is None:
         return None
-    correction, lo, hi = CONVERSION[cls]
+    cls = conversion_class(flops_ratio, 1.0)
+    exponent, lo, hi = CONVERSION[cls]
+    correction = flops_ratio**-exponent
     k *= correction
     name, value = short_name(r.hardware_key), r.value * k
-    fix = "" if correction == 1 else f", × {correction:.2f} for a conversion from {CLASS_WORDS[cls]} (checked)"
+    fix = "" if not exponent else (f", × {correction:.2f} = (FLOPs ratio {flops_ratio:.3g})^−{exponent:.2f} for a "
+                                   f"conversion from {CLASS_WORDS[cls]} (checked)")  # fmt: skip
     how = (
         f"Estimate (traced cost): {r.workload} measured on {name} ({r.value:,.0f} {r.unit}, {r.stack or 'measured'}, "
         f"{r.precision_words}) × {k:.3g}, its modelled step time ÷ {base.workload}'s on {name} (FLOPs and bytes "
