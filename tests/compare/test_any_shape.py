@@ -5,6 +5,8 @@ measured rows converted by traced cost, with the conversion's checked correction
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_which_device import R50
 
@@ -58,6 +60,14 @@ def test_a_model_nobody_measured_hangs_from_a_sibling_converted_by_traced_cost(r
     assert w is not None and "converted to flowers_cnn by their traced costs" in w.scale_note
     roots = [r for r in w.rows if r.anchor_model]
     assert roots and all(r.basis == "estimate" and r.anchor == r.hardware_key and r.ratio for r in roots)
+    # fashion_cnn is 5.6× smaller in FLOPs: corrected by the checked exponent of that ratio, said so
+    exponent = CONVERSION["from_smaller"][0]
+    for r in roots:
+        m = re.search(
+            r"× ([\d.]+) = \(FLOPs ratio ([\d.]+)\)\^−([\d.]+) for a conversion from a far smaller model", r.how
+        )
+        assert m and float(m[3]) == pytest.approx(exponent, abs=0.005), r.how
+        assert float(m[1]) == pytest.approx(float(m[2]) ** -exponent, rel=0.01) and float(m[1]) > 1, r.how
     assert all(r.anchor is not None and r.ratio is not None for r in w.rows), "every row on the one scale"
     assert not [r for r in w.rows if r.basis == "published"]
     # the seed article's TPU v2-8 board (Keras-TF, 2018) is listed beside, no longer the root of every estimate
