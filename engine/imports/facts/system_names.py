@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.catalog.hardware_table import BY_KEY, DEVICES
+from engine.imports.facts.cpu_names import cpu_name
 
 # Words that name a vendor or a product line, not the configuration: dropped.
 _VENDOR_WORDS = {"nvidia", "tesla", "geforce", "quadro", "amd", "radeon", "instinct", "google", "intel", "cloud tpu"}
@@ -253,9 +254,9 @@ def parse_system(name: str) -> SystemName:
     notes = re.findall(r"\(([^()]*)\)", text)
     text, host = _host(text)
     spaced = _spaced(text)
-    found = _device(spaced)
-    if found is None:
-        return SystemName(device_model=text, host=host)
+    found, cpu = _device(spaced), cpu_name(text)
+    if found is None or (cpu and found[1] is None):  # a CPU's brand string is its product, not a model number (w7)
+        return SystemName(device_model=cpu or text, host=host)
     model, key, start, end = found
     inside = [n for n in notes if model.lower() in _spaced(n).lower()]
     before = _spaced(spaced[:start].replace("(", " ").replace(")", " ")).split()

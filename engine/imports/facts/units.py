@@ -61,11 +61,28 @@ def unit_factor(cell_unit: str, unit: str) -> float | None:
     return None
 
 
+# An energy per item said in the unit itself (the EEMBC EnergyRunner's `Energy/Inf. : 443.184 uJ/inf.`): the item
+# joins the name and the unit is the energy's, as ML.ENERGY's energy_per_token_joules reads 'Energy per token (J)'.
+_ENERGY_PER = re.compile(r"^([uµm]?J|k?Wh)\s*/\s*([a-z]+)\.?$", re.IGNORECASE)
+_ITEMS = {"inf": "inference", "inference": "inference", "token": "token", "tok": "token", "img": "image",
+          "image": "image", "sample": "sample", "query": "query", "request": "request", "req": "request"}  # fmt: skip
+
+
+def _per_item(name: str, unit: str) -> tuple[str, str]:
+    """('Energy/Inf.', 'uJ/inf.') → ('Energy per inference', 'uJ'); any other (name, unit) as it is."""
+    m = _ENERGY_PER.match(unit)
+    item = _ITEMS.get(m.group(2).lower()) if m else None
+    if not m or not item:
+        return name, unit
+    base = re.sub(r"\s*(?:/|per)\s*[a-z]+\.?$", "", name, flags=re.IGNORECASE) or "Energy"
+    return f"{base} per {item}", m.group(1)
+
+
 def unit_from_header(name: str) -> tuple[str, str]:
     """Header hints. (name without its unit, unit): 'ResNet-50 (images/sec)' → ('ResNet-50', 'images/s')."""
     m = re.search(r"\s*[(\[]([^()\[\]]+)[)\]]\s*$", name)
     if m:
-        return name[: m.start()].strip(), normalise_unit(m.group(1))
+        return _per_item(name[: m.start()].strip(), normalise_unit(m.group(1)))
     low = name.lower().replace("_", " ")
     m = re.search(r"(\w+)\s*(?:/|per)\s*(s|sec|second)\b", low)
     if m and m.group(1) in RATE_WORDS:

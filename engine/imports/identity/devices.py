@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from engine.imports.facts.import_mapping import ImportMapping
+from engine.imports.facts.mlperf_systems import hosts_where_no_accelerator
 from engine.imports.facts.system_names import names_device, parse_system
 from engine.imports.identity import systems
 from engine.imports.read.foreign_text import first_bad
@@ -16,6 +17,7 @@ from engine.results.errors import CsvError
 
 def devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> pd.DataFrame:
     """device_label, device_count, hardware_key, variant, note and system for each row."""
+    raw = hosts_where_no_accelerator(raw, m.column("device"), m.column("count"))  # MLPerf: CPU-only systems
     system = text_role(raw, m, "system", constants)
     device = text_role(raw, m, "device", constants)
     names = system if system is not None else device

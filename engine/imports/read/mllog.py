@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from engine.imports.facts.mlperf_systems import device_of, no_accelerator
 from engine.imports.facts.system_names import names_device, parse_system
 from engine.results.errors import CsvError
 
@@ -140,10 +141,12 @@ def _with_events(system: dict[str, Any], events: list[dict[str, Any]]) -> dict[s
     for key in ("number_of_nodes", "accelerators_per_node"):
         if out.get(key) is None and _first(events, key).get("value") is not None:
             out[key] = _first(events, key)["value"]
-    if out.get("accelerators_per_node") in (0, "0"):
-        # A CPU-only system (Fugaku's A64FX nodes): the device is the node's CPU (its submission_platform names it),
+    if no_accelerator(out):
+        # A CPU-only system: the device is the host CPU, else (Fugaku's A64FX nodes) the system's name names it,
         # counted once per node as MLPerf HPC's results table counts such systems (512 nodes: 512 A64FX)
-        out["accelerators_per_node"] = 1
+        name, out["accelerators_per_node"] = device_of(out)
+        out.pop("accelerator_model_name", None)
+        out.update({"accelerator_model_name": name} if name else {})
     platform = str(_first(events, "submission_platform").get("value") or "")
     if not out.get("system_name") and platform and "placeholder" not in platform.lower():
         out["system_name"] = _refined(platform, events)

@@ -65,12 +65,13 @@ def _present(col: pd.Series) -> pd.Series:
     return text[~text.str.lower().isin(MISSING_MARKERS)]
 
 
-def _misfit(col: pd.Series, whole: bool) -> tuple[int, str] | None:
-    """(position, cell) of the first filled cell that is not a number (a whole number above 0 when `whole`)."""
+def _misfit(col: pd.Series, whole: bool, zero: bool = False) -> tuple[int, str] | None:
+    """(position, cell) of the first filled cell that is not a number (a whole number above 0 when `whole`, or 0
+    too when `zero`)."""
     for pos, cell in _present(col).items():
         parts = split_number(cell.replace("\u202f", ""))
         number = float(parts[0].replace(",", "").replace("_", "")) if parts else None
-        if number is None or (whole and (number % 1 != 0 or number <= 0)):
+        if number is None or (whole and (number % 1 != 0 or number < (0 if zero else 1))):
             return int(col.index.get_loc(pos)), cell
     return None
 
@@ -84,8 +85,8 @@ def fit_roles(raw: pd.DataFrame, m: ImportMapping) -> list[str]:
             continue
         whole = role in _WHOLE_ROLES
         bad = _misfit(raw[col], whole)
-        if bad is None:
-            continue
+        if bad is None or (m.fmt and role == "count" and _misfit(raw[col], whole=True, zero=True) is None):
+            continue  # a known format's count may be 0 where its format says so (MLPerf: no accelerator, see devices)
         pos, cell = bad
         numbers = _misfit(raw[col], whole=False) is None
         m.roles[col] = "value" if numbers else "label"
