@@ -11,7 +11,7 @@ import re
 # Units whose better direction is plain; anything per second is a rate (higher is better).
 _LOWER_UNITS = {
     "ms", "s", "sec", "seconds", "min", "minutes", "h", "hours", "us", "µs", "ns", "w", "kw", "usd", "$", "c",
-    "°c", "usd/h", "j", "kj",
+    "°c", "usd/h", "j", "kj", "mj", "uj", "µj", "wh", "kwh", "mw", "uw", "µw",  # energy and power at any prefix
 }  # fmt: skip
 _HIGHER_UNITS = {"x", "×", "mhz", "ghz", "tflops", "gflops", "gflop/s", "tflop/s"}
 LOWER_MARK, HIGHER_MARK = " · lower is better", " · higher is better"

@@ -14,7 +14,7 @@ from engine.imports.facts.system_names import parse_system
 from engine.imports.facts.units import unit_from_header
 from engine.imports.importer import apply_import, read_raw
 from engine.imports.view.default_view import add_views, default_metric
-from engine.results.history import metric_columns
+from engine.results.history import higher_is_better, metric_columns
 
 _COLUMNS = ["SystemName", "Model", "Scenario", "Result", "number_of_nodes", "host_processor_model_name",
             "host_processors_per_node", "accelerator_model_name", "accelerators_per_node", "Units"]  # fmt: skip
@@ -110,6 +110,7 @@ def test_an_energy_mode_run_headlines_its_energy_per_inference():
     view = add_views(apply_import(raw.frame, raw.guess, "results.txt", None)[0])
     metric = default_metric(view, metric_columns(view))
     assert metric == "Energy per inference (uJ)"
+    assert higher_is_better(metric) is False  # an energy, at any prefix of J, is lower-is-better like J itself
     assert sorted(view[metric].dropna()) == pytest.approx([443.048, 443.184, 443.239])
 
 
