@@ -33,6 +33,7 @@ from ui.history_import import import_step
 from ui.history_joins import companion_joined, join_companions
 from ui.history_load import (
     all_series,
+    alone_as_results,
     from_folder,
     from_store,
     from_uploads,
@@ -88,6 +89,7 @@ if store_item is not None:
 
 frames = []
 paired = sidecars(items)
+items = alone_as_results(items, paired)
 foreign = {i.name: i for i in items if i.kind == "foreign" and i.raw is not None}
 joins = companions({n: i.raw for n, i in foreign.items() if i.raw is not None})  # batch table → its table
 used_sidecars = {s for s, _ in paired.values()} | set(series_files(items).values())

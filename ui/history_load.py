@@ -8,7 +8,7 @@ they never touch the results store or the disk unless the user imports an export
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -17,7 +17,9 @@ import streamlit as st
 from engine.imports.facts.raw import Raw
 from engine.imports.importer import read_raw
 from engine.imports.read.foreign_json import is_sidecar, paired_loosely, read_sidecar, sidecar_for
+from engine.imports.read.known_formats import system_description
 from engine.imports.read.own_exports import as_export, own_kind, read_own
+from engine.imports.reading import read_alone
 from engine.results import history, history_files
 from engine.results.csvio import CsvError
 from engine.results.jsonio import (
@@ -74,7 +76,7 @@ def parse(name: str, data: bytes, key: str) -> Loaded:
             frame["file"] = name
             return Loaded(name, "export", key, frame=frame, data=data, series=export.series)
         if is_sidecar(data, name):
-            return Loaded(name, "sidecar", key, settings=read_sidecar(data, name))
+            return Loaded(name, "sidecar", key, settings=read_sidecar(data, name), data=data)
         data = as_export(data, name) or data  # an export re-saved from a spreadsheet as TSV with CRLF
         if history_files.is_export(data, name):
             return Loaded(name, "export", key, frame=history_files.load_export(data, name), data=data)
@@ -182,6 +184,18 @@ def sidecars(items: list[Loaded]) -> dict[str, tuple[str, dict[str, str]]]:
         found = sidecar_for(item.name, list(side), tables, loose) if item.kind == "foreign" else None
         if found:
             out[item.name] = (found, side[found])
+    return out
+
+
+def alone_as_results(items: list[Loaded], paired: dict[str, tuple[str, dict[str, str]]]) -> list[Loaded]:
+    """The items, with each settings-shaped JSON that pairs with no table (and describes no MLPerf system) read as
+    the results it holds — a JSON of flat result keys looks like settings until nothing is there to pair it with."""
+    used = {s for s, _ in paired.values()}
+    out = []
+    for item in items:
+        alone = item.kind == "sidecar" and item.name not in used and not system_description(item.settings)
+        raw = read_alone(item.data, item.name) if alone and item.data is not None else None
+        out.append(replace(item, kind="foreign", raw=raw) if raw is not None else item)
     return out
 
 

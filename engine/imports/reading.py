@@ -81,3 +81,15 @@ def read_raw(data: bytes | str, name: str, folder: str = "") -> Raw:
     one_record(frame, guess)
     name_hints(guess, name, folder)
     return Raw(frame, how, guess, digest=digest)
+
+
+def read_alone(data: bytes | str, name: str) -> Raw | None:
+    """A file shaped like settings (one flat JSON object) loaded with no table to pair with, read as results when
+    any of it is a measurement (a serving benchmark's summary, a report of flat metric keys: LLMPerf, vLLM's
+    --save-result); None when it holds settings only (a config.json waiting for its table)."""
+    try:
+        raw = read_raw(data, name)
+    except CsvError:
+        return None
+    return raw if raw.guess.columns("value") else None
+

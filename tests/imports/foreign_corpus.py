@@ -18,6 +18,8 @@ import pandas as pd
 
 from engine.imports.facts.units import normalise_unit
 from engine.imports.importer import apply_import, read_raw
+from engine.imports.read.foreign_json import is_sidecar
+from engine.imports.reading import read_alone
 from engine.imports.view.default_view import add_views, default_metric
 from engine.results.errors import CsvError
 from engine.results.history import metric_columns, metric_title
@@ -57,8 +59,11 @@ def read_bytes(folder: Path, name: str, exp: dict) -> bytes:
 
 
 def shown(data: bytes, name: str, exp: dict) -> tuple[pd.DataFrame, str]:
-    """The rows History holds for the file and the metric its default chart draws. Raises CsvError."""
-    raw = read_raw(data, name)
+    """The rows History holds for the file and the metric its default chart draws, read as the page reads a file
+    dropped alone (a settings-shaped JSON is results only when something in it is a measurement). Raises CsvError."""
+    raw = read_alone(data, name) if is_sidecar(data, name) else read_raw(data, name)
+    if raw is None:  # the page takes a settings-shaped JSON holding no measurement for a sidecar and waits
+        raise CsvError("taken for a table's settings: History waits for the table it belongs to")
     mapping = raw.guess
     if exp.get("typed_device"):
         mapping.constants["device"] = exp["typed_device"]
