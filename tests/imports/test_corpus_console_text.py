@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from foreign_corpus import problems
 
-from engine.imports.importer import read_raw
+from engine.imports.importer import apply_import, read_raw
 from engine.imports.read.console_text import summary_lines
+from engine.imports.view.default_view import add_views
 
 HPL = """================================================================================
 HPLinpack 2.3  --  High-Performance Linpack benchmark  --   December 2, 2018
@@ -145,3 +146,23 @@ def test_summary_block_after_a_banner_of_prose():
     kept, _ = summary_lines(VLLM.split("\n"))
     assert not [k for k in kept if k.startswith(("INFO", "https", "WARNING"))]  # prose and log lines are no summary
     assert sum(k.startswith("Maximum request concurrency") for k in kept) == 1  # said again: kept once
+
+
+def _nccl_sweep(sizes: list[int]) -> str:
+    head = NCCL.split("           8 ")[0]
+    rows = "".join(f"  {s:>10}  {s // 4:>12}     float     sum      -1    {100 + s / 1e6:.1f}    1.00    {1 + s / 1e8:.2f}"
+                   f"      0    {99 + s / 1e6:.1f}    1.00    {1 + s / 1e8:.2f}      0\n" for s in sizes)  # fmt: skip
+    return head + rows + "```\n"
+
+
+def test_nccl_sizes_in_bytes_by_the_header_are_a_sweep_each_its_own_bar():
+    """nccl-tests prints its sizes as bare bytes (the unit is the header's `(B)`), each size on one line read as an
+    out-of-place and an in-place row: the distinct sizes climb by `-f 2`, so the size is what was swept (a setting),
+    never a measurement pooled into one median over every size."""
+    text = _nccl_sweep([8, 16, 32, 64, 128, 256])
+    raw = read_raw(text.encode(), "nccl.markdown")
+    assert raw.guess.roles["size (B)"] == "setting", raw.guess.said
+    assert any("swept size" in s and "×2" in s for s in raw.guess.said)
+    raw.guess.constants["device"] = "16x H100"
+    view = add_views(apply_import(raw.frame, raw.guess, "nccl.markdown", None)[0])
+    assert view["configuration"].nunique() == 6  # one bar per size, none pooled

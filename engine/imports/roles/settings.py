@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pandas as pd
 
 from engine.imports.facts.import_mapping import ImportMapping, ValueSpec
@@ -140,24 +141,28 @@ def _bytes(col: pd.Series) -> pd.Series:
     )  # fmt: skip
 
 
-def _ratio(col: pd.Series) -> float:
-    sizes = _bytes(col)
-    return float((sizes.iloc[1:].to_numpy() / sizes.iloc[:-1].to_numpy()).mean())
+def _ladder(col: pd.Series, unit: str = "") -> np.ndarray:
+    """The distinct sizes of a column in bytes, smallest first (a cell's own unit, else the header's `unit`)."""
+    sizes = _bytes(col) * (unit_factor(unit, "B") or 1.0 if unit else 1.0)
+    return np.unique(sizes.to_numpy(dtype=float))
 
 
-def _is_size_sweep(col: pd.Series) -> bool:
-    """Sizes in bytes that grow by one factor row after row (nccl-tests' `-f 2` from 8 B to 8 GiB, all_reduce_bench's
-    32KiB … 16GiB): the swept parameter of a communication benchmark, never a memory reading."""
+def _ratio(col: pd.Series, unit: str = "") -> float:
+    sizes = _ladder(col, unit)
+    return float((sizes[1:] / sizes[:-1]).mean())
+
+
+def _is_size_sweep(col: pd.Series, unit: str = "") -> bool:
+    """Sizes in bytes whose distinct values climb by one factor (nccl-tests' `-f 2` from 8 B to 8 GiB, out-of-place and
+    in-place rows of each size; all_reduce_bench's 32KiB … 16GiB), their unit in the cells or the header (`size
+    (B)`): the swept parameter of a communication benchmark, never a memory reading."""
     sizes = _bytes(col)
-    if (
-        len(sizes) < 4
-        or sizes.isna().any()
-        or (sizes <= 0).any()
-        or not col.astype(str).str.contains(r"[KMGT]i?B|\bB\b", regex=True).any()
-    ):
+    in_cells = col.astype(str).str.contains(r"[KMGT]i?B|\bB\b", regex=True).any()
+    if len(sizes) < 4 or sizes.isna().any() or (sizes <= 0).any() or not (in_cells or unit_factor(unit, "B")):
         return False
-    steps = sizes.iloc[1:].to_numpy() / sizes.iloc[:-1].to_numpy()
-    return bool((steps > 1).all() and steps.max() - steps.min() < 1e-9 * steps.max())
+    ladder = _ladder(col, unit)
+    steps = ladder[1:] / ladder[:-1]
+    return bool(len(ladder) >= 4 and steps.max() - steps.min() < 1e-9 * steps.max())
 
 
 def find_settings(raw: pd.DataFrame, m: ImportMapping) -> list[str]:
@@ -173,12 +178,11 @@ def find_settings(raw: pd.DataFrame, m: ImportMapping) -> list[str]:
             said.append(f"column {col!r} numbers repeats: kept as a note; the repeats of a configuration are grouped")
             continue
         spec = m.values.get(col)
-        if _is_size_sweep(raw[col]):
+        if _is_size_sweep(raw[col], spec.unit if spec else ""):
+            ratio = _ratio(raw[col], spec.unit if spec else "")
             m.roles[col] = "setting"
             m.values.pop(col, None)
-            said.append(
-                f"column {col!r} is a swept size (each row ×{_ratio(raw[col]):g}): a setting, not a measurement"
-            )
+            said.append(f"column {col!r} is a swept size (each size ×{ratio:g} the last): a setting, not a measurement")
             continue
         if (spec and spec.unit) or (len(raw) == 1 and m.fmt) or _is_global_batch(col):  # the batch: below
             continue
