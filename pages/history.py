@@ -19,6 +19,7 @@ from ui.frame import ensure_frame
 ensure_frame(__file__)  # a deep link to a fresh server is routed through app.py (menu, wide layout)
 
 from engine.catalog.demo import DEMO_MAX_UPLOAD_MB
+from engine.imports.identity.devices import NO_DEVICE
 from engine.imports.read.known_formats import system_description
 from engine.imports.read.own_exports import KINDS as OWN_KINDS
 from engine.imports.shape.companion import companions
@@ -114,6 +115,10 @@ for item in items:
         if item.name in joins and companion_joined(item.name, item.key, joins[item.name]):
             continue  # its cells are the batch sizes of another table's rows, not values
         rows, error, notes = import_step(item.name, item.key, item.raw, paired.get(item.name))
+        if error == NO_DEVICE:  # the one action such a file needs: the Device box above asks for it
+            st.info(f"**{plain(item.name)}** names no device: type it in *Device for every row* above (or give a "
+                    "column the role 'device'), and its chart follows.", icon=":material/edit:")  # fmt: skip
+            continue
         if error:
             st.error(f"**{plain(item.name)}** could not be mapped — {plain(error)}", icon=":material/error:")
             continue

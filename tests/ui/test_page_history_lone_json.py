@@ -29,6 +29,7 @@ def test_a_json_of_result_keys_alone_is_results_and_asks_for_its_device(db):
     at.file_uploader(key="hist_upload").set_value([("vllm-c8.json", json.dumps(SERVING).encode(), "application/json")])
     at.run()
     assert not at.exception and not at.warning  # not "looks like settings for a table"
+    assert not at.error and any("names no device" in i.value for i in at.info)  # asked, not refused in red
     _device_box(at).set_value("RTX 4090").run()
     assert not at.exception and not at.error
     metric = at.selectbox(key="hist_metric")

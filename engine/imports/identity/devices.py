@@ -14,6 +14,12 @@ from engine.imports.read.foreign_text import first_bad
 from engine.imports.roles.cells import number_role, text_role
 from engine.results.errors import CsvError
 
+# What a file that names no device needs (the page asks for it with a Device box, the CLI with --device).
+NO_DEVICE = (
+    "choose the column that names the system or device, type the device for every row, or add a sidecar with its "
+    "hardware"
+)
+
 
 def devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> pd.DataFrame:
     """device_label, device_count, hardware_key, variant, note and system for each row."""
@@ -22,10 +28,7 @@ def devices(raw: pd.DataFrame, m: ImportMapping, constants: dict[str, str]) -> p
     device = text_role(raw, m, "device", constants)
     names = system if system is not None else device
     if names is None:
-        raise CsvError(
-            "choose the column that names the system or device, type the device for every row, "
-            "or add a sidecar with its hardware"
-        )
+        raise CsvError(NO_DEVICE)
     if names.isna().any():
         column = m.column("system") or m.column("device")
         raise first_bad(raw, names.isna(), column, "the system/device is empty (got {raw})")
