@@ -45,7 +45,8 @@ class Loaded:
         are), "foreign" (needs a mapping), "sidecar" (settings for a table), "series" (a CSV export's series
         file), "store", or "error".
       frame: History rows (exports and the store); None for a foreign table until mapped.
-      raw: a foreign file's text cells and first mapping, for the mapping step.
+      raw: a foreign file's text cells and first mapping, for the mapping step (a sidecar's: its reading as
+        results, used only when no table pairs with it).
       settings: a sidecar's settings (dotted keys → text).
       error: why the file was refused (row and column named).
       data: the file's bytes (exports only, for "save to the results store").
@@ -76,7 +77,8 @@ def parse(name: str, data: bytes, key: str) -> Loaded:
             frame["file"] = name
             return Loaded(name, "export", key, frame=frame, data=data, series=export.series)
         if is_sidecar(data, name):
-            return Loaded(name, "sidecar", key, settings=read_sidecar(data, name), data=data)
+            # read as results too, once with the parse: used only if no table pairs with it (`alone_as_results`)
+            return Loaded(name, "sidecar", key, settings=read_sidecar(data, name), raw=read_alone(data, name))
         data = as_export(data, name) or data  # an export re-saved from a spreadsheet as TSV with CRLF
         if history_files.is_export(data, name):
             return Loaded(name, "export", key, frame=history_files.load_export(data, name), data=data)
@@ -194,8 +196,7 @@ def alone_as_results(items: list[Loaded], paired: dict[str, tuple[str, dict[str,
     out = []
     for item in items:
         alone = item.kind == "sidecar" and item.name not in used and not system_description(item.settings)
-        raw = read_alone(item.data, item.name) if alone and item.data is not None else None
-        out.append(replace(item, kind="foreign", raw=raw) if raw is not None else item)
+        out.append(replace(item, kind="foreign") if alone and item.raw is not None else item)
     return out
 
 
