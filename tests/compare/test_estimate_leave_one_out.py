@@ -6,6 +6,7 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,15 @@ def test_a_source_that_measured_both_devices_gives_the_ratio():
     points = [*HAND[1:2], _p("vgg19", "a100", 3000, "T"), _p("vgg19", "v100", 1000, "T"), *HAND[2:4]]
     e = est._by_ratio("resnet50", "a100", "float32", est.group_points(points))
     assert e is not None and e.examples_per_sec == pytest.approx(400 * 3)
+
+
+def test_a_device_figure_is_its_run_alone_and_each_source_counts_once():
+    # a source's 8-GPU run gives each device a share that carries the all-reduce (the step model has no term for
+    # it): its single-GPU run is the device's figure; three rows of one source do not outvote another source
+    on = lambda eps, n, src: replace(_p("tacotron2", "h200", eps, src), devices=n)  # noqa: E731
+    rows = [on(119e3, 1, "L"), on(44e3, 8, "L"), on(46e3, 8, "L"), on(69e3, 8, "L"), on(128e3, 1, "M")]
+    g = est.group_points(rows)[("tacotron2", "h200", "float32")]
+    assert g.by_source["L"].examples_per_sec == 119e3 and g.middle.examples_per_sec == 119e3
 
 
 def test_check_note_reads_the_measured_check():

@@ -31,6 +31,7 @@ class Point:
       batch: the batch per device it ran at, where stated (the step model's per-step overhead needs it).
       kind: the model's kind (workload.model_kind; a point made of a rate takes the rate's, Rate.kind), read once
         when the point is made, so the estimate stage reads it instead of working it out per point.
+      devices: how many devices the run it is a share of had (1: the device alone).
     """
 
     model: str
@@ -42,6 +43,7 @@ class Point:
     label: str
     batch: float | None = None
     kind: str = field(default="", compare=False)
+    devices: float = field(default=1.0, compare=False)
 
     def __post_init__(self) -> None:
         if not self.kind:
@@ -58,7 +60,7 @@ def point_of_rate(rate: lfl.Rate) -> Point | None:
     per_device_batch = _batch(rate.settings.get("batch_size"), n_devices)
     return Point(
         rate.shaped, rate.hardware_key, rate.precision_class, rate.value / n_devices, basis, rate.source_id,
-        rate.label, per_device_batch, rate.kind,
+        rate.label, per_device_batch, rate.kind, n_devices,
     )  # fmt: skip
 
 
@@ -151,8 +153,19 @@ def _group(g: list[Point]) -> Group:
     sources: dict[str, list[Point]] = {}
     for p in g:
         sources.setdefault(p.source_id, []).append(p)
-    by_source = {s: middle(ps) for s, ps in sources.items()}
-    return Group(tuple(g), middle(g), by_source, usable_device(g[0].hardware_key), g[0].kind)
+    # a device's own speed is its figure run alone: one device's share of a multi-device run also carries the
+    # gradients' all-reduce and the scaling loss, which the step model (one device's step) has no term for (Lambda's
+    # tacotron2 on 8 H200s: 44k/s a device, alone 119k/s), so a source's figure is the middle of its runs on the
+    # fewest devices; the group's middle is the middle of its sources' figures, one each, so a source that
+    # published many rows (Lambda: 1, 2, 4, 8 GPUs, two drivers) does not decide it alone
+    by_source = {s: middle(_fewest_devices(ps)) for s, ps in sources.items()}
+    return Group(tuple(g), middle(list(by_source.values())), by_source, usable_device(g[0].hardware_key), g[0].kind)
+
+
+def _fewest_devices(group: Sequence[Point]) -> list[Point]:
+    """The points of the runs on the fewest devices."""
+    fewest = min(p.devices for p in group)
+    return [p for p in group if p.devices == fewest]
 
 
 def middle(group: Sequence[Point]) -> Point:

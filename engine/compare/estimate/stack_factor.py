@@ -30,7 +30,7 @@ from engine.reference.units import short_name
 # vendor → (median |error| %, range held %, pairs) of the stack-factor path with the chip's silicon held out of the fit
 # AND of its vendor's factor (engine.compare.estimate.path_check.stack_factor_check, bench_estimates --json by_path;
 # tests/compare/test_path_check.py ties them): AMD's two chips are one silicon, so held out there is no factor left
-STACK_CHECK = {"amd": (30.5, 83.3, 6), "google": (2.6, 100.0, 3)}
+STACK_CHECK = {"amd": (26.8, 50.0, 6), "google": (14.2, 100.0, 3)}
 MAX_SLICE_RATIO = 8.0  # the two systems of a pair at most this far apart in chips (a chip's rate falls as it grows)
 _ROUND = re.compile(r"MLPerf Training (v[\d.]+)")
 _CHIPS = re.compile(r"\((\d[\d,]*) (?:chips|GPUs)\)")
