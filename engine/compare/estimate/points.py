@@ -127,7 +127,8 @@ class Group:
 
     Attributes:
       points: the figures, in the order they came.
-      middle: their middle figure (middle); by_source: each source's middle figure, by source_id.
+      middle: the middle of its sources' figures (middle), one each; by_source: each source's middle figure of its
+        runs on the fewest devices, by source_id.
       usable: the device is one an estimate can name (usable_device); kind: the model's kind.
     """
 
