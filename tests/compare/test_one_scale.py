@@ -15,7 +15,7 @@ from test_which_device import R50
 
 from engine.catalog import prices
 from engine.compare import which as wd
-from engine.compare.estimate.tpu_family import TPU_LAW
+from engine.compare.estimate.tpu_family import TPU_LAW, law_band
 from engine.compare.evidence.saturation import saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.scale.one_scale import TPU_FLOAT32
@@ -107,9 +107,11 @@ def test_tpus_no_pair_reached_follow_the_models_own_tpu_law(ref):
         law = (peaks[key] / 275) ** alpha * (bws[key] / 1200) ** (1 - alpha)
         assert r.basis == "estimate" and r.anchor == "tpu_v4" and r.ratio == pytest.approx(law, rel=1e-3), key
         assert r.ratio_source.startswith("TPU scaling law of this model (α 0.51") and r.low and r.high, r
-        # the law's own range and checked error (tpu_family.TPU_LAW), not the step model's
-        assert (r.low, r.high) == pytest.approx((r.rate_one_device * TPU_LAW[3], r.rate_one_device * TPU_LAW[4]))
-        assert r.error_case.startswith("TPU law from other TPU pairs: ~28 % median error, range held 33 %"), r
+        # the law's own range (every α, at least the new-silicon band: tpu_family.law_band) and checked error
+        root = r.rate_one_device / r.ratio
+        low, high = law_band(key, "tpu_v4", alpha, "mixed") or (0.0, 0.0)
+        assert (r.low, r.high) == pytest.approx((root * low, root * high), rel=1e-3)
+        assert r.error_case.startswith(f"TPU law from other TPU pairs: ~28 % median error, range held {TPU_LAW[1]:.0f} %")
     assert by_key["tpu_v6e"].rate_one_device / by_key["tpu_v5p"].rate_one_device == pytest.approx(1.10, abs=0.01)
 
 

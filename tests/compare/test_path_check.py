@@ -4,6 +4,7 @@ tied to check_conversions in test_any_shape.py (test_the_conversion_constants_ar
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -57,7 +58,26 @@ def test_the_tpu_law_rows_quote_the_checks_own_figures_and_range(rates):
     from engine.compare.estimate.tpu_family import TPU_LAW
 
     got = pc.tpu_law_check(rates)
-    assert (got["median_abs_error_pct"], got["coverage_pct"], got["points"], got["low"], got["high"]) == TPU_LAW
+    assert (got["median_abs_error_pct"], got["coverage_pct"], got["points"], got["median_width"]) == TPU_LAW
+
+
+def test_the_tpu_law_range_spans_every_alpha_and_at_least_the_new_silicon_band(rates):
+    """Three chip pairs with α 0.51, 1.0 and 0.48: a band from the other two pairs' errors held 2 of 6 directions.
+    The range from α 0 (bandwidth alone) to α 1 (compute alone), at least the step model's new-silicon band about
+    the law, holds each — and is what the check scores (its width)."""
+    from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON
+    from engine.compare.estimate.tpu_family import law_band
+
+    got = pc.tpu_law_check(rates)
+    assert got["coverage_pct"] >= 80 and all(p["held"] for p in got["pairs"])
+    # TPU v4 from v3 (123 → 275 TFLOP/s, 900 → 1,200 GB/s) at α 0.48: the law 1.71 × the general band reaches 2.38
+    low, high = law_band("tpu_v4", "tpu_v3", 0.48, "mixed") or (0.0, 0.0)
+    half = math.sqrt(CHECK[NEW_SILICON].median_width)
+    law = (275 / 123) ** 0.48 * (1200 / 900) ** 0.52
+    assert (low, high) == pytest.approx((law / half, law * half)) and low < 1200 / 900 and high > 275 / 123
+    # v6e from v5p at α 1: 2.0 compute, 0.59 bandwidth: the range reaches down to bandwidth alone
+    low, high = law_band("tpu_v6e", "tpu_v5p", 1.0, "mixed") or (0.0, 0.0)
+    assert low == pytest.approx(1640 / 2765) and high == pytest.approx(2.0 * half)
 
 
 def test_the_conformal_band_holds_more_than_the_quantiles_of_a_few(rates):

@@ -25,10 +25,10 @@ from engine.compare.estimate.estimate_check import summary_json
 from engine.compare.estimate.points import EIGHT_BIT, group_points, point_of_rate, without_pipeline_bound
 from engine.compare.estimate.silicon_check import median_width
 from engine.compare.estimate.tpu_chain import tpu_pairs
-from engine.compare.estimate.tpu_family import exponent, law_ratio
+from engine.compare.estimate.tpu_family import exponent, law_band, law_ratio
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.silicon import DEVICES, NONE, silicon
-from engine.compare.scale.conversion_check import conformal_band, conversion_pairs, held_out
+from engine.compare.scale.conversion_check import conversion_pairs, held_out
 
 Pairs = list[tuple[Point, Estimate]]
 VENDORS = ("nvidia", "amd", "google")
@@ -157,28 +157,20 @@ def _law_error(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float, float, s
 
 def tpu_law_check(rates: Sequence[lfl.Rate]) -> dict[str, Any]:
     """Each TPU pair's target chip predicted from its anchor by the law, α from the other pairs only; its range the
-    conformal band of the OTHER chip pairs' errors, each of those with α from pairs without the held-out chip pair
-    either. `low`/`high`: the band of all the errors (what a TPU-law row carries: tpu_family.TPU_LAW)."""
+    one a TPU-law row carries (tpu_family.law_band at that α: nothing in it is fitted on the held-out pair)."""
     pairs = model_tpu_pairs(rates)
     scored: list[dict[str, Any]] = []
-    resid: list[float] = []
     for p in pairs:
-        if (got := _law_error(p, pairs)) is None:
+        if (got := _law_error(p, pairs)) is None or (band := law_band(p[3], p[4], got[1], p[2])) is None:
             continue
-        rest = [q for q in pairs if not (q[0] == p[0] and q[2] == p[2] and {q[3], q[4]} == {p[3], p[4]})]
-        band = [-e[0] for q in rest if (e := _law_error(q, rest)) is not None]
-        lo, hi = conformal_band(band) if band else (0.0, 0.0)
-        resid.append(-got[0])
         scored.append({"pair": f"{p[0]} {p[2]}: {p[3]} from {p[4]}", "alpha": round(got[1], 2), "alpha_from": got[2],
-                       "error_pct": round(100 * abs(math.exp(got[0]) - 1), 1), "held": lo <= -got[0] <= hi,
-                       "width": round(math.exp(hi - lo), 2)})  # fmt: skip
+                       "error_pct": round(100 * abs(math.exp(got[0]) - 1), 1), "held": band[0] <= p[5] <= band[1],
+                       "width": round(band[1] / band[0], 2)})  # fmt: skip
     if not scored:
         return {"points": 0}
-    lo, hi = conformal_band(resid)
     return {"points": len(scored), "median_abs_error_pct": round(statistics.median(s["error_pct"] for s in scored), 1),
             "coverage_pct": round(100 * sum(s["held"] for s in scored) / len(scored), 1),
-            "median_width": round(statistics.median(s["width"] for s in scored), 2),
-            "low": round(math.exp(lo), 2), "high": round(math.exp(hi), 2), "pairs": scored}  # fmt: skip
+            "median_width": round(statistics.median(s["width"] for s in scored), 2), "pairs": scored}  # fmt: skip
 
 
 # --- the traced-cost conversion -----------------------------------------------------------------------------------

@@ -7,8 +7,11 @@ TPU stack: ratio = (peak ratio)^α × (bandwidth ratio)^(1 − α). For ResNet-5
 2.24× apart in compute and 1.33× in bandwidth gives α ≈ 0.55; for BERT-large, 2.26 gives α ≈ 1 (compute-bound). The
 other TPU chips (v2, v5e, v5p, v6e) then hang from the root by that law rather than by the GPU-fitted step model,
 whose bytes — traced by XLA on a CPU, unfused — make ResNet-50 look memory-bound on every TPU and would rank a
-918-TFLOP/s v6e below a 459-TFLOP/s v5p. Still an estimate, with the law's own range (TPU_LAW: its check on the
-other TPU pairs, engine.compare.estimate.path_check.tpu_law_check); the law rests on few pairs.
+918-TFLOP/s v6e below a 459-TFLOP/s v5p. Still an estimate; its range (law_band) is what the law can honestly
+claim from three chip pairs whose α disagree (ResNet-50 0.51, BERT-large 1.0, GPT-3 0.48): every ratio α in [0, 1]
+gives — from bandwidth alone to compute alone — and at least the step model's nested new-silicon band around the
+law (a path with too few checks of its own falls back on the general one). TPU_LAW: its check on the other TPU
+pairs, engine.compare.estimate.path_check.tpu_law_check.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.silicon import DEVICES, NONE
 from engine.reference.units import short_name
@@ -25,9 +29,9 @@ from engine.reference.units import short_name
 MIN_SPREAD = 0.1  # log(peak ratio) − log(bandwidth ratio) below this says nothing about α
 LAW_SOURCE = "TPU scaling law of this model"  # a TPU-law row's ratio_source starts so (error_case quotes TPU_LAW)
 # the TPU law's check (path_check.tpu_law_check, bench/bench_estimates.py --json by_path "TPU law"; tied by
-# tests/compare/test_path_check.py): each TPU pair (both directions) from α of the other pairs —
-# (median |error| %, range held %, directions, low, high), low/high the band of truth ÷ law over all its errors
-TPU_LAW = (28.0, 33.3, 6, 0.53, 1.88)
+# tests/compare/test_path_check.py): each TPU pair (both directions) from α of the other pairs, its range law_band —
+# (median |error| %, range held %, directions, median range width high ÷ low)
+TPU_LAW = (28.0, 100.0, 6, 2.04)
 
 
 def exponent(target: str, anchor: str, ratio: float, pc: str) -> float | None:
@@ -50,6 +54,17 @@ def law_ratio(target: str, root: str, alpha: float, pc: str) -> float | None:
     return float((p_t / p_r) ** alpha * (b_t / b_r) ** (1 - alpha))
 
 
+def law_band(target: str, root: str, alpha: float, pc: str) -> tuple[float, float] | None:
+    """(low, high) of target ÷ root: the ratios from α 0 (bandwidth alone) to α 1 (compute alone) — three chip
+    pairs cannot pin α nearer — widened, where narrower, to the step model's nested new-silicon band around the
+    law's ratio (CHECK[NEW_SILICON]: the general band of an estimate of silicon nobody here measured)."""
+    law, by_bw, by_peak = (law_ratio(target, root, a, pc) for a in (alpha, 0.0, 1.0))
+    if not (law and by_bw and by_peak):
+        return None
+    half = math.sqrt(CHECK[NEW_SILICON].median_width)  # the general band, even in log space about the value
+    return min(by_bw, by_peak, law / half), max(by_bw, by_peak, law * half)
+
+
 def along_law(rows: Sequence[lfl.Rate], root: lfl.Rate, pairs: Sequence[tuple[str, str, float, str]],
               pc: str, skip: set[str]) -> list[lfl.Rate]:  # fmt: skip
     """`rows` with every TPU estimate other than the root and the `skip`ped (chained) chips placed from the root by the
@@ -66,19 +81,20 @@ def along_law(rows: Sequence[lfl.Rate], root: lfl.Rate, pairs: Sequence[tuple[st
         if not mine or not ratio:
             out.append(r)
             continue
-        out.append(_placed(r, root, ratio, alpha, words))
+        out.append(_placed(r, root, ratio, alpha, words, pc))
     return out
 
 
-def _placed(row: lfl.Rate, root: lfl.Rate, ratio: float, alpha: float, words: str) -> lfl.Rate:
+def _placed(row: lfl.Rate, root: lfl.Rate, ratio: float, alpha: float, words: str, pc: str) -> lfl.Rate:
+    low, high = law_band(row.hardware_key, root.hardware_key, alpha, pc) or (ratio, ratio)
     name, root_name = short_name(row.hardware_key), short_name(root.hardware_key)
     source = f"{LAW_SOURCE} (α {alpha:.2f}, from {words})"
     how = (
         f"Estimate: the {root_name} row ({root.value:,.0f} {root.unit}, {root.basis}) × {ratio:.3g} = "
         f"({name}/{root_name} peak)^{alpha:.2f} × ({name}/{root_name} bandwidth)^{1 - alpha:.2f}, the law the "
-        f"model's own TPU pair follows ({words}); the law's range (× {TPU_LAW[3]}–{TPU_LAW[4]}, from its check on "
-        f"the other TPU pairs)"
+        f"model's own TPU pair follows ({words}); its range every α from 0 to 1 gives (bandwidth alone to compute "
+        f"alone), at least the step model's new-silicon band: × {low:.3g}–{high:.3g}"
     )
     value = root.value * ratio
     settings = {**row.settings, "anchor_key": root.hardware_key, "ratio_source": source}
-    return replace(row, value=value, how=how, settings=settings, low=value * TPU_LAW[3], high=value * TPU_LAW[4])
+    return replace(row, value=value, how=how, settings=settings, low=root.value * low, high=root.value * high)
