@@ -111,7 +111,9 @@ def test_tpus_no_pair_reached_follow_the_models_own_tpu_law(ref):
         root = r.rate_one_device / r.ratio
         low, high = law_band(key, "tpu_v4", alpha, "mixed") or (0.0, 0.0)
         assert (r.low, r.high) == pytest.approx((root * low, root * high), rel=1e-3)
-        assert r.error_case.startswith(f"TPU law from other TPU pairs: ~28 % median error, range held {TPU_LAW[1]:.0f} %")
+        assert r.error_case.startswith(
+            f"TPU law from other TPU pairs: ~28 % median error, range held {TPU_LAW[1]:.0f} %"
+        )
     assert by_key["tpu_v6e"].rate_one_device / by_key["tpu_v5p"].rate_one_device == pytest.approx(1.10, abs=0.01)
 
 
