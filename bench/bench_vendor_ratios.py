@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             cells = [f"{by[k] / h:.2f}" if h and k in by else "—" for k in KEYS]
             print(sep.join([model, precision, *cells]))
     rates = [r for r in (lfl.rate_of_reference(x) for x in ref[ref["task"] == "training"].to_dict("records")) if r]
-    print("\nsame-round MLPerf pairs (per chip):")
+    print("\nsame-round pairs, one suite each (per chip):")
     for x, y, rnd in cross_vendor_pairs(rates):
         if x.one and y.one:
             print(f"  {rnd} {x.workload}: {short_name(x.hardware_key)}/{short_name(y.hardware_key)} "

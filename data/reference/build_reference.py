@@ -50,6 +50,7 @@ from curation_rules import (  # (needs HERE on sys.path first)
     unit_fields,
 )
 from modern_refs import modern_rows
+from mosaic_refs import mpt_rows
 from tpu_refs import tpu_rows
 from transformer_refs import transformer_rows
 
@@ -182,6 +183,7 @@ def build(shared_csv: Path) -> list[dict[str, str]]:
     rows += modern_rows()  # today's accelerators: Lambda v2 (median of hosts) and MLPerf v4.0 (modern_refs.py)
     rows += tpu_rows()  # per-chip TPU v3–v6e rates from Google's MLPerf logs (tpu_refs.py), origin modern_refs
     rows += xv_rows()  # per-GPU AMD/NVIDIA rates of the same MLPerf rounds and benchmarks (cross_vendor_refs.py)
+    rows += mpt_rows()  # MosaicML's MPT-7B per GPU on MI250 and A100/H100, one stack (mosaic_refs.py)
     rows += pack_rows()  # AccelBench's own measurements, after every published row
     return [{name: r.get(name, "") for name in COLUMN_NAMES} for r in rows]
 

@@ -144,6 +144,15 @@ DEVICES: tuple[Device, ...] = (
         "mi300x", "gpu", "MI300X", _ONE_GPU, ("mi300x",), peak_tflops=_p(163.4, 1307.4, 653.7), tdp_w=750,
         mem_gb=192, mem_bw_gbs=5300, silicon="cdna3", source="AMD Instinct MI300X datasheet (amd.com)",
     ),
+    # CDNA 2, per OAM package (two GCDs, 104 CUs each): FP16/BF16 matrix 362.1, FP32 matrix 90.5 TFLOP/s (no TF32
+    # type), 128 GB HBM2e at 3.2 TB/s, 500 W (560 W peak). One "GPU" is the package, as MosaicML's per-GPU figures
+    # count it (4 per node); ROCm lists each GCD as a device of its own, so no alias: a local run on one GCD is
+    # half this unit (die), not one.
+    Device(
+        "mi250", "gpu", "MI250", {"die": 1, "gpu": 2, "chip": 2, "board": 2}, peak_tflops=_p(90.5, 362.1),
+        tdp_w=500, mem_gb=128, mem_bw_gbs=3200, silicon="cdna2",
+        source="AMD Instinct MI250 datasheet (amd.com, OAM module: 208 CUs, peak FP16/BF16 362.1 TFLOPs)",
+    ),
     # RTX PRO 6000 Blackwell Server Edition (GB202, 188 SMs): the datasheet gives FP32 120 TFLOP/s, FP4 4 PFLOPS
     # with sparsity, 96 GB GDDR7 at 1,597 GB/s, up to 600 W (configurable). It publishes NO FP16/BF16 or TF32 tensor
     # figure: the 500 / 250 here are DERIVED from its FP4 figure by Blackwell's fixed tensor ratios (dense = sparse

@@ -38,11 +38,32 @@ def test_the_stack_factor_leaves_the_chips_silicon_out_of_its_factor(rates, poin
     assert set(got["by_vendor"]) == {"amd", "google"}
     for p in got["pairs"]:
         assert p["vendor"] in ("amd", "google") and p["truth"] > 0 and p["low"] <= p["estimate"] <= p["high"]
-    # AMD's two chips are one silicon (CDNA3): holding one out leaves no AMD pair, and the check says so
+    # AMD has two silicons: MLPerf's MI300X/MI325X (CDNA 3) and MosaicML's MI250 (CDNA 2); each is held out with a
+    # factor, the other's; Google's v5p and v6e likewise
     amd = [p for p in got["pairs"] if p["vendor"] == "amd"]
-    assert amd and all(p["factor"] is None for p in amd) and {silicon("mi300x"), silicon("mi325x")} == {"cdna3"}
-    # Google's v5p and v6e are two silicons: each takes the factor of the other's pairs
-    assert all(p["factor"] for p in got["pairs"] if p["vendor"] == "google")
+    assert {p["silicon"] for p in amd} == {"cdna3", "cdna2"} and {silicon("mi300x"), silicon("mi250")} == {"cdna3", "cdna2"}
+    assert all(p["factor"] for p in got["pairs"]) and got["by_vendor"]["amd"]["without_factor"] == 0
+
+
+def test_an_amd_silicon_held_out_takes_the_factor_of_the_other_silicons_pairs_alone(rates, points):
+    """The factor an MI300X pair is scored with is the median of the MI250's pairs only (and the other way round):
+    neither the held-out chip's own pairs nor its silicon sibling's (the MI325X) enter it."""
+    from engine.compare.estimate import stack_factor as sf
+    from engine.compare.estimate.estimate import estimate_batch
+    from engine.compare.estimate.points import group_points, without_pipeline_bound
+
+    groups = group_points(without_pipeline_bound(points))
+    reqs = [q for q in sf.pair_requests(rates, groups) if sf.vendor(q[0].hardware_key) == "amd"]
+    made = estimate_batch([q for *_, q in reqs])
+    by_silicon = {}
+    for q, got in zip(reqs, made, strict=True):
+        by_silicon.setdefault(silicon(q[0].hardware_key), []).append((q, got))
+    assert set(by_silicon) == {"cdna3", "cdna2"}
+    scored = [p for p in pc.stack_factor_check(rates, points)["pairs"] if p["vendor"] == "amd"]
+    for held, other in (("cdna3", "cdna2"), ("cdna2", "cdna3")):
+        qs, ms = zip(*by_silicon[other], strict=True)
+        want = sf.stack_factors(list(qs), list(ms))["amd"].factor
+        assert all(p["factor"] == round(want, 3) for p in scored if p["silicon"] == held), held
 
 
 def test_the_tpu_law_takes_alpha_from_the_other_pairs(rates):

@@ -105,25 +105,26 @@ SIBLING = "sibling measured"  # CHECK's key: the device left out, a device of it
 NEW_SILICON = "new silicon"  # CHECK's key: every device of the silicon left out, ranges widened out of sample
 
 # `python bench/bench_estimates.py --json`, 2026-11-28, on the reference table with Google's per-chip TPU rows
-# (data/reference/tpu_refs.py), the H100/H200 pack of 2026-11-25 and the cross-vendor MLPerf rows (BENCHMARKS.md has
-# the tables), with the step fit's size trend (slopes ≤ 0), a pipeline-bound source's figures kept out of the evidence, and a model
-# with no figure modelled at the run's batch (its per-step overhead) and refused where it is a stand-in, and a
-# device's figure its run alone, each source counted once (points._group). "all"
-# is leave-one-out (the device's own figures of other models kept); LEFT_OUT every device left out in turn; SIBLING
-# those of them whose silicon kept another device's figures (`leave_device_out.sibling_measured`); NEW_SILICON
-# `leave_silicon_out`, its coverage and width at the nested widening (engine.compare.estimate.silicon_check).
+# (data/reference/tpu_refs.py), the H100/H200 pack of 2026-11-25, the cross-vendor MLPerf rows and MosaicML's MPT-7B
+# rows on MI250 and A100 (data/reference/mosaic_refs.py; BENCHMARKS.md has the tables), with the step fit's size
+# trend (slopes ≤ 0), a pipeline-bound source's figures kept out of the evidence, and a model with no figure
+# modelled at the run's batch (its per-step overhead) and refused where it is a stand-in, and a device's figure its
+# run alone, each source counted once (points._group). "all" is leave-one-out (the device's own figures of other
+# models kept); LEFT_OUT every device left out in turn; SIBLING those of them whose silicon kept another device's
+# figures (`leave_device_out.sibling_measured`); NEW_SILICON `leave_silicon_out`, its coverage and width at the
+# nested widening (engine.compare.estimate.silicon_check).
 # tests/compare/test_estimate_leave_one_out.py::test_the_bench_runs holds these equal to what the bench prints.
 CHECK: dict[str, Checked] = {
     "ratio": Checked("ratio", 41, 5.8, 100.0, 1.69, "published"),
-    "memory-aware": Checked("memory-aware", 75, 12.3, 76.0, 2.04, "measured and published"),
-    "all": Checked("all", 116, 8.5, 84.5, 2.02, "measured and published"),
-    LEFT_OUT: Checked(LEFT_OUT, 116, 10.3, 83.6, 2.2, "measured and published"),
-    SIBLING: Checked(SIBLING, 63, 7.8, 84.1, 2.08, "measured and published"),
-    NEW_SILICON: Checked(NEW_SILICON, 117, 13.5, 78.6, 1.93, "measured and published"),
+    "memory-aware": Checked("memory-aware", 78, 11.2, 75.6, 2.01, "measured and published"),
+    "all": Checked("all", 119, 8.1, 84.0, 1.99, "measured and published"),
+    LEFT_OUT: Checked(LEFT_OUT, 117, 10.0, 82.9, 2.08, "measured and published"),
+    SIBLING: Checked(SIBLING, 75, 9.3, 85.3, 2.06, "measured and published"),
+    NEW_SILICON: Checked(NEW_SILICON, 118, 14.0, 79.7, 2.02, "measured and published"),
 }
 # the six devices the leave-device-out check misses most (`leave_device_out.by_device`), median error in %
 DEVICE_MISSES: dict[str, float] = {
-    "tpu_v2_8": 122.4, "k80": 77.5, "tpu_v3": 31.7, "l40s": 20.1, "tpu_v4": 18.5, "a100": 17.6,
+    "tpu_v2_8": 114.5, "k80": 75.7, "tpu_v3": 31.7, "l40s": 20.0, "tpu_v4": 18.5, "a100": 17.8,
 }  # fmt: skip
 
 

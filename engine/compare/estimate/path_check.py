@@ -94,7 +94,7 @@ def stack_factor_pairs(rates: Sequence[lfl.Rate], points: Sequence[Point]) -> li
         e = sf.with_stack(got[0], factor) if got and factor else (got[0] if got else None)
         scored = _score(x, e)
         if scored is not None:
-            name = f"MLPerf Training {rnd} {x.workload}: {x.hardware_key} from {y.hardware_key}"
+            name = f"{rnd} {x.workload}: {x.hardware_key} from {y.hardware_key}"
             out.append({"pair": name, "vendor": vendor(x.hardware_key), "silicon": held,
                         "factor": round(factor.factor, 3) if factor else None, **scored})  # fmt: skip
     return out

@@ -2,10 +2,11 @@
 reaches beside NVIDIA's CUDA stack, learned from rounds where ONE benchmark suite ran the same benchmark on both.
 
 The step model knows peaks and bandwidths; ROCm on an MI300X and XLA on a TPU reach other shares of theirs than
-CUDA on an H100, and that share is the main unknown of a cross-vendor estimate. For every same-round pair of MLPerf
-Training figures (per chip, steady state from the result logs, slices at most MAX_SLICE_RATIO× apart) — AMD's
-MI300X/MI325X beside NVIDIA's B200/H200/H100 on Llama-2-70B LoRA (v5.0), Google's TPU v5p/Trillium beside
-NVIDIA's H100/B200 on GPT-3 (v4.1) — the pair's factor is what the vendor's chip did ÷ what the step model says
+CUDA on an H100, and that share is the main unknown of a cross-vendor estimate. For every same-round pair of figures
+one suite measured (per chip, slices at most MAX_SLICE_RATIO× apart) — MLPerf Training's steady state from the
+result logs: AMD's MI300X/MI325X (CDNA 3) beside NVIDIA's B200/H200/H100 on Llama-2-70B LoRA (v5.0), Google's TPU
+v5p/Trillium beside NVIDIA's H100/B200 on GPT-3 (v4.1); MosaicML's LLM Foundry of 2023: the MI250 (CDNA 2) beside
+A100/H100 on MPT-7B, one stack on both — the pair's factor is what the vendor's chip did ÷ what the step model says
 from the NVIDIA figure, the step model fitted WITHOUT any figure of that vendor (silicon alone). The vendor's factor
 is the median over its pairs, its range their spread. An estimate of such a chip is then made the same way — the
 step model without the vendor's figures, from a CUDA anchor — and × the factor, said in its basis; the TPUs that
@@ -29,10 +30,11 @@ from engine.reference.units import short_name
 
 # vendor → (median |error| %, range held %, pairs) of the stack-factor path with the chip's silicon held out of the fit
 # AND of its vendor's factor (engine.compare.estimate.path_check.stack_factor_check, bench_estimates --json by_path;
-# tests/compare/test_path_check.py ties them): AMD's two chips are one silicon, so held out there is no factor left
-STACK_CHECK = {"amd": (26.8, 50.0, 6), "google": (14.2, 100.0, 3)}
+# tests/compare/test_path_check.py ties them): an AMD silicon's factor is the other one's (CDNA 3 ↔ CDNA 2)
+STACK_CHECK = {"amd": (13.4, 87.5, 8), "google": (0.9, 100.0, 3)}
 MAX_SLICE_RATIO = 8.0  # the two systems of a pair at most this far apart in chips (a chip's rate falls as it grows)
-_ROUND = re.compile(r"MLPerf Training (v[\d.]+)")
+# one suite's round: the figures it measured together (MLPerf's round; MosaicML's LLM Foundry posts of one year)
+_ROUND = re.compile(r"MLPerf Training v[\d.]+|MosaicML LLM Foundry \d{4}")
 _CHIPS = re.compile(r"\((\d[\d,]*) (?:chips|GPUs)\)")
 
 
@@ -67,7 +69,7 @@ def vendor(key: str) -> str:
 
 def _round(r: lfl.Rate) -> str | None:
     m = _ROUND.search(str(r.settings.get("source_title") or ""))
-    return m.group(1) if m else None
+    return m.group(0) if m else None
 
 
 def _chips(r: lfl.Rate) -> float:
@@ -135,7 +137,7 @@ def stack_factors(
             continue
         observed, modelled = xo.value / yo.value, got[0].examples_per_sec / yo.value
         words = (
-            f"MLPerf Training {rnd} {x.workload}: {short_name(x.hardware_key)}/{short_name(y.hardware_key)} "
+            f"{rnd} {x.workload}: {short_name(x.hardware_key)}/{short_name(y.hardware_key)} "
             f"{observed:.2f}, model {modelled:.2f} → {observed / modelled:.2f}"
         )
         per.setdefault(vendor(x.hardware_key), []).append((observed / modelled, words))

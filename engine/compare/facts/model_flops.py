@@ -42,6 +42,10 @@ TRAIN_FLOPS: dict[str, tuple[tuple[int, ...], float]] = {
     # tokens: the frozen weights' forward and activation gradients, 4·N·T (N 69.0e9), plus causal attention's score
     # and mix, fwd + bwd, 3 · 2·L·d·T² (80 layers, d 8192); the adapters' own FLOPs are under 1 % and left out
     "llama2_70b": ((8192,), 2_531_000_000_000_000),
+    # MosaicML's MPT-7B on MI250 and A100/H100 (data/reference/mosaic_refs.py), whose rows count tokens: per TOKEN at
+    # context 2048, LLM Foundry's MFU convention 6·N + 12·layers·d·T (N 6,658,859,008, 32 layers, d 4096), the count
+    # its benchmark tables' "Model TFLOP" column and the MI250 post's TFLOP/s use
+    "mpt_7b": ((2048,), 43_174_379_520),
 }
 
 

@@ -52,6 +52,7 @@ MODEL_KINDS: dict[str, str] = {
     "llama31_8b": "transformer",
     "llama31_70b": "transformer",
     "gpt3_175b": "transformer",  # Google's MLPerf TPU logs (data/reference/tpu_refs.py)
+    "mpt_7b": "transformer",  # MosaicML's LLM Foundry figures (data/reference/mosaic_refs.py)
     "stable_diffusion_v2": "conv",  # a U-Net (attention blocks inside); tpu_refs.py too
     "matmul": "transformer",
     "conv2d": "conv",
