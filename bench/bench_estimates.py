@@ -46,6 +46,7 @@ from engine.compare.estimate import estimate as est  # noqa: E402
 from engine.compare.estimate import estimate_check as chk  # noqa: E402
 from engine.compare.estimate import path_check as pc  # noqa: E402
 from engine.compare.estimate import silicon_check as sc  # noqa: E402
+from engine.compare.estimate.extrapolation import EXTRAPOLATION_C  # noqa: E402
 from engine.compare.estimate.step_fit import NEW_SILICON_WIDENING  # noqa: E402
 from engine.compare.evidence.saturation import saturated  # noqa: E402
 from engine.compare.facts import likeforlike as lfl  # noqa: E402
@@ -154,6 +155,9 @@ def silicon_json(lso: dict[str, list]) -> dict:
         "widening_by_held_out_silicon": nested.widening_by_silicon,
         "widening_on_every_silicon": sc.chosen_widening(sc.raw(stated)),
         "widening_in_use": NEW_SILICON_WIDENING,
+        "stretch_by_held_out_silicon": nested.stretch_by_silicon,
+        "stretch_on_every_silicon": sc.chosen_stretch(sc.raw(stated), sc.chosen_widening(sc.raw(stated))),
+        "stretch_in_use": EXTRAPOLATION_C,
         "before_widening": chk.summary_json(sc.raw(stated)),
     }
     return entry
@@ -188,7 +192,8 @@ def path_json(ref: Any, points: Sequence[est.Point], lso: dict[str, list], loo: 
     (leave the silicon out); `chronological` (each device from what was published before its first figure);
     `chronological_with_own_run` (the same, anchored on the model's own figure on a device out before it)."""
     rates = pc.training_rates(ref)
-    nested = sc.nested_band(lso).pairs
+    band = sc.nested_band(lso)
+    nested = band.pairs
     by_path: dict[str, Any] = pc.by_method(nested)
     # the ratio needs the target's figures of other models: with its silicon out it never answers; leave one out is
     # its held-out check (no parameter of it is fitted on the held-out figure)
@@ -203,7 +208,10 @@ def path_json(ref: Any, points: Sequence[est.Point], lso: dict[str, list], loo: 
     }
     firsts = pc.first_years(rates)
     years = pc.point_years(rates)
-    chrono, own_run = (pc.chronological(points, years, firsts, own_run=k) for k in (False, True))
+    chrono, own_run = (
+        pc.nested_stretch(pc.chronological(points, years, firsts, own_run=k), band.stretch_by_silicon)
+        for k in (False, True)
+    )
     return {
         "by_path": by_path,
         "by_vendor": pc.by_vendor(nested),

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.catalog import catalog
-from engine.compare.estimate import step_fit, step_model
+from engine.compare.estimate import extrapolation, step_fit, step_model
 from engine.compare.estimate.no_figure import level_rate
 from engine.compare.estimate.points import (  # noqa: F401 (Point's helpers re-exported: picks, estimate_check, tests)
     Groups,
@@ -66,6 +66,8 @@ class Estimate:
     ratio_models: tuple[str, ...]
     how: str
     capped: bool = False
+    beyond: float = 0.0  # new silicon: log distance of its peak or bandwidth beyond every fitted device's
+
 
 
 def _device_ratio(groups: Groups, model: str, target: str, anchor: str, pc: str) -> float:
@@ -287,7 +289,8 @@ def widen(e: Estimate, w: float) -> Estimate:
 def _new_silicon_range(e: Estimate | None, groups: Groups) -> Estimate | None:
     """A step-model estimate for silicon no figure here ran on carries the range widened out of sample
     (step_fit.NEW_SILICON_WIDENING; engine.compare.estimate.silicon_check): the fit's residuals are in-sample and held
-    about 80 % of such figures (63 % before the fit's size trend)."""
+    about 80 % of such figures (63 % before the fit's size trend). Where its peak or bandwidth lies beyond every
+    fitted device's, the range stretches further with that distance (extrapolation.EXTRAPOLATION_C)."""
     chip = (DEVICES.get(e.hardware_key, NONE).silicon or e.hardware_key) if e is not None else ""
     if (
         e is None
@@ -295,4 +298,6 @@ def _new_silicon_range(e: Estimate | None, groups: Groups) -> Estimate | None:
         or any((DEVICES.get(d, NONE).silicon or d) == chip for _, d, _ in groups)
     ):
         return e
-    return widen(e, step_fit.NEW_SILICON_WIDENING)
+    far = extrapolation.beyond(e.hardware_key, e.precision_class, {d for (_, d, _), g in groups.items() if g.usable})
+    widened = replace(widen(e, step_fit.NEW_SILICON_WIDENING), beyond=far)
+    return extrapolation.stretch(widened, extrapolation.EXTRAPOLATION_C)

@@ -22,6 +22,7 @@ from typing import Any
 from engine.compare.estimate import stack_factor as sf
 from engine.compare.estimate.estimate import Estimate, Point, estimate, estimate_batch, fit_figures, usable_device
 from engine.compare.estimate.estimate_check import summary_json
+from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, stretch
 from engine.compare.estimate.points import EIGHT_BIT, group_points, point_of_rate, without_pipeline_bound
 from engine.compare.estimate.silicon_check import median_width
 from engine.compare.estimate.tpu_chain import tpu_pairs
@@ -252,6 +253,13 @@ def _older_runs(points: Sequence[Point], firsts: dict[str, int], first: int) -> 
     """The figures of every device out before `first` (its first figure in an earlier year), grouped, whenever
     published: the runs a user could have made on hardware they had (a source's plateau left out, as evidence)."""
     return group_points(without_pipeline_bound([p for p in points if firsts.get(p.hardware_key, first) < first]))
+
+
+def nested_stretch(by_device: dict[str, Pairs], stretch_by_silicon: dict[str, float]) -> dict[str, Pairs]:
+    """The pairs with the in-use extrapolation stretch replaced by the one chosen with the device's silicon out
+    (silicon_check.nested_band): a date cut's range never carries a c chosen on the held-out device's figures."""
+    return {d: [(p, stretch(e, stretch_by_silicon.get(silicon(d), EXTRAPOLATION_C) - EXTRAPOLATION_C))
+                for p, e in pairs] for d, pairs in by_device.items()}  # fmt: skip
 
 
 def by_case(pairs: Sequence[tuple[Point, Estimate]]) -> dict[str, dict[str, Any]]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from engine.compare.estimate.estimate import Estimate, Point, usable_device, widen
 from engine.compare.estimate.estimate_check import leave_out
+from engine.compare.estimate.extrapolation import CHOICES, EXTRAPOLATION_C, stretch
 from engine.compare.estimate.step_fit import NEW_SILICON_WIDENING
 from engine.compare.facts.silicon import silicon
 
@@ -38,12 +39,17 @@ def leave_silicon_out(points: Sequence[Point], flops: dict[str, float] | None = 
 
 
 def raw(pairs: Sequence[tuple[Point, Estimate]]) -> Pairs:
-    """The pairs with the in-use new-silicon widening taken off (the fit's own residual band)."""
-    return [(p, widen(e, 1.0 / NEW_SILICON_WIDENING)) for p, e in pairs]
+    """The pairs with the in-use new-silicon widening and extrapolation stretch taken off (the fit's own band)."""
+    return [(p, widen(stretch(e, -EXTRAPOLATION_C), 1.0 / NEW_SILICON_WIDENING)) for p, e in pairs]
 
 
-def _held(pairs: Sequence[tuple[Point, Estimate]], w: float) -> float:
-    got = [widen(e, w) for _, e in pairs]
+def at(e: Estimate, w: float, c: float) -> Estimate:
+    """A raw estimate's range at widening w and extrapolation stretch c (as estimate._new_silicon_range states it)."""
+    return stretch(widen(e, w), c)
+
+
+def _held(pairs: Sequence[tuple[Point, Estimate]], w: float, c: float = 0.0) -> float:
+    got = [at(e, w, c) for _, e in pairs]
     return 100.0 * sum(x.low <= p.examples_per_sec <= x.high for (p, _), x in zip(pairs, got, strict=True)) / len(pairs)
 
 
@@ -54,6 +60,15 @@ def chosen_widening(pairs: Sequence[tuple[Point, Estimate]]) -> float:
     return next((w for w in WIDENINGS if _held(pairs, w) >= TARGET_HELD_PCT), WIDENINGS[-1])
 
 
+def chosen_stretch(pairs: Sequence[tuple[Point, Estimate]], w: float) -> float:
+    """The smallest extrapolation stretch c whose range, at widening w, holds TARGET_HELD_PCT of these figures'
+    extrapolations (those beyond the fitted span; 0 where none is)."""
+    far = [x for x in pairs if x[1].beyond > 0]
+    if not far:
+        return 0.0
+    return next((c for c in CHOICES if _held(far, w, c) >= TARGET_HELD_PCT), CHOICES[-1])
+
+
 @dataclass(frozen=True)
 class Nested:
     """The nested choice of the range: per held-out silicon the widening chosen on the others, and every held-out
@@ -61,20 +76,22 @@ class Nested:
 
     widening_by_silicon: dict[str, float]
     pairs: Pairs
+    stretch_by_silicon: dict[str, float]
 
 
 def nested_band(by_device: dict[str, Pairs]) -> Nested:
     """Each silicon's figures scored at the widening chosen on the other silicons' figures alone (by_device: the
-    leave_silicon_out pairs as estimates state them)."""
+    leave_silicon_out pairs as estimates state them); then the extrapolation stretch the same way, at that widening."""
     by_silicon: dict[str, Pairs] = {}
     for device, pairs in by_device.items():
         by_silicon.setdefault(silicon(device), []).extend(raw(pairs))
-    chosen, scored = {}, []
+    chosen, stretches, scored = {}, {}, []
     for s, pairs in sorted(by_silicon.items()):
         others = [x for t, got in by_silicon.items() if t != s for x in got]
         chosen[s] = chosen_widening(others)
-        scored += [(p, widen(e, chosen[s])) for p, e in pairs]
-    return Nested(chosen, scored)
+        stretches[s] = chosen_stretch(others, chosen[s])
+        scored += [(p, at(e, chosen[s], stretches[s])) for p, e in pairs]
+    return Nested(chosen, scored, stretches)
 
 
 def log_width(e: Estimate) -> float:

@@ -1,0 +1,65 @@
+"""A new-silicon estimate whose peak or bandwidth lies beyond every fitted device's says so in its range
+(engine.compare.estimate.extrapolation), with the stretch chosen on the OTHER silicons (silicon_check, nested)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.compare.estimate import estimate as est
+from engine.compare.estimate import silicon_check as sc
+from engine.compare.estimate import step_fit
+from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, beyond
+from engine.compare.estimate.path_check import nested_stretch
+from engine.compare.facts.silicon import DEVICES, silicon
+from engine.reference.data import load_reference
+
+
+def test_the_distance_beyond_the_fitted_span_is_the_larger_of_peak_and_bandwidth():
+    b200, h100 = DEVICES["b200"], DEVICES["h100"]
+    far = max(math.log(b200.peak_flops["mixed"] / h100.peak_flops["mixed"]), math.log(b200.bandwidth / h100.bandwidth))  # type: ignore[operator]
+    assert beyond("b200", "mixed", {"h100", "a100"}) == pytest.approx(far) and far > 0.8
+    assert beyond("h100", "mixed", {"b200", "a100"}) == 0.0  # inside the span: no extrapolation
+    # an H200 from the H100: the same peak, more bandwidth — beyond by the bandwidth alone
+    assert beyond("h200", "mixed", {"h100"}) == pytest.approx(math.log(4800 / 3350))
+
+
+def test_an_estimate_beyond_the_span_carries_the_stretch():
+    points = est.points_from_reference(load_reference())
+    no_gb100 = [p for p in points if silicon(p.hardware_key) != "gb100"]
+    e = est.estimate("resnet50", "b200", "mixed", no_gb100)
+    assert e is not None and e.method == "memory-aware" and e.beyond > 0.8 and EXTRAPOLATION_C > 0
+    fit = step_fit.fit(est.fit_figures(est.group_points(est.without_pipeline_bound(no_gb100))))
+    down, up = step_fit.band(fit.residuals)  # type: ignore[union-attr]
+    widened = step_fit.NEW_SILICON_WIDENING * math.log(up / down)
+    assert math.log(e.high / e.low) == pytest.approx(widened + 2 * EXTRAPOLATION_C * e.beyond)
+    # raw() takes both off: the fit's own band
+    ((_, r),) = sc.raw([(points[0], e)])
+    assert math.log(r.high / r.low) == pytest.approx(math.log(up / down))
+
+
+def _pair(key: str, true: float, value: float, spread: float, far: float) -> tuple[est.Point, est.Estimate]:
+    p = est.Point("m", key, "mixed", true, "published", "S", key)
+    e = est.Estimate("m", key, "mixed", value, value / spread, value * spread, "memory-aware", False, None, (), "",
+                     beyond=far)  # fmt: skip
+    return p, sc.at(e, step_fit.NEW_SILICON_WIDENING, EXTRAPOLATION_C)  # as an estimate states it
+
+
+def test_the_stretch_is_chosen_on_the_other_silicons_extrapolations_only():
+    # a100's extrapolations miss by 1.6× (a 1.2× band, 1.0 beyond): they need c with 1.2^1.0·e^c ≥ 1.6; b200 misses
+    # by 3× — its own miss must not stretch its own range; h100 lies within the span (no stretch asked of it)
+    by_device = {"a100": [_pair("a100", 100, 160, 1.2, 1.0)] * 4, "b200": [_pair("b200", 100, 300, 1.2, 1.0)] * 2,
+                 "h100": [_pair("h100", 100, 105, 1.2, 0.0)] * 4}  # fmt: skip
+    nested = sc.nested_band(by_device)
+    need = min(
+        c for c in (0.1 * i for i in range(16)) if 1.2 ** nested.widening_by_silicon["gb100"] * math.exp(c) >= 1.6
+    )
+    assert nested.stretch_by_silicon["gb100"] == pytest.approx(round(need, 1))
+    assert nested.stretch_by_silicon["gh100"] > nested.stretch_by_silicon["gb100"]  # chosen on b200's big misses
+    held = {p.hardware_key: e.low <= p.examples_per_sec <= e.high for p, e in nested.pairs}
+    assert held == {"a100": True, "b200": False, "h100": True}
+    assert sc.chosen_stretch(sc.raw(by_device["h100"]), 1.0) == 0.0  # nothing beyond: no stretch
+    # a date cut's pairs take the c chosen with their silicon out, not the one in use
+    ((_, got),) = nested_stretch({"b200": by_device["b200"][:1]}, {"gb100": 0.0})["b200"]
+    assert math.log(got.high / got.low) == pytest.approx(step_fit.NEW_SILICON_WIDENING * 2 * math.log(1.2))
