@@ -9,8 +9,8 @@ import pytest
 
 from engine.compare.estimate import estimate as est
 from engine.compare.estimate import silicon_check as sc
-from engine.compare.estimate import step_fit
-from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, beyond
+from engine.compare.estimate import step_fit, step_model
+from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, as_anchor, beyond
 from engine.compare.estimate.path_check import nested_stretch
 from engine.compare.facts.silicon import DEVICES, silicon
 from engine.reference.data import load_reference
@@ -63,3 +63,25 @@ def test_the_stretch_is_chosen_on_the_other_silicons_extrapolations_only():
     # a date cut's pairs take the c chosen with their silicon out, not the one in use
     ((_, got),) = nested_stretch({"b200": by_device["b200"][:1]}, {"gb100": 0.0})["b200"]
     assert math.log(got.high / got.low) == pytest.approx(step_fit.NEW_SILICON_WIDENING * 2 * math.log(1.2))
+
+
+def test_a_chip_beyond_the_span_takes_the_factors_of_the_silicon_it_is_scaled_from():
+    fit = step_fit.Fit({"mixed": 0.3, "float32": 0.4}, 0.5, {"gh100": (0.9, 0.73)}, 0.0, {}, {}, (), (), 0)
+    assert as_anchor(fit, "b200", "h100", "mixed") == pytest.approx((0.3 * 0.9, 0.5 * 0.73))
+    assert as_anchor(fit, "b200", "a100", "mixed") == pytest.approx((0.3, 0.5))  # the anchor's silicon has none
+    assert as_anchor(fit, "h200", "a100", "mixed") == fit.efficiencies("h200", "mixed")  # its own (gh100's)
+
+
+def test_the_b200_from_the_figures_before_it_is_scaled_at_its_anchors_factors():
+    points = est.points_from_reference(load_reference())
+    no_gb100 = [p for p in points if silicon(p.hardware_key) != "gb100"]
+    e = est.estimate("resnet50", "b200", "mixed", no_gb100)
+    assert e is not None and e.anchor is not None and e.beyond > 0
+    fit = step_fit.fit(est.fit_figures(est.group_points(est.without_pipeline_bound(no_gb100))))
+    assert fit is not None and (seen := fit.borrowed_from(e.anchor.hardware_key))
+    assert f"beyond every fitted device, at the factors of the {seen} silicon" in e.how
+    a, cost = e.anchor, step_model.cost_of("resnet50", None, "image")
+    ea, ed = fit.efficiencies(a.hardware_key, "mixed"), as_anchor(fit, "b200", a.hardware_key, "mixed")
+    t_a = step_model.step_seconds(cost, a.hardware_key, "mixed", *ea, fit.overhead_s, a.batch)
+    t_d = step_model.step_seconds(cost, "b200", "mixed", *ed, fit.overhead_s, a.batch)
+    assert e.examples_per_sec == pytest.approx(a.examples_per_sec * t_a / t_d)

@@ -69,7 +69,6 @@ class Estimate:
     beyond: float = 0.0  # new silicon: log distance of its peak or bandwidth beyond every fitted device's
 
 
-
 def _device_ratio(groups: Groups, model: str, target: str, anchor: str, pc: str) -> float:
     """target ÷ anchor on `model`, within each source that measured both where one did (its settings cancel)."""
     on_t, on_a = groups[(model, target, pc)], groups[(model, anchor, pc)]
@@ -148,13 +147,14 @@ def _own_figures(model: str, pc: str, groups: Groups, anchors: Sequence[Point] |
 
 
 def _step_ratios(
-    cost: step_model.Cost, fit: step_fit.Fit, own: Sequence[Point], target: str, pc: str
+    cost: step_model.Cost, fit: step_fit.Fit, own: Sequence[Point], target: str, pc: str, far: bool = False
 ) -> list[tuple[float, Point]]:
-    """(modelled step time on the figure's device ÷ on the target, the figure) for each of the model's figures."""
-    e_c, e_m = fit.efficiencies(target, pc)
+    """(modelled step time on the figure's device ÷ on the target, the figure) for each of the model's figures; `far`:
+    the target lies beyond every fitted device (it takes its anchor's silicon factors: extrapolation.as_anchor)."""
     out = []
     for a in own:
         ea_c, ea_m = fit.efficiencies(a.hardware_key, pc)
+        e_c, e_m = extrapolation.as_anchor(fit, target, a.hardware_key, pc) if far else fit.efficiencies(target, pc)
         t_a = step_model.step_seconds(cost, a.hardware_key, pc, ea_c, ea_m, fit.overhead_s, a.batch)
         t_d = step_model.step_seconds(cost, target, pc, e_c, e_m, fit.overhead_s, a.batch)
         if t_a and t_d:
@@ -196,7 +196,8 @@ def _by_memory(
         f" (the factors of its {sibling} silicon)" if sibling else ""
     )
     unit = "img/s" if model in catalog.MODELS and catalog.MODELS[model].kind == "image" else "examples/s"
-    if scaled := _step_ratios(cost, fit, own, target, pc):
+    far = extrapolation.beyond(target, pc, {d for (_, d, _), g in groups.items() if g.usable}) > 0
+    if scaled := _step_ratios(cost, fit, own, target, pc, far):
         # from a device of the same silicon where there is one, else the nearest (the step-time ratio closest to
         # 1): the less the model carries, the less its error (checked with the device left out, issue 29: the
         # nearest device missed by less than the median over every device's figure; estimate_check.CHECK)
@@ -209,6 +210,8 @@ def _by_memory(
             f"{unit}, {a.basis}) × {ratio:.3g}, the {short_name(target)}/{short_name(a.hardware_key)} step-time ratio of "
             f"its {work}, at {fitted}"
         )
+        if far and (seen := fit.borrowed_from(a.hardware_key)) and not sibling:
+            how += f"; beyond every fitted device, at the factors of the {seen} silicon it is scaled from"
         rough = len(fit.residuals) < 5
         return Estimate(model, target, pc, value, value * down, value * up, "memory-aware", rough, a, (), how)
     # the run's batch (its own, else its anchors': the user's run) sets the per-step overhead's share

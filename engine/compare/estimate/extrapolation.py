@@ -9,6 +9,11 @@ the fitted trend, and its error grows with the distance: the efficiencies a larg
 span. The range of such an estimate is stretched by exp(c × beyond) on each side (`stretch`); c is chosen out of
 sample by silicon_check (nested: for each held-out silicon, from the other silicons' held-out figures), and
 EXTRAPOLATION_C is its choice on every silicon — what an estimate carries.
+
+Its point: such a chip has no fitted factors, and the typical share of peak and bandwidth (factor 1) is a median over
+smaller chips. `as_anchor` gives it the factors of the silicon it is scaled from, the nearest evidence: the H100
+reached 0.73 of the typical bandwidth share in the fit on the figures before 2024, and with the typical share the
+B200 was modelled 3.0× the H100 (its bandwidth 2.3×) against 1.1–2.4× measured.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.compare.estimate.step_fit import Fit
 from engine.compare.facts.silicon import DEVICES, NONE
 
 if TYPE_CHECKING:
@@ -46,3 +52,13 @@ def stretch(e: Estimate, c: float) -> Estimate:
     """The estimate's range stretched by exp(c × e.beyond) below and above (c < 0 takes a stretch off)."""
     k = math.exp(c * e.beyond)
     return replace(e, low=e.low / k, high=e.high * k)
+
+
+def as_anchor(fit: Fit, target: str, anchor: str, pc: str) -> tuple[float, float]:
+    """(compute, bandwidth efficiency) of a target beyond the fitted span with no factors of its own: the anchor's
+    silicon's factors on the target's trend (its own efficiencies where it has factors or the anchor has none)."""
+    e_c, e_m = fit.efficiencies(target, pc)
+    if fit.borrowed_from(target) or not (seen := fit.borrowed_from(anchor)):
+        return e_c, e_m
+    fc, fm = fit.factors[seen]
+    return min(e_c * fc, 1.0), min(e_m * fm, 1.0)
