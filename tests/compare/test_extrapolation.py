@@ -10,7 +10,7 @@ import pytest
 from engine.compare.estimate import estimate as est
 from engine.compare.estimate import silicon_check as sc
 from engine.compare.estimate import step_fit, step_model
-from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, as_anchor, beyond
+from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, anchor_efficiencies, beyond
 from engine.compare.estimate.path_check import nested_stretch
 from engine.compare.facts.silicon import DEVICES, silicon
 from engine.reference.data import load_reference
@@ -66,10 +66,16 @@ def test_the_stretch_is_chosen_on_the_other_silicons_extrapolations_only():
 
 
 def test_a_chip_beyond_the_span_takes_the_factors_of_the_silicon_it_is_scaled_from():
-    fit = step_fit.Fit({"mixed": 0.3, "float32": 0.4}, 0.5, {"gh100": (0.9, 0.73)}, 0.0, {}, {}, (), (), 0)
-    assert as_anchor(fit, "b200", "h100", "mixed") == pytest.approx((0.3 * 0.9, 0.5 * 0.73))
-    assert as_anchor(fit, "b200", "a100", "mixed") == pytest.approx((0.3, 0.5))  # the anchor's silicon has none
-    assert as_anchor(fit, "h200", "a100", "mixed") == fit.efficiencies("h200", "mixed")  # its own (gh100's)
+    def on(key: str) -> est.Point:
+        return est.Point("m", key, "mixed", 1.0, "published", "S", key)
+
+    factors, own = {"gh100": (0.9, 0.73)}, (0.3, 0.5)
+    far, at = anchor_efficiencies("b200", "mixed", {"h100", "a100"}, factors, own, [on("h100"), on("a100")])
+    assert far > 0.8 and at["h100"] == pytest.approx((0.3 * 0.9, 0.5 * 0.73))
+    assert at["a100"] == own  # the anchor's silicon has no factors: the target's own
+    # inside the span (a B200 beside it), or a target with factors of its own: its own efficiencies
+    assert anchor_efficiencies("h100", "mixed", {"b200"}, {}, own, [on("b200")])[1] == {"b200": own}
+    assert anchor_efficiencies("h200", "mixed", {"h100"}, factors, own, [on("h100")])[1] == {"h100": own}
 
 
 def test_the_b200_from_the_figures_before_it_is_scaled_at_its_anchors_factors():
@@ -81,7 +87,9 @@ def test_the_b200_from_the_figures_before_it_is_scaled_at_its_anchors_factors():
     assert fit is not None and (seen := fit.borrowed_from(e.anchor.hardware_key))
     assert f"beyond every fitted device, at the factors of the {seen} silicon" in e.how
     a, cost = e.anchor, step_model.cost_of("resnet50", None, "image")
-    ea, ed = fit.efficiencies(a.hardware_key, "mixed"), as_anchor(fit, "b200", a.hardware_key, "mixed")
+    ea = fit.efficiencies(a.hardware_key, "mixed")
+    fc, fm = fit.factors[seen]
+    ed = (fit.efficiencies("b200", "mixed")[0] * fc, fit.efficiencies("b200", "mixed")[1] * fm)
     t_a = step_model.step_seconds(cost, a.hardware_key, "mixed", *ea, fit.overhead_s, a.batch)
     t_d = step_model.step_seconds(cost, "b200", "mixed", *ed, fit.overhead_s, a.batch)
     assert e.examples_per_sec == pytest.approx(a.examples_per_sec * t_a / t_d)

@@ -49,7 +49,7 @@ from engine.runs.store import Store
 PACKAGE = "engine.compare"
 STAGES = ("evidence", "scale", "estimate", "rank", "words")  # in the order the data flows
 HELPERS = ("facts",)  # shared facts; with the stages' leaves (Trace.leaves), the only modules a re-entry may go to
-MAX_REENTRIES = 13
+MAX_REENTRIES = 14
 
 
 def _module(frame: FrameType | None) -> str:
@@ -169,7 +169,8 @@ def test_at_most_ten_reentries_all_into_helpers(traced):
     model's formula and its fit (leaves of the estimate stage), a source's stack words, the table's rows. Issue 42: 13 —
     the cost facts (facts.cost, read by the estimate and by the traced-cost conversion), the model FLOPs they read,
     and the stack factor's start points (estimate.points, a leaf); the estimator itself is entered once (one batched
-    call for the stack factor's pairs and the answer's devices)."""
+    call for the stack factor's pairs and the answer's devices); 14 — the extrapolation leaf (how far a new chip lies
+    beyond every fitted device, estimate.extrapolation), entered once per estimate."""
     both = traced["all"].reentries | traced["h100"].reentries
     counts = {k: (len(t.reentries), t.by_module()) for k, t in traced.items()}
     assert len(both) <= MAX_REENTRIES, (len(both), counts, sorted(both))  # the union of both answers

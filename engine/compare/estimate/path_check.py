@@ -20,9 +20,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.compare.estimate import stack_factor as sf
-from engine.compare.estimate.estimate import Estimate, Point, estimate, estimate_batch, fit_figures, usable_device
+from engine.compare.estimate.estimate import (
+    Estimate,
+    Point,
+    estimate,
+    estimate_batch,
+    fit_figures,
+    stretch,
+    usable_device,
+)
 from engine.compare.estimate.estimate_check import summary_json
-from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, stretch
+from engine.compare.estimate.extrapolation import EXTRAPOLATION_C
 from engine.compare.estimate.points import EIGHT_BIT, group_points, point_of_rate, without_pipeline_bound
 from engine.compare.estimate.silicon_check import median_width
 from engine.compare.estimate.tpu_chain import tpu_pairs

@@ -20,9 +20,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.compare.estimate.estimate import Estimate, Point, usable_device, widen
+from engine.compare.estimate.estimate import Estimate, Point, stretch, usable_device, widen
 from engine.compare.estimate.estimate_check import leave_out
-from engine.compare.estimate.extrapolation import CHOICES, EXTRAPOLATION_C, stretch
+from engine.compare.estimate.extrapolation import CHOICES, EXTRAPOLATION_C
 from engine.compare.estimate.step_fit import NEW_SILICON_WIDENING
 from engine.compare.facts.silicon import silicon
 
