@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from engine.catalog import catalog
 from engine.compare.estimate import extrapolation, step_fit, step_model
+from engine.compare.estimate.extrapolation import stretch, widen  # noqa: F401 (re-exported: silicon_check, tests)
 from engine.compare.estimate.no_figure import level_rate
 from engine.compare.estimate.points import (  # noqa: F401 (Point's helpers re-exported: picks, estimate_check, tests)
     Groups,
@@ -196,8 +197,7 @@ def _by_memory(
         f" (the factors of its {sibling} silicon)" if sibling else ""
     )
     unit = "img/s" if model in catalog.MODELS and catalog.MODELS[model].kind == "image" else "examples/s"
-    seen = {d for (_, d, _), g in groups.items() if g.usable}
-    far, at = extrapolation.anchor_efficiencies(target, pc, seen, fit.factors, (e_c, e_m), own)
+    at = extrapolation.anchor_efficiencies(target, pc, extrapolation.fitted(groups), fit.factors, (e_c, e_m), own)
     if scaled := _step_ratios(cost, fit, own, target, pc, at):
         # from a device of the same silicon where there is one, else the nearest (the step-time ratio closest to
         # 1): the less the model carries, the less its error (checked with the device left out, issue 29: the
@@ -205,19 +205,15 @@ def _by_memory(
         die = DEVICES.get(target, NONE).silicon or target
         same = [x for x in scaled if (DEVICES.get(x[1].hardware_key, NONE).silicon or x[1].hardware_key) == die]
         ratio, a = min(same or scaled, key=lambda x: abs(math.log(x[0])))
-        a_die = DEVICES.get(a.hardware_key, NONE).silicon or a.hardware_key
         value, (down, up), v = a.examples_per_sec * ratio, step_fit.band(fit.residuals), a.examples_per_sec
         how = (
             f"Estimate (memory-aware): {model} on {short_name(a.hardware_key, True)} ({v:,.{0 if v >= 100 else 1}f} "
             f"{unit}, {a.basis}) × {ratio:.3g}, the {short_name(target)}/{short_name(a.hardware_key)} step-time ratio of "
             f"its {work}, at {fitted}"
         )
-        if at[a.hardware_key] != (e_c, e_m):
-            how += f"; beyond every fitted device, at the factors of the {a_die} silicon it is scaled from"
+        how += extrapolation.note(at, a.hardware_key, (e_c, e_m))
         rough = len(fit.residuals) < 5
-        return Estimate(
-            model, target, pc, value, value * down, value * up, "memory-aware", rough, a, (), how, beyond=far
-        )
+        return Estimate(model, target, pc, value, value * down, value * up, "memory-aware", rough, a, (), how)
     # the run's batch (its own, else its anchors': the user's run) sets the per-step overhead's share
     got = level_rate(cost, fit, target, pc, kind, batch or next((a.batch for a in anchors or () if a.batch), None))
     if got is None:
@@ -225,7 +221,7 @@ def _by_memory(
     (value, down, up, level), peak = got, DEVICES.get(target, NONE).peak_flops[pc] or 0.0
     how = (f"Rough estimate (memory-aware): {work}, on its {peak / 1e12:,.3g} TFLOP/s peak and {fit_bw / 1e9:,.4g} GB/s, "
            f"at {fitted}, × {math.exp(level):.2g} (the level seen on figures of {kind} models); its op mix: {cost.how}")  # fmt: skip
-    return Estimate(model, target, pc, value, value * down, value * up, "memory-aware", True, None, (), how, beyond=far)
+    return Estimate(model, target, pc, value, value * down, value * up, "memory-aware", True, None, (), how)
 
 
 def estimate(
@@ -287,26 +283,16 @@ def estimate_batch(requests: Sequence[Request]) -> list[list[Estimate]]:
             in requests]  # fmt: skip
 
 
-def widen(e: Estimate, w: float) -> Estimate:
-    """The estimate with its range stretched w× in log space around its value (w = 1: unchanged)."""
-    v = e.examples_per_sec
-    return replace(e, low=v * (e.low / v) ** w, high=v * (e.high / v) ** w)
-
-
-def stretch(e: Estimate, c: float) -> Estimate:
-    """The estimate's range stretched by exp(c × e.beyond) below and above (c < 0 takes a stretch off)."""
-    k = math.exp(c * e.beyond)
-    return replace(e, low=e.low / k, high=e.high * k)
-
-
 def _new_silicon_range(e: Estimate | None, groups: Groups) -> Estimate | None:
     """A step-model estimate for silicon no figure here ran on carries the range widened out of sample
     (step_fit.NEW_SILICON_WIDENING; engine.compare.estimate.silicon_check): the fit's residuals are in-sample and held
     about 80 % of such figures (63 % before the fit's size trend). Where its peak or bandwidth lies beyond every
     fitted device's (e.beyond), the range stretches further with that distance (extrapolation.EXTRAPOLATION_C)."""
-    if e is None or e.method != "memory-aware":
+    if e is None or e.method != "memory-aware" or any(_die(d) == _die(e.hardware_key) for _, d, _ in groups):
         return e
-    chip = DEVICES.get(e.hardware_key, NONE).silicon or e.hardware_key
-    if any((DEVICES.get(d, NONE).silicon or d) == chip for _, d, _ in groups):
-        return replace(e, beyond=0.0)  # a sibling's figures: no extrapolation across silicon
-    return stretch(widen(e, step_fit.NEW_SILICON_WIDENING), extrapolation.EXTRAPOLATION_C)
+    far = extrapolation.beyond(e.hardware_key, e.precision_class, extrapolation.fitted(groups))
+    return stretch(replace(widen(e, step_fit.NEW_SILICON_WIDENING), beyond=far), extrapolation.EXTRAPOLATION_C)
+
+
+def _die(key: str) -> str:
+    return DEVICES.get(key, NONE).silicon or key
