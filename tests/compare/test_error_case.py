@@ -85,6 +85,16 @@ def test_the_range_of_a_silicon_is_chosen_on_the_other_silicons_only():
     assert sc.chosen_widening(sc.raw(by_device["h100"])) == 1.0
 
 
+def test_the_widening_asks_the_other_silicons_for_the_conformal_share_not_the_bare_80_percent():
+    # ⌈(n + 1) × 0.8⌉ of n: 8 of 9, 44 of 53; of 5 figures the bare level accepts 4 (80 %), a new figure needs 5 of 5
+    assert sc.conformal_pct(9) == pytest.approx(100 * 8 / 9)
+    assert sc.conformal_pct(5) == 100.0
+    assert sc.conformal_pct(53) == pytest.approx(100 * 44 / 53)
+    # four of five hit inside 1.2×, one off by 1.3×: 80 % at 1.0 is not enough, the fifth needs 1.2^w ≥ 1.3
+    pairs = [_pair("h100", 100, 105, 1.2)] * 4 + [_pair("h100", 100, 130, 1.2)]
+    assert sc.chosen_widening(sc.raw(pairs)) == min(w for w in sc.WIDENINGS if 1.2**w >= 1.3)
+
+
 def test_an_estimate_for_silicon_with_no_figure_carries_the_widened_range(points):
     no_gh100 = [p for p in points if silicon(p.hardware_key) != "gh100"]
     e = est.estimate("resnet50", "h100", "mixed", no_gh100)

@@ -53,11 +53,19 @@ def _held(pairs: Sequence[tuple[Point, Estimate]], w: float, c: float = 0.0) -> 
     return 100.0 * sum(x.low <= p.examples_per_sec <= x.high for (p, _), x in zip(pairs, got, strict=True)) / len(pairs)
 
 
+def conformal_pct(n: int, level_pct: float = TARGET_HELD_PCT) -> float:
+    """The share of n figures a range must hold for a NEW figure to fall inside with probability ≥ level: ⌈(n + 1) ×
+    level⌉ of n (split conformal). Asking n figures for the bare level holds a new one a little less often — with a
+    silicon of 64 figures held out, the 53 others at 80 % chose a widening that then held 75 % of it."""
+    return 100.0 * min(n, math.ceil((n + 1) * level_pct / 100.0)) / n
+
+
 def chosen_widening(pairs: Sequence[tuple[Point, Estimate]]) -> float:
-    """The smallest widening whose range holds TARGET_HELD_PCT of these figures (the widest one if none does)."""
+    """The smallest widening whose range holds conformal_pct of these figures (the widest one if none does)."""
     if not pairs:
         return 1.0
-    return next((w for w in WIDENINGS if _held(pairs, w) >= TARGET_HELD_PCT), WIDENINGS[-1])
+    need = conformal_pct(len(pairs))
+    return next((w for w in WIDENINGS if _held(pairs, w) >= need), WIDENINGS[-1])
 
 
 def chosen_stretch(pairs: Sequence[tuple[Point, Estimate]], w: float) -> float:
