@@ -188,5 +188,7 @@ def test_the_error_every_estimate_quotes_is_what_the_bench_computes():
     assert quoted(chk.CHECK[chk.LEFT_OUT]) == printed(device)
     assert quoted(chk.CHECK[chk.SIBLING]) == printed(device["sibling_measured"])
     assert quoted(chk.CHECK[chk.NEW_SILICON]) == printed(got["leave_silicon_out"])
+    band = got["leave_silicon_out"]["band"]
+    assert band["stretch_in_use"] == band["stretch_on_every_silicon"]  # extrapolation.EXTRAPOLATION_C is the choice
     worst = sorted(device["by_device"].items(), key=lambda kv: -kv[1]["median_abs_error_pct"])[:6]
     assert {k: v["median_abs_error_pct"] for k, v in worst} == chk.DEVICE_MISSES
