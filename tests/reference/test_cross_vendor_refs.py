@@ -5,28 +5,17 @@ by its GPUs, names its log folder at a commit and the config that states its pre
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from reference_scripts import load
 
 from engine.reference.data import REFERENCE_CSV, load_reference
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRRORS = Path("/work/.mirror")
-
-
-def _load(name: str):
-    sys.path[:0] = [str(ROOT / "data/reference")]
-    spec = importlib.util.spec_from_file_location(name, ROOT / f"data/reference/{name}.py")
-    assert spec and spec.loader
-    m = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, m)
-    spec.loader.exec_module(m)
-    return m
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +30,7 @@ def xv(ref):
 
 @pytest.fixture(scope="module")
 def refs():
-    return _load("cross_vendor_refs")
+    return load("cross_vendor_refs")
 
 
 def _mllog(key: str, t_ms: int, value=None, **meta) -> str:
@@ -70,17 +59,17 @@ def _lora_log(nvidia: bool) -> str:
 
 @pytest.mark.parametrize("nvidia", [False, True])
 def test_a_lora_block_counts_the_sequences_it_trained_by_either_logger(nvidia):
-    logs = _load("mlperf_logs")
+    logs = load("mlperf_logs")
     text = _lora_log(nvidia)
     assert logs.block_rates(text, "llama2_70b_lora") == pytest.approx([1536 / 700, 2.0, 1.92, 2.0])
     rate, batch, blocks = logs.mlperf_block_rate(text, "llama2_70b_lora")
     assert (rate, batch, blocks) == (pytest.approx(2.0), 8, 4)  # median of the blocks after the first
-    modern = _load("modern_refs")
+    modern = load("modern_refs")
     assert modern.mlperf_rate(text, "llama2_70b_lora")[0] == pytest.approx(2.0)  # the path derive_mlperf takes
 
 
 def test_a_block_with_no_later_count_is_not_timed():
-    logs = _load("mlperf_logs")  # a repeated count and nothing after it: no examples, so no rate (not a zero rate)
+    logs = load("mlperf_logs")  # a repeated count and nothing after it: no examples, so no rate (not a zero rate)
     text = "\n".join([_mllog("global_batch_size", 0, 8), _mllog("block_start", 0, samples_count=0),
                       _mllog("block_stop", 5000, samples_count=0)])  # fmt: skip
     assert logs.block_rates(text, "llama2_70b_lora") == []
@@ -143,7 +132,7 @@ def test_a_stored_system_rate_is_what_derive_mlperf_gives_from_the_logs(refs, in
     mirror = MIRRORS / f"mlcommons+training_results_{m.round}/repo"
     if not mirror.exists():
         pytest.skip(f"needs the local git mirror of {m.repo}")
-    modern = _load("modern_refs")
+    modern = load("modern_refs")
     rate, low, high, runs = modern.derive_mlperf(mirror, f"{m.submitter}/results/{m.system}", m.benchmark)
     assert (round(rate, 2), round(low, 2), round(high, 2), runs) == (m.slice_rate, m.low, m.high, m.runs)
 

@@ -6,14 +6,13 @@ rates are derived from the logs' epoch times the way the notes say."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from reference_scripts import load
 
 from engine.reference.data import REFERENCE_CSV, load_reference, validate_records
 
@@ -48,12 +47,7 @@ def _batches(fp16: str, fp32: str) -> str:
 
 @pytest.fixture(scope="module")
 def mod():
-    spec = importlib.util.spec_from_file_location("modern_refs", ROOT / "data/reference/modern_refs.py")
-    assert spec and spec.loader
-    m = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("modern_refs", m)
-    spec.loader.exec_module(m)
-    return m
+    return load("modern_refs")
 
 
 @pytest.fixture(scope="module")

@@ -5,11 +5,10 @@ package as the hardware table counts it."""
 from __future__ import annotations
 
 import csv
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from reference_scripts import load
 
 from engine.catalog import hardware_table as hw
 from engine.compare.facts.model_flops import train_flops_per_example
@@ -21,13 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def refs():
-    sys.path[:0] = [str(ROOT / "data/reference")]
-    spec = importlib.util.spec_from_file_location("mosaic_refs", ROOT / "data/reference/mosaic_refs.py")
-    assert spec and spec.loader
-    m = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("mosaic_refs", m)
-    spec.loader.exec_module(m)
-    return m
+    return load("mosaic_refs")
 
 
 @pytest.fixture(scope="module")

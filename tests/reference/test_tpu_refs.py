@@ -6,28 +6,17 @@ give the rate the notes describe."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from reference_scripts import load
 
 from engine.reference.data import REFERENCE_CSV, load_reference
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRRORS = Path("/work/.mirror")
-
-
-def _load(name: str):
-    sys.path[:0] = [str(ROOT / "data/reference")]
-    spec = importlib.util.spec_from_file_location(name, ROOT / f"data/reference/{name}.py")
-    assert spec and spec.loader
-    m = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, m)
-    spec.loader.exec_module(m)
-    return m
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +27,7 @@ def tpu():
 
 @pytest.fixture(scope="module")
 def refs():
-    return _load("tpu_refs")
+    return load("tpu_refs")
 
 
 def test_every_new_tpu_generation_has_a_per_chip_row(tpu):
@@ -46,7 +35,9 @@ def test_every_new_tpu_generation_has_a_per_chip_row(tpu):
     assert set(tpu["device_type"]) == {"tpu"} and set(tpu["count_unit"]) == {"chip"}
     assert set(tpu["hardware_count"]) == {1} and set(tpu["precision"]) == {"mixed_bfloat16", "int8"}
     # the GPT-3 slices train with int8 (AQT) matmuls, as their launch scripts say; every other slice in bf16
-    assert set(tpu[tpu["precision"] == "int8"]["model"]) == {"gpt3_175b"} == set(tpu[tpu["model"] == "gpt3_175b"]["model"])
+    assert (
+        set(tpu[tpu["precision"] == "int8"]["model"]) == {"gpt3_175b"} == set(tpu[tpu["model"] == "gpt3_175b"]["model"])
+    )
     assert set(tpu[tpu["doubtful"]]["model"]) == {"stable_diffusion_v2"} and set(tpu["value_kind"]) == {"derived"}
     resnet = tpu[tpu["model"] == "resnet50"]
     assert set(resnet["hardware_key"]) == {"tpu_v3", "tpu_v4"} and set(resnet["metric"]) == {"images_per_s"}
@@ -82,7 +73,7 @@ def _mllog(key: str, t_ms: int, value=None, **meta) -> str:
 
 
 def test_a_block_rate_is_the_median_block_after_the_first():
-    logs = _load("mlperf_logs")
+    logs = load("mlperf_logs")
     lines = [_mllog("global_batch_size", 0, 256), _mllog("train_samples", 0, 1000)]
     for first, (start, stop) in zip(
         (0, 4, 8, 12), [(0, 9000), (9000, 13000), (13000, 18000), (18000, 22000)], strict=True
@@ -96,7 +87,7 @@ def test_a_block_rate_is_the_median_block_after_the_first():
 
 
 def test_the_v06_log_lines_and_sample_counted_blocks_are_read():
-    logs = _load("mlperf_logs")
+    logs = load("mlperf_logs")
     old = [':::MLL 10.0 global_batch_size: {"value": 64, "metadata": {}}',
            ':::MLL 10.0 num_train_examples: {"value": 100, "metadata": {}}']  # fmt: skip
     for i, t in enumerate((10.0, 30.0, 32.0, 34.0)):
@@ -120,7 +111,7 @@ def test_a_stored_slice_rate_is_what_derive_mlperf_gives_from_the_logs(refs, ind
     mirror = MIRRORS / f"mlcommons+training_results_{m.round}/repo"
     if not mirror.exists():
         pytest.skip(f"needs the local git mirror of {m.repo}")
-    modern = _load("modern_refs")
+    modern = load("modern_refs")
     rate, low, high, runs = modern.derive_mlperf(mirror, f"Google/results/{m.system}", m.benchmark)
     assert (round(rate, 2), round(low, 2), round(high, 2), runs) == (m.slice_rate, m.low, m.high, m.runs)
 

@@ -5,12 +5,11 @@ only for the workload they measured (same model and sequence length)."""
 from __future__ import annotations
 
 import csv
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from reference_scripts import load
 
 from engine.compare import answer as ans
 from engine.compare.estimate.estimate import points_from_reference
@@ -30,12 +29,7 @@ RUN = {
 
 @pytest.fixture(scope="module")
 def module():
-    spec = importlib.util.spec_from_file_location("transformer_refs", ROOT / "data/reference/transformer_refs.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("transformer_refs", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load("transformer_refs")
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +126,9 @@ def test_compare_of_a_gpt2_small_run_cites_llm_c(ref):
     a = ans.answer_for_run(RUN | {"model": "gpt2_small", "examples_per_sec": 0.5}, ref, device="a100")
     assert a is not None and a.basis == "estimate"  # llm.c's figure is mixed bf16, the run fp32: beside, cited
     (row,) = [c for c in a.rows[1:] if c.rate.id == "LLMC-GPT2-01"]
-    assert row.rate.bound == "about" and row.rate.settings["beside_why"] == "another precision (mixed bf16)"  # '~300ms/iter'
+    assert (
+        row.rate.bound == "about" and row.rate.settings["beside_why"] == "another precision (mixed bf16)"
+    )  # '~300ms/iter'
     assert row.one is not None and row.one.value == pytest.approx(512 / 0.3 / 8)  # per GPU of the 8
 
 
