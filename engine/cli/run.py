@@ -150,15 +150,18 @@ def _wait_or_cancel(run_id: str, store: Store) -> dict[str, Any]:
     """Wait for the run; Ctrl-C, SIGTERM (what `timeout`, CI runners and `kill` send) or SIGHUP (the terminal
     closed) cancels it — the worker and every rank stopped, the row `cancelled` — rather than leaving it training
     with no one waiting. (`--detach` never gets here: a detached run goes on until `accelbench cancel`.)"""
-    try:
-        with stops_as_ctrl_c():
+    # The cancel runs inside the handlers: the first stop signal sets the others to ignored, and `timeout` sends
+    # SIGTERM twice (to the command, then to its process group) — a second one after the default handler came
+    # back would kill the CLI mid-cancel (143, the row left `running`).
+    with stops_as_ctrl_c():
+        try:
             return dict(jobs.wait(run_id, store, on_event=_show_event))
-    except KeyboardInterrupt as exc:  # Ctrl-C, or processes.Stopped
-        why = stop_name(exc)
-        with output_may_be_gone():  # after SIGHUP the terminal may be gone; the cancel goes on regardless
-            print(f"accelbench: {why}: cancelling run {run_id} (stopping its worker and ranks)", file=sys.stderr)
-        jobs.cancel(run_id, store, reason=stop_reason(exc, "the CLI that waited for it"))
-        return dict(store.get_run(run_id) or {})
+        except KeyboardInterrupt as exc:  # Ctrl-C, or processes.Stopped
+            why = stop_name(exc)
+            with output_may_be_gone():  # after SIGHUP the terminal may be gone; the cancel goes on regardless
+                print(f"accelbench: {why}: cancelling run {run_id} (stopping its worker and ranks)", file=sys.stderr)
+            jobs.cancel(run_id, store, reason=stop_reason(exc, "the CLI that waited for it"))
+            return dict(store.get_run(run_id) or {})
 
 
 def _tensorflow_devices() -> dict[str, Any]:

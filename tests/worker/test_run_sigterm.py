@@ -109,3 +109,30 @@ def test_sighup_from_a_closed_terminal_cancels_the_waited_run(db):
     assert cli.returncode == 1 and row["status"] == "cancelled", (cli.returncode, row)
     assert "SIGHUP" in row["error"], row
     assert not _left_behind(str(db.parent / "runs" / row["run_id"]))
+
+
+def test_a_second_sigterm_during_the_cancel_does_not_cut_it_short(db):
+    """`timeout` sends SIGTERM twice (to the command, then to its process group), and a loaded machine can put the
+    second one in the middle of the cancel. The worker is stopped (SIGSTOP) first so the cancel takes its grace
+    period, and the second SIGTERM lands inside it: the CLI still ends 1 with the row `cancelled`, not 143."""
+    cli = subprocess.Popen([sys.executable, "-m", "engine", "run", "--bench", "matmul", "--backend", "jax", "--m", "1024",
+                            "--n", "1024", "--k", "1024", "--repeats", "10000", "--timeout-s", "600"], cwd=ROOT,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})  # fmt: skip
+    store = Store(db)
+    try:
+        assert wait_for(lambda: bool(store.list_runs() and store.get_job(store.list_runs()[0]["run_id"])), 180)
+        (row,) = store.list_runs()
+        worker = store.get_job(row["run_id"])["pid"]
+        os.killpg(worker, signal.SIGSTOP)  # a stopped worker holds SIGTERM until SIGKILL: the cancel takes its grace
+        cli.send_signal(signal.SIGTERM)
+        assert wait_for(lambda: (store.get_run(row["run_id"]) or {}).get("status") == "cancelled", 60)
+        cli.send_signal(signal.SIGTERM)  # timeout's second one, while the cancel stops the worker
+        _, err = cli.communicate(timeout=120)  # a hang guard
+    finally:
+        cli.kill()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(worker, signal.SIGKILL)
+    assert cli.returncode == 1 and "Traceback" not in err, (cli.returncode, err[-2000:])
+    assert "SIGTERM" in (store.get_run(row["run_id"]) or {})["error"]
+    assert not _left_behind(str(db.parent / "runs" / row["run_id"]))
