@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.compare.estimate import estimate as est  # noqa: E402
 from engine.compare.estimate import estimate_check as chk  # noqa: E402
+from engine.compare.estimate import launch_check as lc  # noqa: E402
 from engine.compare.estimate import path_check as pc  # noqa: E402
 from engine.compare.estimate import silicon_check as sc  # noqa: E402
 from engine.compare.estimate.extrapolation import EXTRAPOLATION_C  # noqa: E402
@@ -141,22 +142,24 @@ def plain(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join("  ".join(str(x).ljust(w) for x, w in zip(r, widths, strict=True)) for r in [head, *rows])
 
 
-def silicon_json(lso: dict[str, list]) -> dict:
-    """Leave the silicon out: the figures at the nested widening (what the published coverage and width count),
-    per device, and the band's choice (silicon_check.nested_band)."""
-    nested = sc.nested_band(lso)
+def silicon_json(lso: dict[str, list], launch: lc.Launches) -> dict:
+    """Leave the silicon out: the figures at the nested widening and stretch (what the published coverage and width
+    count), per device, and the band's choice (silicon_check.nested_band; the stretch chosen on the launches)."""
+    nested = sc.nested_band(lso, launch.own_run, launch.firsts)
     stated = [x for pairs in lso.values() for x in pairs]
     entry: dict = chk.summary_json(nested.pairs)
     entry["median_width"] = round(sc.median_width(nested.pairs), 2)
     entry["by_device"] = {  # at the nested widening too
         d: chk.summary_json([x for x in nested.pairs if x[0].hardware_key == d]) for d, pairs in lso.items() if pairs
     }
+    every = sc.chosen_widening(sc.raw(stated))
     entry["band"] = {
         "widening_by_held_out_silicon": nested.widening_by_silicon,
-        "widening_on_every_silicon": sc.chosen_widening(sc.raw(stated)),
+        "widening_on_every_silicon": every,
         "widening_in_use": NEW_SILICON_WIDENING,
         "stretch_by_held_out_silicon": nested.stretch_by_silicon,
-        "stretch_on_every_silicon": sc.chosen_stretch(sc.raw(stated), sc.chosen_widening(sc.raw(stated))),
+        # chosen where a chip lies beyond the evidence: every launch (chronological, with the user's own run)
+        "stretch_on_every_launch": sc.stretch_before(launch.own_run, launch.firsts, 10_000, NEW_SILICON_WIDENING),
         "stretch_in_use": EXTRAPOLATION_C,
         "before_widening": chk.summary_json(sc.raw(stated)),
     }
@@ -164,13 +167,17 @@ def silicon_json(lso: dict[str, list]) -> dict:
 
 
 def as_json(
-    loo: Sequence, ldo: dict[str, list], lso: dict[str, list] | None = None, with_sibling: set[str] | None = None
+    loo: Sequence,
+    ldo: dict[str, list],
+    lso: dict[str, list] | None = None,
+    with_sibling: set[str] | None = None,
+    launch: lc.Launches | None = None,
 ) -> dict:
     """The checks' summaries as one object (`--json`)."""
     flat = [x for pairs in ldo.values() for x in pairs]
     out = {}
-    if lso is not None:
-        out["leave_silicon_out"] = silicon_json(lso)
+    if lso is not None and launch is not None:
+        out["leave_silicon_out"] = silicon_json(lso, launch)
     for name, pairs in (("leave_device_out", flat), ("leave_one_out", loo)):
         entry: dict = chk.summary_json(pairs)
         entry["by_method"] = {n: chk.summary_json(g) for n, g in _groups(pairs)[1:] if g and not n.startswith("kind")}
@@ -185,14 +192,15 @@ def as_json(
     return out
 
 
-def path_json(ref: Any, points: Sequence[est.Point], lso: dict[str, list], loo: Sequence) -> dict:
+def path_json(
+    rates: Sequence, points: Sequence[est.Point], lso: dict[str, list], loo: Sequence, launch: lc.Launches
+) -> dict:
     """The error each row really has (issue 42 item 5; engine.compare.estimate.path_check): `by_path` — the step model
     and the ratio (leave the silicon out, nested widening), the stack factor (its chip's silicon out of the fit and of
     the factor), the TPU law (α from the other pairs), the traced-cost conversion (leave one pair out); `by_vendor`
     (leave the silicon out); `chronological` (each device from what was published before its first figure);
     `chronological_with_own_run` (the same, anchored on the model's own figure on a device out before it)."""
-    rates = pc.training_rates(ref)
-    band = sc.nested_band(lso)
+    band = sc.nested_band(lso, launch.own_run, launch.firsts)
     nested = band.pairs
     by_path: dict[str, Any] = pc.by_method(nested)
     # the ratio needs the target's figures of other models: with its silicon out it never answers; leave one out is
@@ -206,18 +214,14 @@ def path_json(ref: Any, points: Sequence[est.Point], lso: dict[str, list], loo: 
             for n, c in check_conversions(rates).items()
         }  # fmt: skip
     }
-    firsts = pc.first_years(rates)
-    years = pc.point_years(rates)
-    chrono, own_run = (
-        pc.nested_stretch(pc.chronological(points, years, firsts, own_run=k), band.stretch_by_silicon)
-        for k in (False, True)
-    )
+    # each device at the stretch chosen on the launches before it (its own figures and later ones never choose it)
+    chrono, own_run = (lc.launch_stretched(k, launch.own_run, launch.firsts) for k in (launch.strict, launch.own_run))
     return {
         "by_path": by_path,
         "by_vendor": pc.by_vendor(nested),
-        "chronological": pc.chronological_json(chrono, firsts),
+        "chronological": lc.chronological_json(chrono, launch.firsts),
         # the product's situation: the same model's figure on a device out before the target is the user's own run
-        "chronological_with_own_run": pc.chronological_json(own_run, firsts),
+        "chronological_with_own_run": lc.chronological_json(own_run, launch.firsts),
     }
 
 
@@ -238,8 +242,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     pairs = chk.leave_one_out(points)
     if args.json:
         lso, siblings = sc.leave_silicon_out(points), sc.with_sibling(points)
-        out = as_json(pairs, chk.leave_device_out(points), lso, siblings)
-        out |= path_json(reference(args.published_only), points, lso, pairs)
+        rates = pc.training_rates(reference(args.published_only))
+        launch = lc.launches(rates, points)
+        out = as_json(pairs, chk.leave_device_out(points), lso, siblings, launch)
+        out |= path_json(rates, points, lso, pairs, launch)
         print(json.dumps(out, indent=1))
         return 0
     groups = {(p.model, p.hardware_key, p.precision_class) for p in points}
@@ -255,7 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
     if args.leave_silicon_out:
         lso = sc.leave_silicon_out(points)
-        nested = sc.nested_band(lso)
+        launch = lc.launches(pc.training_rates(reference(args.published_only)), points)
+        nested = sc.nested_band(lso, launch.own_run, launch.firsts)
         print(f"Leave the silicon out, {date.today().isoformat()}: every device of the held-out device's silicon "
               f"removed; ranges at the widening chosen on the other silicons (nested).\n")  # fmt: skip
         print(show(SUMMARY_HEAD, summary_rows(nested.pairs)))

@@ -5,6 +5,7 @@ OTHER silicons (nested), and carried by estimates of silicon with no figure."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -43,6 +44,39 @@ def test_a_measured_sibling_and_new_silicon_are_two_cases_with_their_own_figures
     assert (own.case, own.median_error_pct) == ("memory-aware", chk.CHECK["memory-aware"].median_error_pct)
     assert own.text.startswith("this chip's own figures (other workloads, stacks or precisions) are in the fit: ~")
     assert new.median_error_pct > sib.median_error_pct  # the harder case says the bigger error
+
+
+def test_new_silicon_beyond_every_chip_with_a_figure_quotes_the_launches():
+    """A chip whose peak or bandwidth lies past every chip the fit saw (its estimate's `beyond`, the distance its range
+    was stretched by) is the case of a launch: its row quotes the chronological check's figures of chips beyond the
+    evidence of their day, not leave-the-silicon-out's."""
+    launch, new = chk.CHECK[chk.LAUNCH], chk.CHECK[chk.NEW_SILICON]
+    b300 = error_case("b300", ["h100", "a100"], beyond=0.3)
+    assert (b300.case, b300.median_error_pct, b300.coverage_pct) == (chk.LAUNCH, launch.median_error_pct,
+                                                                     launch.coverage_pct)  # fmt: skip
+    assert b300.text.startswith(f"new silicon beyond every chip with a figure here (as at a chip's launch): "
+                                f"~{launch.median_error_pct:.0f} % median error")  # fmt: skip
+    assert error_case("b300", ["h100", "a100"]).case == chk.NEW_SILICON  # within the span: the other silicons' case
+    assert error_case("b300", ["b200", "b300"], beyond=0.3).case == "memory-aware"  # its own figures first
+    # the launches miss by more than a silicon left out among chips on both sides of it
+    assert launch.n_points >= 20 and launch.median_error_pct > new.median_error_pct
+
+
+def test_a_row_beyond_every_fitted_chip_carries_its_distance_and_the_launch_case():
+    """End to end: a mixed-precision ResNet-50 run's Which-device table — the estimates of chips past every fitted one
+    (GB300, B300) carry their distance into their rows (rows → which) and quote the launch case; one inside the span
+    (RTX PRO 6000) quotes new silicon."""
+    from test_which_device import R50
+
+    from engine.compare import which as wd
+
+    w = wd.which_device({**R50, "precision": "mixed_float16"}, load_reference())
+    assert w is not None
+    rows = {r.hardware_key: r for r in w.rows}
+    launch = error_case("gb300", (), beyond=1.0).text
+    for key in ("gb300", "b300"):
+        assert rows[key].beyond > 0 and rows[key].error_case == launch, (key, rows[key].error_case)
+    assert rows["rtx_pro_6000"].beyond == 0 and rows["rtx_pro_6000"].error_case.startswith("new silicon: ~")
 
 
 def _row(key: str, basis: str, anchor: str | None = None) -> DeviceRow:
@@ -129,11 +163,12 @@ def test_the_screen_groups_the_estimates_by_their_case():
     from ui.common import plain
     from ui.compare_which import cases_note
 
-    rows = with_error_cases([_row("h100", "measured"), _row("h200", "estimate", "h100"),
-                             _row("tpu_v6e", "estimate"), _row("mi300x", "estimate")])  # fmt: skip
+    rows = with_error_cases([_row("h100", "measured"), _row("h200", "estimate", "h100"), _row("tpu_v6e", "estimate"),
+                             replace(_row("mi300x", "estimate"), beyond=0.28)])  # fmt: skip
     note = cases_note(SimpleNamespace(rows=rows))  # type: ignore[arg-type]
     new, sib = plain(error_case("tpu_v6e", ["h100"]).text), plain(error_case("h200", ["h100"]).text)
-    assert note.endswith(f"How far off they may be — h200: {sib}; tpu_v6e, mi300x: {new}.")
+    launch = plain(error_case("mi300x", ["h100"], beyond=0.28).text)  # its peak past the H100's: a launch's case
+    assert note.endswith(f"How far off they may be — h200: {sib}; tpu_v6e: {new}; mi300x: {launch}.")
     assert cases_note(SimpleNamespace(rows=rows[:1])) == ""  # type: ignore[arg-type]
 
 

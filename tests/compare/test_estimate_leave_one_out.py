@@ -137,7 +137,7 @@ def test_a_device_figure_is_its_run_alone_and_each_source_counts_once():
 
 
 def test_check_note_reads_the_measured_check():
-    assert set(chk.CHECK) == {"ratio", "memory-aware", "all", chk.LEFT_OUT, chk.SIBLING, chk.NEW_SILICON}
+    assert set(chk.CHECK) == {"ratio", "memory-aware", "all", chk.LEFT_OUT, chk.SIBLING, chk.NEW_SILICON, chk.LAUNCH}
     note = chk.check_note("ratio")
     assert note.startswith(f"Checked leave-one-out on {chk.CHECK['ratio'].n_points} ") and "median error" in note
     assert "device left out" not in note
@@ -148,6 +148,8 @@ def test_check_note_reads_the_measured_check():
     assert f"a sibling of its chip measured ({sib.n_points} figures): {sib.median_error_pct:.0f} %" in memory
     assert f"new silicon, every device of it left out ({new.n_points}): {new.median_error_pct:.0f} %" in memory
     assert "whole device left out" not in memory
+    launch = chk.CHECK[chk.LAUNCH]  # and a chip beyond every one with a figure: the launches' figures
+    assert f"as each chip was at its launch ({launch.n_points}): {launch.median_error_pct:.0f} %" in memory
     assert ("meets its targets" in memory) == (
         new.median_error_pct <= 18 and new.coverage_pct >= 80 and new.median_width <= 2.5
     )
@@ -188,7 +190,8 @@ def test_the_error_every_estimate_quotes_is_what_the_bench_computes():
     assert quoted(chk.CHECK[chk.LEFT_OUT]) == printed(device)
     assert quoted(chk.CHECK[chk.SIBLING]) == printed(device["sibling_measured"])
     assert quoted(chk.CHECK[chk.NEW_SILICON]) == printed(got["leave_silicon_out"])
+    assert quoted(chk.CHECK[chk.LAUNCH]) == printed(got["chronological_with_own_run"]["beyond_the_span"])
     band = got["leave_silicon_out"]["band"]
-    assert band["stretch_in_use"] == band["stretch_on_every_silicon"]  # extrapolation.EXTRAPOLATION_C is the choice
+    assert band["stretch_in_use"] == band["stretch_on_every_launch"]  # extrapolation.EXTRAPOLATION_C is the choice
     worst = sorted(device["by_device"].items(), key=lambda kv: -kv[1]["median_abs_error_pct"])[:6]
     assert {k: v["median_abs_error_pct"] for k, v in worst} == chk.DEVICE_MISSES

@@ -1,5 +1,6 @@
 """A new-silicon estimate whose peak or bandwidth lies beyond every fitted device's says so in its range
-(engine.compare.estimate.extrapolation), with the stretch chosen on the OTHER silicons (silicon_check, nested)."""
+(engine.compare.estimate.extrapolation), with the stretch chosen on the launches before the chip
+(silicon_check.stretch_before)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from engine.compare.estimate import estimate as est
 from engine.compare.estimate import extrapolation, step_fit, step_model
 from engine.compare.estimate import silicon_check as sc
 from engine.compare.estimate.extrapolation import EXTRAPOLATION_C, anchor_efficiencies, beyond
-from engine.compare.estimate.path_check import nested_stretch
+from engine.compare.estimate.launch_check import launch_stretched
 from engine.compare.facts.silicon import DEVICES, silicon
 from engine.reference.data import load_reference
 
@@ -26,7 +27,7 @@ def test_the_distance_beyond_the_fitted_span_is_the_larger_of_peak_and_bandwidth
 
 
 def test_an_estimate_beyond_the_span_carries_the_stretch(monkeypatch):
-    # the data choose c = 0 today (EXTRAPOLATION_C); the mechanism is checked at a c that stretches
+    # the mechanism checked at a c of its own (EXTRAPOLATION_C is the data's choice)
     c = 0.3
     monkeypatch.setattr(extrapolation, "EXTRAPOLATION_C", c)
     monkeypatch.setattr(sc, "EXTRAPOLATION_C", c)
@@ -50,23 +51,29 @@ def _pair(key: str, true: float, value: float, spread: float, far: float) -> tup
     return p, sc.at(e, step_fit.NEW_SILICON_WIDENING, EXTRAPOLATION_C)  # as an estimate states it
 
 
-def test_the_stretch_is_chosen_on_the_other_silicons_extrapolations_only():
-    # a100's extrapolations miss by 1.6× (a 1.2× band, 1.0 beyond): they need c with 1.2^1.0·e^c ≥ 1.6; b200 misses
-    # by 3× — its own miss must not stretch its own range; h100 lies within the span (no stretch asked of it)
+def test_the_stretch_is_chosen_on_the_launches_before_the_chip():
+    # a100's launch estimates miss by 1.6× (a 1.2× band, 1.0 beyond): they need c with 1.2^w·e^c ≥ 1.6; the b200's
+    # launch misses by 3× — it must stretch no range of its own or of a chip out before it; h100 lies within the span
     by_device = {"a100": [_pair("a100", 100, 160, 1.2, 1.0)] * 4, "b200": [_pair("b200", 100, 300, 1.2, 1.0)] * 2,
                  "h100": [_pair("h100", 100, 105, 1.2, 0.0)] * 4}  # fmt: skip
-    nested = sc.nested_band(by_device)
+    firsts = {"a100": 2020, "h100": 2023, "b200": 2024}
+    nested = sc.nested_band(by_device, by_device, firsts)
     need = min(
         c for c in (0.1 * i for i in range(16)) if 1.2 ** nested.widening_by_silicon["gb100"] * math.exp(c) >= 1.6
     )
-    assert nested.stretch_by_silicon["gb100"] == pytest.approx(round(need, 1))
-    assert nested.stretch_by_silicon["gh100"] > nested.stretch_by_silicon["gb100"]  # chosen on b200's big misses
+    assert nested.stretch_by_silicon["gb100"] == pytest.approx(round(need, 1))  # from the A100's launch
+    assert nested.stretch_by_silicon["ga100"] == 0.0  # no launch before the A100: nothing to choose on
     held = {p.hardware_key: e.low <= p.examples_per_sec <= e.high for p, e in nested.pairs}
-    assert held == {"a100": True, "b200": False, "h100": True}
+    assert held == {"a100": False, "b200": False, "h100": True}
     assert sc.chosen_stretch(sc.raw(by_device["h100"]), 1.0) == 0.0  # nothing beyond: no stretch
-    # a date cut's pairs take the c chosen with their silicon out, not the one in use
-    ((_, got),) = nested_stretch({"b200": by_device["b200"][:1]}, {"gb100": 0.0})["b200"]
-    assert math.log(got.high / got.low) == pytest.approx(step_fit.NEW_SILICON_WIDENING * 2 * math.log(1.2))
+    # the in-use choice sees every launch, the b200's too: wider than the one before 2024
+    assert sc.stretch_before(by_device, firsts, 10_000, 1.0) > sc.stretch_before(by_device, firsts, 2024, 1.0)
+    # a date cut's pairs take the c chosen on the launches before them, not the one in use
+    ((_, got),) = launch_stretched({"b200": by_device["b200"][:1]}, by_device, firsts)["b200"]
+    c = sc.stretch_before(by_device, firsts, 2024, step_fit.NEW_SILICON_WIDENING)
+    assert c > 0 and math.log(got.high / got.low) == pytest.approx(
+        step_fit.NEW_SILICON_WIDENING * 2 * math.log(1.2) + 2 * c
+    )
 
 
 def test_a_chip_beyond_the_span_takes_the_factors_of_the_silicon_it_is_scaled_from():

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from engine.compare.estimate import launch_check as lc
 from engine.compare.estimate import path_check as pc
 from engine.compare.estimate.points import reference_points
 from engine.compare.facts.silicon import silicon
@@ -123,10 +124,10 @@ def test_the_traced_cost_classes_leave_one_pair_out(rates):
 
 
 def test_chronological_uses_only_what_came_before(rates, points):
-    years, firsts = pc.point_years(rates), pc.first_years(rates)
+    years, firsts = lc.point_years(rates), lc.first_years(rates)
     assert firsts["h100"] == 2023 and firsts["a100"] == 2020
-    by_device = pc.chronological(points, years, firsts)
-    got = pc.chronological_json(by_device, firsts)
+    by_device = lc.chronological(points, years, firsts)
+    got = lc.chronological_json(by_device, firsts)
     _sane(got)
     assert {"nvidia", "google"} <= set(got["by_vendor"]) and set(got["by_case"]) == {
         "own figure elsewhere",
@@ -143,7 +144,7 @@ def test_chronological_uses_only_what_came_before(rates, points):
 def test_an_mlperf_round_dates_a_row_without_a_year(rates):
     r = next(r for r in rates if "MLPerf Training v4.1" in str(r.settings.get("source_title")))
     undated = replace(r, settings={**r.settings, "year": None})
-    assert pc.year_of(undated) == 2024
+    assert lc.year_of(undated) == 2024
 
 
 def test_the_stack_factor_error_rows_quote_is_the_checks_own(rates, points):
@@ -160,16 +161,16 @@ def test_chronological_with_own_run_starts_only_from_older_devices(rates, points
     """The product's situation (an answer starts from the user's run): a device's figure anchored on the same model's
     figure on a device out in an earlier year — never the device itself, a same-year sibling or a later one; the
     fit still sees only what was published before (its `fitted on N figures` is the strict variant's)."""
-    years, firsts = pc.point_years(rates), pc.first_years(rates)
-    strict = pc.chronological(points, years, firsts)
-    own = pc.chronological(points, years, firsts, own_run=True)
+    years, firsts = lc.point_years(rates), lc.first_years(rates)
+    strict = lc.chronological(points, years, firsts)
+    own = lc.chronological(points, years, firsts, own_run=True)
     assert set(own) == set(strict)
     anchored = [(d, t, e) for d, pairs in own.items() for t, e in pairs if e.anchor is not None]
     assert len(anchored) > sum(e.anchor is not None for pairs in strict.values() for _, e in pairs)
     for device, truth, e in anchored:
         assert e.anchor.model == truth.model and e.anchor.precision_class == truth.precision_class
         assert e.anchor.hardware_key != device and firsts[e.anchor.hardware_key] < firsts[device]
-    _sane(pc.chronological_json(own, firsts))
+    _sane(lc.chronological_json(own, firsts))
 
 
 def test_the_size_trend_fitted_before_a_chip_never_carries_it_to_its_whole_bandwidth(rates, points):
@@ -178,7 +179,7 @@ def test_the_size_trend_fitted_before_a_chip_never_carries_it_to_its_whole_bandw
     from engine.compare.estimate.estimate import fit_figures, group_points, without_pipeline_bound
     from engine.compare.estimate.step_fit import fit
 
-    years = pc.point_years(rates)
+    years = lc.point_years(rates)
     before = [p for p in points if years.get(p, 2023) < 2023]
     got = fit(fit_figures(group_points(without_pipeline_bound(before))))
     assert got is not None and got.trend[0] <= 0 and got.trend[2] <= 0

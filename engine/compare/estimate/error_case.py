@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.compare.estimate.estimate_check import CHECK, NEW_SILICON, SIBLING
+from engine.compare.estimate.estimate_check import CHECK, LAUNCH, NEW_SILICON, SIBLING
 from engine.compare.estimate.points import points_from_reference
 from engine.compare.estimate.stack_factor import STACK_CHECK
 from engine.compare.estimate.tpu_family import LAW_SOURCE, TPU_LAW
@@ -30,8 +30,8 @@ class ErrorCase:
     """The case of one estimate row.
 
     Attributes:
-      case: OWN ("memory-aware": the chip's own other figures are in), SIBLING ("sibling measured") or
-        NEW_SILICON ("new silicon"); the CHECK entry its figures are from.
+      case: OWN ("memory-aware": the chip's own other figures are in), SIBLING ("sibling measured"), NEW_SILICON
+        ("new silicon") or LAUNCH (new silicon beyond every chip with a figure); the CHECK entry its figures are from.
       sibling: the hardware key of the measured sibling ("" for new silicon).
       median_error_pct, coverage_pct: that case's median absolute error and how often its range held the truth.
       text: the words a row carries ("a sibling of this chip (H100) was measured: ~10 %, range held 89 %").
@@ -44,11 +44,12 @@ class ErrorCase:
     text: str
 
 
-def error_case(hardware_key: str, measured_keys: Iterable[str]) -> ErrorCase:
+def error_case(hardware_key: str, measured_keys: Iterable[str], beyond: float = 0.0) -> ErrorCase:
     """The case of an estimate for `hardware_key` in an answer whose rows measured, published (or anchor on)
     `measured_keys`: a device of the same silicon among them → "a sibling of this chip was measured"; else the
     device itself (a figure of another workload, stack or precision, which the step model's fit sees) → its
-    leave-one-out error; else "new silicon"."""
+    leave-one-out error; else "new silicon" — checked on the launches (launch_check) where its peak or bandwidth lies
+    beyond every chip the fit saw (`beyond`: the estimate's own, extrapolation.beyond), as a chip just launched does."""
     chip, keys = (DEVICES.get(hardware_key, NONE).silicon or hardware_key), set(measured_keys)
     siblings = sorted(k for k in keys if k != hardware_key and (DEVICES.get(k, NONE).silicon or k) == chip)
     if siblings:  # checked with the chip's own figures all out: it only gets better with them in
@@ -56,6 +57,8 @@ def error_case(hardware_key: str, measured_keys: Iterable[str]) -> ErrorCase:
         case, sibling, lead = SIBLING, siblings[0], f"a sibling of this chip ({name}) was measured"
     elif hardware_key in keys:  # its own figures of other workloads are in: the leave-one-out case
         case, sibling, lead = OWN, "", "this chip's own figures (other workloads, stacks or precisions) are in the fit"
+    elif beyond > 0:  # its peak or bandwidth past every chip the fit saw: the range was stretched for it
+        case, sibling, lead = LAUNCH, "", "new silicon beyond every chip with a figure here (as at a chip's launch)"
     else:
         case, sibling, lead = NEW_SILICON, "", "new silicon"
     c = CHECK[case]
@@ -80,7 +83,7 @@ def with_error_cases(
     out = []
     for r in rows:
         if r.is_estimate:
-            case = error_case(r.hardware_key, figured | ({r.anchor} if r.anchor else set()))
+            case = error_case(r.hardware_key, figured | ({r.anchor} if r.anchor else set()), r.beyond)
             text = case.text
             if (root := _root_of(r, rows, roots)) is not None:
                 text = _converted_text(root, None if r is root else case)

@@ -103,6 +103,10 @@ LEFT_OUT = "device left out"  # CHECK's key of the leave-device-out summary (eve
 
 SIBLING = "sibling measured"  # CHECK's key: the device left out, a device of its silicon kept (an H200 for an H100)
 NEW_SILICON = "new silicon"  # CHECK's key: every device of the silicon left out, ranges widened out of sample
+# CHECK's key: new silicon beyond every device with a figure (extrapolation.beyond), the case of a chip just launched —
+# checked on the launches (launch_check: each device from what was published before its first figure, anchored on
+# the user's run of the model on an older chip), the figures whose chip lay beyond the evidence then
+LAUNCH = "launch"
 
 # `python bench/bench_estimates.py --json`, 2026-11-28, on the reference table with Google's per-chip TPU rows
 # (data/reference/tpu_refs.py), the H100/H200 pack of 2026-11-25, the cross-vendor MLPerf rows and MosaicML's MPT-7B
@@ -112,15 +116,16 @@ NEW_SILICON = "new silicon"  # CHECK's key: every device of the silicon left out
 # run alone, each source counted once (points._group). "all" is leave-one-out (the device's own figures of other
 # models kept); LEFT_OUT every device left out in turn; SIBLING those of them whose silicon kept another device's
 # figures (`leave_device_out.sibling_measured`); NEW_SILICON `leave_silicon_out`, its coverage and width at the
-# nested widening (engine.compare.estimate.silicon_check).
+# nested widening (engine.compare.estimate.silicon_check); LAUNCH `chronological_with_own_run.beyond_the_span`.
 # tests/compare/test_estimate_leave_one_out.py::test_the_bench_runs holds these equal to what the bench prints.
 CHECK: dict[str, Checked] = {
     "ratio": Checked("ratio", 41, 5.8, 100.0, 1.69, "published"),
     "memory-aware": Checked("memory-aware", 78, 11.2, 75.6, 2.01, "measured and published"),
     "all": Checked("all", 119, 8.1, 84.0, 1.99, "measured and published"),
-    LEFT_OUT: Checked(LEFT_OUT, 117, 10.2, 82.9, 2.08, "measured and published"),
+    LEFT_OUT: Checked(LEFT_OUT, 117, 10.2, 83.8, 2.08, "measured and published"),
     SIBLING: Checked(SIBLING, 75, 9.3, 85.3, 2.06, "measured and published"),
-    NEW_SILICON: Checked(NEW_SILICON, 118, 15.8, 79.7, 2.02, "measured and published"),
+    NEW_SILICON: Checked(NEW_SILICON, 118, 15.8, 80.5, 2.02, "measured and published"),
+    LAUNCH: Checked(LAUNCH, 58, 29.9, 70.7, 4.37, "measured and published"),
 }
 # the six devices the leave-device-out check misses most (`leave_device_out.by_device`), median error in %
 DEVICE_MISSES: dict[str, float] = {
@@ -158,7 +163,7 @@ def check_note(method: str) -> str:
     memory-aware model (what answers for a device with no figures at all), by case — a sibling of the chip
     measured, or new silicon (engine.compare.estimate.error_case) — never one figure for all. `check_note(LEFT_OUT)`: the
     device-left-out sentence alone."""
-    left, sib, new = CHECK[LEFT_OUT], CHECK[SIBLING], CHECK[NEW_SILICON]
+    left, sib, new, launch = CHECK[LEFT_OUT], CHECK[SIBLING], CHECK[NEW_SILICON], CHECK[LAUNCH]
     if method == LEFT_OUT:
         return (
             f"Checked with the whole device left out ({left.n_points} figures): median error "
@@ -176,6 +181,8 @@ def check_note(method: str) -> str:
         f"; with the device left out but a sibling of its chip measured ({sib.n_points} figures): "
         f"{sib.median_error_pct:.0f} %, range held {sib.coverage_pct:.0f} %; new silicon, every device of it left out "
         f"({new.n_points}): {new.median_error_pct:.0f} %, range held {new.coverage_pct:.0f} % (range chosen out of "
-        f"sample), {new.median_width:.2f}× wide — {_misses(new, NEW_SILICON_TARGETS, worst_devices=False)}"
+        f"sample), {new.median_width:.2f}× wide — {_misses(new, NEW_SILICON_TARGETS, worst_devices=False)}; new "
+        f"silicon beyond every chip with a figure, as each chip was at its launch ({launch.n_points}): "
+        f"{launch.median_error_pct:.0f} %, range held {launch.coverage_pct:.0f} %, {launch.median_width:.1f}× wide"
     )
     return one + (cases if method == "memory-aware" else "") + "."

@@ -76,7 +76,7 @@ def _as_rate(
         "dataset": base.settings.get("dataset"), "precision": precision, "rough": e.rough, "method": e.method, "source_kind": "estimate",
         "anchor_key": e.anchor.hardware_key if e.anchor else None,
         "ratio_source": "step model" if e.method == "memory-aware" else f"ratio on {len(e.ratio_models)} other models",
-        "fit_devices": fitted,
+        "fit_devices": fitted, "beyond": e.beyond,
     }  # fmt: skip
     if stack is not None:  # another vendor's stack beside the CUDA anchor (estimate.stack_factor), in the basis
         settings |= {"stack_factor": stack.factor, "ratio_source": f"step model × {STACKS[stack.vendor]} stack factor "

@@ -69,12 +69,26 @@ def chosen_widening(pairs: Sequence[tuple[Point, Estimate]]) -> float:
 
 
 def chosen_stretch(pairs: Sequence[tuple[Point, Estimate]], w: float) -> float:
-    """The smallest extrapolation stretch c whose range, at widening w, holds TARGET_HELD_PCT of these figures'
+    """The smallest extrapolation stretch c whose range, at widening w, holds conformal_pct of these figures'
     extrapolations (those beyond the fitted span; 0 where none is)."""
     far = [x for x in pairs if x[1].beyond > 0]
     if not far:
         return 0.0
-    return next((c for c in CHOICES if _held(far, w, c) >= TARGET_HELD_PCT), CHOICES[-1])
+    need = conformal_pct(len(far))
+    return next((c for c in CHOICES if _held(far, w, c) >= need), CHOICES[-1])
+
+
+def stretch_before(launches: dict[str, Pairs], firsts: dict[str, int], year: int, w: float) -> float:
+    """The stretch chosen on the launches before `year`: each device out before it, estimated from what was published
+    before ITS first figure (path_check.chronological with the user's own run, as estimates state them). A chip beyond
+    the span is the case of a launch, and only a launch has many: leaving a silicon out puts one (the B200) beyond.
+    Their fits never saw a figure of `year` or later, so the choice is out of sample for what came out then."""
+    return chosen_stretch([x for d, got in launches.items() if firsts.get(d, year) < year for x in raw(got)], w)
+
+
+def first_year_of_silicon(s: str, firsts: dict[str, int]) -> int:
+    """The year of the silicon's first figure on any of its devices (a silicon with none dated: no launch before it)."""
+    return min((y for d, y in firsts.items() if silicon(d) == s), default=0)
 
 
 @dataclass(frozen=True)
@@ -87,9 +101,13 @@ class Nested:
     stretch_by_silicon: dict[str, float]
 
 
-def nested_band(by_device: dict[str, Pairs]) -> Nested:
+def nested_band(
+    by_device: dict[str, Pairs], launches: dict[str, Pairs] | None = None, firsts: dict[str, int] | None = None
+) -> Nested:
     """Each silicon's figures scored at the widening chosen on the other silicons' figures alone (by_device: the
-    leave_silicon_out pairs as estimates state them); then the extrapolation stretch the same way, at that widening."""
+    leave_silicon_out pairs as estimates state them); then at the extrapolation stretch chosen, at that widening, on
+    the launches before the silicon's first figure (stretch_before; launches: the chronological pairs with the
+    user's own run, per device; firsts: each device's first year; none given: no stretch)."""
     by_silicon: dict[str, Pairs] = {}
     for device, pairs in by_device.items():
         by_silicon.setdefault(silicon(device), []).extend(raw(pairs))
@@ -97,7 +115,7 @@ def nested_band(by_device: dict[str, Pairs]) -> Nested:
     for s, pairs in sorted(by_silicon.items()):
         others = [x for t, got in by_silicon.items() if t != s for x in got]
         chosen[s] = chosen_widening(others)
-        stretches[s] = chosen_stretch(others, chosen[s])
+        stretches[s] = stretch_before(launches or {}, firsts or {}, first_year_of_silicon(s, firsts or {}), chosen[s])
         scored += [(p, at(e, chosen[s], stretches[s])) for p, e in pairs]
     return Nested(chosen, scored, stretches)
 

@@ -73,6 +73,7 @@ class DeviceRow:
     device_type: str = "gpu"
     setting: str = ""
     method: str = ""  # an estimate's method (engine.compare.estimate.estimate), for the screen's note on how good it is
+    beyond: float = 0.0  # new silicon: log distance of its peak or bandwidth past every fitted chip (a launch's case)
     # one scale (engine.compare.scale.one_scale): this row = the anchor row's rate × ratio (None for a measured anchor)
     anchor: str | None = None
     ratio: float | None = None
