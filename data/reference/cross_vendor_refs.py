@@ -1,6 +1,8 @@
 """Per-GPU training rates where one MLPerf Training round (closed division) ran the same benchmark on AMD and NVIDIA
 GPUs, or on Google TPUs and NVIDIA GPUs (issue 36 items 5–6): the same-round, cross-vendor pairs from which a "stack
-factor" (what share of its peak each vendor's software reaches) can be learned.
+factor" (what share of its peak each vendor's software reaches) can be learned. Round v0.7 (2020) is the one where
+NVIDIA's 8-GPU DGX systems (V100, A100) and Google's small TPU v3/v4 slices ran the same ResNet-50 and BERT: the
+pairs that let Google's factor rest on more than int8 GPT-3.
 
 Made exactly as tpu_refs.py's rows: each system's steady-state rate is `modern_refs.derive_mlperf` over its result
 logs (`<submitter>/results/<system>/<benchmark>/result_*.txt`) in a mirror of mlcommons/training_results_<round> at the
@@ -31,10 +33,11 @@ from tpu_refs import WORKLOADS as TPU_WORKLOADS
 from engine.reference.units import HARDWARE as BY_KEY
 
 SOURCE_ID = "MLPERF-XV"
+V07 = "0a8a85a209c8e45b661596c382cc20f4e32fd2fe"
 V41 = "b87b9e396f771345d4ef122ba33456304f15228d"
 V50 = "0fdc28f013256aea84fa36fdaf1e0fa46094b18c"
-COMMITS = {"v4.1": V41, "v5.0": V50}
-YEARS = {"v4.1": "2024", "v5.0": "2025"}
+COMMITS = {"v0.7": V07, "v4.1": V41, "v5.0": V50}
+YEARS = {"v0.7": "2020", "v4.1": "2024", "v5.0": "2025"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,7 @@ class XvResult:
     high: float
     runs: int
     note: str = ""
+    method: str = ""  # how a run's rate was read, where not from blocks after the first (NVIDIA's v0.7 logs)
 
     @property
     def repo(self) -> str:
@@ -94,6 +98,23 @@ def _nv(rnd: str, sub: str, system: str, bench: str, key: str, chips: int, fw_la
 
 _SD16 = "fp16 (`precision: 16`, `unet_precision: fp16` in {}/conf/custom.yaml)"
 _NEMO = "NeMo on PyTorch, CUDA (NVIDIA NGC {})"
+
+_V07_RN = "NVIDIA/benchmarks/resnet/implementations/mxnet"
+_V07_BERT = "NVIDIA/benchmarks/bert/implementations/pytorch"
+_EPOCHS = ("per run, train_samples (1,281,167 images) over each epoch_start → epoch_stop time, median over the epochs "
+           "after the first (warm-up; modern_refs.mlperf_epoch_rate)")  # fmt: skip
+_WHOLE = ("per run, the log times the whole run as ONE block (epoch_count 1, one evaluation at its end), so the rate is "
+          "train_samples (the sequences the run trained, stated at its end) over that block's time, warm-up and the "
+          "final evaluation inside it: a slight underestimate of the steady state (mlperf_logs.whole_run_rate)")  # fmt: skip
+
+
+def _v07(system: str, bench: str, key: str, fw_label: str, precision_label: str, batch: int, rate: float, low: float,
+         high: float, runs: int) -> XvResult:  # fmt: skip
+    framework = "mxnet" if bench == "resnet" else "pytorch"
+    method = _EPOCHS if bench == "resnet" else _WHOLE
+    return XvResult("v0.7", "NVIDIA", system, bench, key, 8, framework, fw_label, "mixed_float16", precision_label,
+                    batch, rate, low, high, runs, "", method)  # fmt: skip
+
 
 # derive_mlperf(<mirror at the commit>, "<submitter>/results/<system>", <benchmark>), rounded to 2 decimals
 XV_RESULTS = (
@@ -170,6 +191,16 @@ XV_RESULTS = (
     _nv("v5.0", "NVIDIA", "nyx_n1_ngc25.04_nemo", "stable_diffusion", "b200", 8, _NEMO.format("25.04"),
         "mixed_float16", _SD16.format("NVIDIA/benchmarks/stable_diffusion/implementations/nyx_n1_ngc25.04_nemo"), 256,
         2198.82, 2175.65, 2210.46, 10),
+    # MLPerf Training v0.7 (2020), ResNet-50 and BERT: NVIDIA's 8-GPU DGX systems beside Google's TPU v3 and v4 slices
+    # of the same round (tpu_refs.py), the only round where both ran both benchmarks on one-node-sized systems
+    _v07("dgxa100_ngc20.06_mxnet", "resnet", "a100", "MXNet NVIDIA Release 20.06", "fp16 (`--dtype float16` in "
+         f"{_V07_RN}/run_and_time.sh)", 3264, 22525.22, 21879.91, 22543.85, 5),
+    _v07("dgx1_ngc20.06_mxnet", "resnet", "v100", "MXNet NVIDIA Release 20.06", "fp16 (`--dtype float16` in "
+         f"{_V07_RN}/run_and_time.sh)", 1664, 11178.30, 11159.17, 11218.18, 5),
+    _v07("dgxa100_ngc20.06_pytorch", "bert", "a100", "PyTorch NVIDIA Release 20.06", "fp16 (`--fp16` in the command "
+         f"the log states; {_V07_BERT}/config_DGXA100_1x8x32x1.sh)", 256, 1028.62, 991.69, 1054.27, 10),
+    _v07("dgx1_ngc20.06_pytorch", "bert", "v100", "PyTorch NVIDIA Release 20.06", "fp16 (`--fp16` in the command the "
+         f"log states; {_V07_BERT}/config_DGX1_1x8x6x6.sh)", 288, 379.88, 373.38, 390.68, 10),
 )  # fmt: skip
 
 LORA = (
@@ -179,10 +210,11 @@ LORA = (
     "the samples_count the block ended at (its block_stop's, or where NVIDIA's logger repeats the start's there, the "
     "eval_start's that follows) less its block_start's; blocks stop before the evaluation",
 )  # fmt: skip
-WORKLOADS = {"llama2_70b_lora": LORA, **{k: TPU_WORKLOADS[k] for k in ("gpt3", "stable_diffusion")}}
+WORKLOADS = {"llama2_70b_lora": LORA, **{k: TPU_WORKLOADS[k] for k in ("resnet", "bert", "gpt3", "stable_diffusion")}}
 # As tpu_refs.SD_DOUBT: AccelBench counts no per-image cost for Stable Diffusion, so no estimate can use the rows
 SD_DOUBT = "no per-image cost for this model in AccelBench, so estimates leave it out (as tpu_refs.py's SD rows)"
-VENDOR = {"mi300x": "AMD", "mi325x": "AMD", "h100": "NVIDIA", "h200": "NVIDIA", "b200": "NVIDIA"}
+VENDOR = {"mi300x": "AMD", "mi325x": "AMD", "h100": "NVIDIA", "h200": "NVIDIA", "b200": "NVIDIA", "a100": "NVIDIA",
+          "v100": "NVIDIA"}
 
 
 def _digits(x: float) -> str:
@@ -201,10 +233,11 @@ def xv_row(seq: int, m: XvResult) -> dict[str, str]:
     """One per-GPU row for one MLPerf system."""
     fields, unit, blocks = WORKLOADS[m.benchmark]
     path = f"{m.submitter}/results/{m.system}/{m.benchmark}"
+    method = m.method or (f"per run, {blocks} over each block_start → block_stop time, median over the blocks after "
+                          "the first (compilation, warm-up)")  # fmt: skip
     notes = (
         f"Derived from the :::MLLOG result logs {path}/result_*.txt at {m.repo} commit {m.commit[:12]} ({m.runs} "
-        f"runs): per run, {blocks} over each block_start → block_stop time, median over the blocks after the first "
-        f"(compilation, warm-up), then the median over runs (modern_refs.derive_mlperf): {_digits(m.slice_rate)} "
+        f"runs): {method}, then the median over runs (modern_refs.derive_mlperf): {_digits(m.slice_rate)} "
         f"{unit}/s for the whole system (spread {_digits(m.low)}–{_digits(m.high)} over runs) ÷ {m.chips} GPUs "
         f"({m.submitter}/systems/{m.system}.json: nodes × accelerators_per_node) = {per_chip(m):g} {unit}/s per GPU. "
         f"Precision: {m.precision_label}. {m.note + ' ' if m.note else ''}MLPerf publishes only the time to train; "

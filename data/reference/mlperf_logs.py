@@ -95,11 +95,29 @@ def block_rates(log_text: str, benchmark: str) -> list[float]:
     return rates
 
 
+def whole_run_rate(events: list[Event], block_rate: float) -> float:
+    """The rate of a log whose ONE block spans the whole run (NVIDIA's v0.7 BERT logs: one block_start → block_stop
+    around every step and the one evaluation at its end, `epoch_count` 1): the run's `train_samples`, stated at its
+    end, over the block's time. Only where train_samples exceeds what the block's own count gives (block_rate ×
+    its time), i.e. where it counts the run rather than one epoch; else no rate can be told."""
+    start = next(e for e in events if e["key"] == "block_start")
+    stop = next(e for e in reversed(events) if e["key"] == "block_stop")
+    seconds = (stop["time_ms"] - start["time_ms"]) / 1000.0
+    samples = float(_first(events, "train_samples"))
+    if seconds <= 0 or samples <= block_rate * seconds * 1.01:
+        raise ValueError("one timed block whose examples the log does not count: no steady-state rate")
+    return samples / seconds
+
+
 def mlperf_block_rate(log_text: str, benchmark: str) -> tuple[float, int, int]:
     """(examples/s, global batch, blocks timed) of one block-timed result log: median over the blocks after the
-    first (the first carries compilation and warm-up)."""
+    first (the first carries compilation and warm-up); a log of one block spanning the run gives its whole-run rate
+    (whole_run_rate: warm-up and the final evaluation inside it, a slight underestimate, as its rows say)."""
     rates = block_rates(log_text, benchmark)
+    events = mllog_events(log_text)
+    batch = int(_first(events, "global_batch_size"))
+    if len(rates) == 1:
+        return whole_run_rate(events, rates[0]), batch, 1
     if len(rates) < 2:
         raise ValueError("fewer than two timed blocks: no steady-state rate")
-    batch = _first(mllog_events(log_text), "global_batch_size")
-    return statistics.median(rates[1:]), int(batch), len(rates)
+    return statistics.median(rates[1:]), batch, len(rates)

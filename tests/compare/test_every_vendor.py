@@ -24,8 +24,8 @@ def rates(ref):
     return [r for r in (lfl.rate_of_reference(x) for x in ref[ref["task"] == "training"].to_dict("records")) if r]
 
 
-def _which(ref, model: str, precision: str) -> dict[str, wd.DeviceRow]:
-    w = wd.which_device({**R50, "model": model, "precision": precision}, ref)
+def _which(ref, model: str, precision: str, backend: str = "tensorflow") -> dict[str, wd.DeviceRow]:
+    w = wd.which_device({**R50, "model": model, "precision": precision, "backend": backend}, ref)
     assert w is not None
     return {r.hardware_key: r for r in w.rows}
 
@@ -48,7 +48,7 @@ def test_amd_and_tpu_rows_rest_on_a_stack_factor_in_their_basis(ref):
             r = rows[key]
             up = rows.get(r.anchor or "")
             root = up if up is not None and up.device_type == "tpu" and r.anchor != key else r  # from the root TPU
-            assert f"{stack} stack factor" in root.ratio_source, (model, key, root.ratio_source)
+            assert re.search(rf"{stack}( \(\w+\))? stack factor", root.ratio_source), (model, key, root.ratio_source)
             assert "same-round pair" in root.how
         assert rows["mi300x"].error_case.startswith("another vendor's stack (ROCm)"), rows["mi300x"].error_case
         # the factor pulls AMD back to what MLPerf saw: an MI300X about an H100, not 1.3×
@@ -99,3 +99,26 @@ def test_8bit_training_rows_are_labelled_and_never_pipeline_bound_for_being_fast
     flagged = saturated(rates)
     assert not [r.id for r in gpt3 if r.id in flagged]
     assert flagged, "the rule still flags a real plateau (Lambda's ResNet-50 on Hopper)"
+
+
+def test_round_v07_pairs_tpu_v3_and_v4_with_a100_and_v100_on_resnet_and_bert(rates):
+    """MLPerf Training v0.7 ran ResNet-50 and BERT on NVIDIA's 8-GPU DGX systems and Google's small TPU v3/v4 slices:
+    Google's factor rests on eight such pairs besides the three int8 GPT-3 ones."""
+    v07 = {(x.hardware_key, y.hardware_key, x.workload) for x, y, rnd in cross_vendor_pairs(rates) if rnd.endswith("v0.7")}
+    assert v07 == {(t, g, m) for t in ("tpu_v3", "tpu_v4") for g in ("a100", "v100") for m in ("resnet50", "bert_large")}
+
+
+@pytest.mark.parametrize(("backend", "stack"), [("tensorflow", "TF"), ("jax", "JAX"), ("torch", "")])
+def test_a_tpu_row_takes_the_factor_of_the_runs_framework(ref, backend, stack):
+    """XLA on TPU is not one stack: TensorFlow on 2020's TPU v3/v4 reached MORE of its modelled speed beside CUDA
+    than int8 JAX on 2024's v5p/Trillium reached LESS. A run takes its own framework's factor; a framework with no
+    pair (PyTorch on TPU) the middle of the stacks' factors, one each, said so."""
+    rows = _which(ref, "resnet50", "mixed_bfloat16", backend)
+    tpu = rows["tpu_v4"]
+    named = f"XLA on TPU ({stack}) stack factor" if stack else "XLA on TPU stack factor"
+    assert named in tpu.ratio_source, tpu.ratio_source
+    assert stack or "none on the run's framework: the middle of its stacks' factors, one each (JAX" in tpu.how
+    factor = float(re.search(r"stack factor ([\d.]+)", tpu.ratio_source).group(1))
+    assert {"TF": factor > 1.2, "JAX": factor < 0.8, "": 0.8 <= factor <= 1.2}[stack], factor
+    if backend == "tensorflow":  # MLPerf v0.7's same-round TPU v4 / A100 on ResNet-50: 3,478 / 2,816 = 1.235
+        assert rows["tpu_v4"].rate_one_device / rows["a100"].rate_one_device == pytest.approx(1.235, rel=0.15)

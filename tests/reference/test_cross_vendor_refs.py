@@ -77,6 +77,40 @@ def test_a_block_with_no_later_count_is_not_timed():
         logs.mlperf_block_rate(text, "llama2_70b_lora")
 
 
+def _whole_run_log(train_samples: int) -> str:
+    """NVIDIA's v0.7 BERT logger: ONE block around the whole run (epoch_count 1), one evaluation at its end, and the
+    sequences trained stated once, at the end (train_samples)."""
+    return "\n".join([
+        _mllog("global_batch_size", 0, 256), _mllog("run_start", 0), _mllog("block_start", 1000, first_epoch_num=1,
+        epoch_count=1), _mllog("eval_accuracy", 2_001_000, 0.713, epoch_num=1), _mllog("block_stop", 2_001_000,
+        first_epoch_num=1), _mllog("train_samples", 2_001_000, train_samples), _mllog("run_stop", 2_001_000),
+    ])  # fmt: skip
+
+
+def test_a_log_that_times_the_whole_run_as_one_block_gives_its_whole_run_rate():
+    logs = load("mlperf_logs")
+    rate, batch, blocks = logs.mlperf_block_rate(_whole_run_log(2_000_000), "bert")
+    assert (rate, batch, blocks) == (pytest.approx(1000.0), 256, 1)  # 2,000,000 sequences over 2,000 s
+    # a lone block whose train_samples counts no more than the block itself does (one epoch's worth): no rate
+    with pytest.raises(ValueError, match="one timed block"):
+        logs.mlperf_block_rate(_whole_run_log(256), "bert")
+
+
+def test_round_v07_pairs_nvidia_gpus_with_googles_tpus_on_resnet_and_bert(xv, ref):
+    v07 = xv[xv["year"].astype(str) == "2020"]
+    assert {(k, m) for k, m in zip(v07["hardware_key"], v07["model"], strict=True)} == {
+        (k, m) for k in ("a100", "v100") for m in ("resnet50", "bert_large")
+    }
+    assert v07["precision_label"].str.contains("fp16").all() and set(v07["precision"]) == {"mixed_float16"}
+    tpu = ref[(ref["source_id"] == "MLPERF-TPU") & (ref["year"].astype(str) == "2020")]
+    assert set(tpu["hardware_key"]) == {"tpu_v3", "tpu_v4"} and set(tpu["model"]) == {"resnet50", "bert_large"}
+    bert = v07[v07["model"] == "bert_large"]
+    assert set(bert["shape"]) == set(tpu[tpu["model"] == "bert_large"]["shape"]) == {"seq 512"}
+    assert bert["notes"].str.contains("ONE block").all()  # the whole-run rate says it holds warm-up and evaluation
+    per = v07.set_index(["hardware_key", "model"])["value"]
+    assert per["a100", "resnet50"] > 1.8 * per["v100", "resnet50"] and per["a100", "bert_large"] > per["v100", "bert_large"]
+
+
 def test_amd_and_nvidia_gpus_share_a_round_and_a_benchmark(xv):
     lora = xv[xv["model"] == "llama2_70b"]
     assert {"mi300x", "mi325x"} <= set(lora["hardware_key"]) and {"h100", "h200", "b200"} <= set(lora["hardware_key"])
@@ -104,7 +138,7 @@ def test_every_row_names_its_logs_at_a_commit_and_no_round_from_v51_on(xv, ref):
         url = re.fullmatch(
             r"https://github\.com/mlcommons/training_results_(v[\d.]+)/tree/([0-9a-f]{40})/(\S+)", row["source_url"]
         )
-        assert url and url.group(1) in ("v4.1", "v5.0"), row["source_url"]
+        assert url and url.group(1) in ("v0.7", "v4.1", "v5.0"), row["source_url"]
         assert url.group(2)[:12] in row["notes"] and f"{url.group(3)}/result_*.txt" in row["notes"]
     mlperf = ref[ref["source_url"].str.contains("training_results_v", na=False)]
     rounds = {re.search(r"training_results_v(\d+)\.(\d+)", u).groups() for u in mlperf["source_url"]}
@@ -126,7 +160,7 @@ def test_a_chips_rate_orders_as_the_chips_do(xv):
     assert lora["b200"] > lora["mi325x"] > lora["h200"] > lora["mi300x"]
 
 
-@pytest.mark.parametrize("index", [0, 8, 19])
+@pytest.mark.parametrize("index", [0, 8, 19, 25, 27])
 def test_a_stored_system_rate_is_what_derive_mlperf_gives_from_the_logs(refs, index):
     m = refs.XV_RESULTS[index]
     mirror = MIRRORS / f"mlcommons+training_results_{m.round}/repo"

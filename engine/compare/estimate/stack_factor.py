@@ -31,7 +31,7 @@ from engine.reference.units import short_name
 # vendor → (median |error| %, range held %, pairs) of the stack-factor path with the chip's silicon held out of the fit
 # AND of its vendor's factor (engine.compare.estimate.path_check.stack_factor_check, bench_estimates --json by_path;
 # tests/compare/test_path_check.py ties them): an AMD silicon's factor is the other one's (CDNA 3 ↔ CDNA 2)
-STACK_CHECK = {"amd": (13.4, 87.5, 8), "google": (0.9, 100.0, 3)}
+STACK_CHECK = {"amd": (9.3, 100.0, 8), "google": (17.8, 90.9, 11)}
 MAX_SLICE_RATIO = 8.0  # the two systems of a pair at most this far apart in chips (a chip's rate falls as it grows)
 # one suite's round: the figures it measured together (MLPerf's round; MosaicML's LLM Foundry posts of one year)
 _ROUND = re.compile(r"MLPerf Training v[\d.]+|MosaicML LLM Foundry \d{4}")
@@ -52,15 +52,49 @@ class StackFactor:
     low: float
     high: float
     pairs: tuple[str, ...]
+    stack: str = ""  # the framework the pairs' chips ran on it ("TF", "JAX", "PyTorch"), "" where not told
+    by_stack: tuple[tuple[str, float], ...] = ()  # where no pair ran the run's framework: each stack's factor
+    name: str = ""  # 'XLA on TPU (TF)': the vendor's stack, with the framework its pairs ran where one (a field,
+    # so a row reads it without calling back into this stage)
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            object.__setattr__(
+                self, "name", f"{STACKS[self.vendor]} ({self.stack})" if self.stack else STACKS[self.vendor]
+            )
 
     @property
     def words(self) -> str:
         spread = f", {self.low:.2f}–{self.high:.2f}" if self.high / self.low > 1.01 else ""
+        n = f"{len(self.pairs)} same-round pair{'s' if len(self.pairs) != 1 else ''}"
+        if self.by_stack:
+            each = ", ".join(f"{s or 'not stated'} {f:.2f}" for s, f in self.by_stack)
+            how = f"none on the run's framework: the middle of its stacks' factors, one each ({each}; {n}{spread})"
+        else:
+            how = f"median of {n}{spread}"
         return (
-            f"× {self.factor:.2f}, the share of its silicon's modelled speed {STACKS[self.vendor]} reached beside "
-            f"CUDA where one suite ran both (median of {len(self.pairs)} same-round pair"
-            f"{'s' if len(self.pairs) != 1 else ''}{spread})"
+            f"× {self.factor:.2f}, the share of its silicon's modelled speed {self.name} reached beside CUDA where one "
+            f"suite ran both ({how})"
         )
+
+
+def stack_family(r: lfl.Rate) -> str:
+    """The framework a row's chip ran, as a stack factor tells them apart (family_of its framework and label)."""
+    return family_of(f"{r.settings.get('framework') or ''} {r.settings.get('framework_label') or ''}")
+
+
+def family_of(text: str) -> str:
+    """The framework family a text names: "JAX" (JAX, Keras-JAX, MaxText, PAX), "PyTorch" (PyTorch, Keras-torch,
+    NeMo), "TF" (TensorFlow, Keras on it, a run's "TF"), "MXNet"; "" where it names none."""
+    low = text.lower()
+    for family, words in _FAMILIES:
+        if any(w in low for w in words) or low.strip() == family.lower():
+            return family
+    return ""
+
+
+_FAMILIES = (("JAX", ("jax", "maxtext", "pax")), ("PyTorch", ("torch", "nemo")), ("TF", ("tensorflow", "keras")),
+             ("MXNet", ("mxnet",)))  # fmt: skip
 
 
 def vendor(key: str) -> str:
@@ -127,10 +161,13 @@ def pair_requests(rates: Sequence[lfl.Rate], groups: Groups) -> list[tuple[lfl.R
 
 
 def stack_factors(
-    pairs: Sequence[tuple[lfl.Rate, lfl.Rate, str, Request]], made: Sequence[list[Estimate]]
+    pairs: Sequence[tuple[lfl.Rate, lfl.Rate, str, Request]], made: Sequence[list[Estimate]], stack: str = ""
 ) -> dict[str, StackFactor]:
-    """Each vendor's factor from its pairs (pair_requests) and the estimates made for them (estimate_batch)."""
-    per: dict[str, list[tuple[float, str]]] = {}
+    """Each vendor's factor from its pairs (pair_requests) and the estimates made for them (estimate_batch), on the
+    framework `stack` (family_of) where the vendor has pairs on it — TensorFlow on a 2020 TPU reached another share
+    than int8 JAX on a 2024 one, so XLA on TPU is not one stack — else the middle of its stacks' factors, one each,
+    its range spanning every pair."""
+    per: dict[tuple[str, str], list[tuple[float, str, str]]] = {}  # (vendor, stack) → (factor, words, round)
     for (x, y, rnd, _), got in zip(pairs, made, strict=True):
         xo, yo = x.one, y.one
         if not got or xo is None or yo is None or not got[0].examples_per_sec > 0:
@@ -140,13 +177,26 @@ def stack_factors(
             f"{rnd} {x.workload}: {short_name(x.hardware_key)}/{short_name(y.hardware_key)} "
             f"{observed:.2f}, model {modelled:.2f} → {observed / modelled:.2f}"
         )
-        per.setdefault(vendor(x.hardware_key), []).append((observed / modelled, words))
+        per.setdefault((vendor(x.hardware_key), stack_family(x)), []).append((observed / modelled, words, rnd))
     out = {}
-    for v, got_v in per.items():
-        fs = [f for f, _ in got_v]
-        mid = math.exp(statistics.median(math.log(f) for f in fs))
-        out[v] = StackFactor(v, mid, min(fs), max(fs), tuple(sorted(w for _, w in got_v)))
+    for v in sorted({v for v, _ in per}):
+        stacks = {fam: got for (w, fam), got in per.items() if w == v}
+        each: tuple[tuple[str, float], ...] = ()
+        if stack in stacks or len(stacks) == 1:
+            fam = stack if stack in stacks else next(iter(stacks))
+            fs = [f for f, *_ in stacks[fam]]
+            mid = _geo_median(fs)
+        else:  # a framework the vendor has no pair on: the middle of its stacks' factors, one each, every pair's range
+            fam, fs = "", [f for got in stacks.values() for f, *_ in got]
+            each = tuple((s_, _geo_median([f for f, *_ in got])) for s_, got in sorted(stacks.items()))
+            mid = _geo_median([f for _, f in each])
+        told = tuple(sorted(w for f_, got in stacks.items() if f_ == fam or not fam for _, w, _ in got))
+        out[v] = StackFactor(v, mid, min(fs), max(fs), told, fam, each)
     return out
+
+
+def _geo_median(fs: Sequence[float]) -> float:
+    return math.exp(statistics.median(math.log(f) for f in fs))
 
 
 def with_stack(e: Estimate, s: StackFactor) -> Estimate:
@@ -180,10 +230,11 @@ def estimates_on_stacks(
     by_vendor = {v: tuple(k for k in keys if vendor(k) == v) for v in paired}
     anchors = tuple(starts) if starts is not None else None
     kind, flops, shaped = kw.get("kind"), kw.get("flops_per_example"), kw.get("shaped")
+    stack = family_of(kw.get("stack", ""))
     answer: list[Request] = [(model, plain, pc, groups, kind, anchors, flops, shaped)]
     answer += [(model, ks, pc, without_vendor(groups, v), kind, anchors, flops, shaped) for v, ks in by_vendor.items()]
     made = estimate_batch([*[q for *_, q in pairs], *answer])
-    factors = stack_factors(pairs, made[: len(pairs)])
+    factors = stack_factors(pairs, made[: len(pairs)], stack)  # on the run's framework where the vendor ran it
     out = {e.hardware_key: e for e in made[len(pairs)]}
     took: dict[str, StackFactor] = {}
     for v, got in zip(by_vendor, made[len(pairs) + 1 :], strict=True):
