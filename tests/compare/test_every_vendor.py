@@ -48,21 +48,27 @@ def test_amd_and_tpu_rows_rest_on_a_stack_factor_in_their_basis(ref):
             r = rows[key]
             up = rows.get(r.anchor or "")
             root = up if up is not None and up.device_type == "tpu" and r.anchor != key else r  # from the root TPU
-            assert re.search(rf"{stack}( \(\w+\))? stack factor", root.ratio_source), (model, key, root.ratio_source)
+            assert f"{stack} stack factor" in root.ratio_source, (model, key, root.ratio_source)
             assert "same-round pair" in root.how
         assert rows["mi300x"].error_case.startswith("another vendor's stack (ROCm)"), rows["mi300x"].error_case
         # the factor pulls AMD back to what MLPerf saw: an MI300X about an H100, not 1.3×
         assert 0.8 < rows["mi300x"].rate_one_device / rows["h100"].rate_one_device < 1.2, model
 
 
-def test_a_vendors_factor_is_below_one_and_its_chips_are_estimated_without_its_own_figures(ref, rates):
+def test_a_vendors_factor_is_of_the_runs_work_and_its_chips_are_estimated_without_its_own_figures(ref, rates):
+    """AMD's factor is below one on every model (ROCm reached less of the MI300X's modelled speed than CUDA did);
+    Google's depends on the work: above one on ResNet-50 (TensorFlow on TPU v3/v4 in MLPerf v0.7), below on a
+    GPT decoder (MaxText's int8 GPT-3 in v4.1) — each from the vendor's pairs of that model or its family."""
     groups, _ = evidence_points(rates, [], None)
     es, took = estimates_on_stacks("resnet50", ["h100", "mi300x", "tpu_v5e"], "mixed", groups, rates, None,
                                    kind="conv")  # fmt: skip
     assert {e.hardware_key for e in es} == {"h100", "mi300x", "tpu_v5e"}
     assert set(took) == {"mi300x", "tpu_v5e"} and "h100" not in took
-    assert all(f.factor < 1 and f.low <= f.factor <= f.high for f in took.values())
-    assert took["mi300x"].vendor == "amd" and took["tpu_v5e"].vendor == "google"
+    assert all(f.low <= f.factor <= f.high for f in took.values())
+    assert took["mi300x"].vendor == "amd" and took["mi300x"].factor < 1 and took["mi300x"].on == ""  # no conv pair
+    assert took["tpu_v5e"].vendor == "google" and took["tpu_v5e"].factor > 1 and took["tpu_v5e"].on == "on resnet50"
+    _, gpt = estimates_on_stacks("gpt2_small", ["tpu_v5e"], "mixed", groups, rates, None, kind="transformer")
+    assert gpt["tpu_v5e"].factor < 1 and gpt["tpu_v5e"].on == "on its family (gpt3_175b)"
 
 
 @pytest.mark.parametrize("precision", ["mixed_bfloat16", "float32"])
@@ -108,17 +114,14 @@ def test_round_v07_pairs_tpu_v3_and_v4_with_a100_and_v100_on_resnet_and_bert(rat
     assert v07 == {(t, g, m) for t in ("tpu_v3", "tpu_v4") for g in ("a100", "v100") for m in ("resnet50", "bert_large")}
 
 
-@pytest.mark.parametrize(("backend", "stack"), [("tensorflow", "TF"), ("jax", "JAX"), ("torch", "")])
-def test_a_tpu_row_takes_the_factor_of_the_runs_framework(ref, backend, stack):
-    """XLA on TPU is not one stack: TensorFlow on 2020's TPU v3/v4 reached MORE of its modelled speed beside CUDA
-    than int8 JAX on 2024's v5p/Trillium reached LESS. A run takes its own framework's factor; a framework with no
-    pair (PyTorch on TPU) the middle of the stacks' factors, one each, said so."""
-    rows = _which(ref, "resnet50", "mixed_bfloat16", backend)
-    tpu = rows["tpu_v4"]
-    named = f"XLA on TPU ({stack}) stack factor" if stack else "XLA on TPU stack factor"
-    assert named in tpu.ratio_source, tpu.ratio_source
-    assert stack or "none on the run's framework: the middle of its stacks' factors, one each (JAX" in tpu.how
-    factor = float(re.search(r"stack factor ([\d.]+)", tpu.ratio_source).group(1))
-    assert {"TF": factor > 1.2, "JAX": factor < 0.8, "": 0.8 <= factor <= 1.2}[stack], factor
-    if backend == "tensorflow":  # MLPerf v0.7's same-round TPU v4 / A100 on ResNet-50: 3,478 / 2,816 = 1.235
-        assert rows["tpu_v4"].rate_one_device / rows["a100"].rate_one_device == pytest.approx(1.235, rel=0.15)
+@pytest.mark.parametrize("backend", ["tensorflow", "jax", "torch"])
+def test_a_tpu_row_takes_the_factor_of_the_runs_model_whatever_its_framework(ref, backend):
+    """A stack's share of its peak depends on the work more than on the framework over XLA: TPU v4 / A100 on
+    ResNet-50 is what MLPerf v0.7 measured on both (3,478 / 2,816 = 1.235) for a TensorFlow, JAX or PyTorch run, and
+    on BERT-base the ratio of BERT-large's pairs (137 / 128.6 = 1.07)."""
+    for model, measured in (("resnet50", 3478 / 2816), ("bert_base", 137 / 128.6)):
+        rows = _which(ref, model, "mixed_bfloat16", backend)
+        tpu = rows["tpu_v4"]
+        on = "on resnet50" if model == "resnet50" else "on its family (bert_large)"
+        assert f"same-round pairs {on}" in tpu.how, tpu.how
+        assert rows["tpu_v4"].rate_one_device / rows["a100"].rate_one_device == pytest.approx(measured, rel=0.15)

@@ -90,7 +90,7 @@ def stack_factor_pairs(rates: Sequence[lfl.Rate], points: Sequence[Point]) -> li
     for (x, y, rnd, _), got in zip(reqs, made, strict=True):
         held = silicon(x.hardware_key)
         keep = [i for i, (xi, *_) in enumerate(reqs) if silicon(xi.hardware_key) != held]
-        kept = sf.stack_factors([reqs[i] for i in keep], [made[i] for i in keep], sf.stack_family(x))
+        kept = sf.stack_factors([reqs[i] for i in keep], [made[i] for i in keep], x.workload, x.kind)
         factor = kept.get(vendor(x.hardware_key))
         e = sf.with_stack(got[0], factor) if got and factor else (got[0] if got else None)
         scored = _score(x, e)

@@ -174,7 +174,7 @@ def _group(g: list[Point]) -> Group:
     # published many rows (Lambda: 1, 2, 4, 8 GPUs, two drivers) does not decide it alone
     by_source = {s: middle(_fewest_devices(ps)) for s, ps in sources.items()}
     # the device's figure (what anchors an estimate and what checks one) is a plain framework's where a source gives
-    # one: a tuned MLPerf ceiling among them moved an A100's middle 12 % (issue 42, BENCHMARKS sixth round); it
+    # one: a tuned MLPerf ceiling among them moved an A100's middle 9 % (issue 42, BENCHMARKS sixth round); it
     # stands only where nothing else does (a TPU slice), and its same-source ratios count either way (by_source)
     plain = [p for p in by_source.values() if not p.tuned]
     return Group(tuple(g), middle(plain or list(by_source.values())), by_source, usable_device(g[0].hardware_key),

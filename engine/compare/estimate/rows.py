@@ -16,6 +16,7 @@ from engine.compare.evidence.rates import Evidence
 from engine.compare.evidence.reshape import RESCALED
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.run import RunFacts, facts_of
+from engine.compare.facts.silicon import STACKS
 from engine.compare.scale.converted import CONVERTED
 from engine.compare.scale.one_scale import TPU_FLOAT32
 from engine.reference.units import HARDWARE, units_between
@@ -40,11 +41,13 @@ def estimated_rows(
     facts = facts or facts_of(base)
     groups, starts = evidence_points(ev.reference, ev.store, anchors)
     if starts is None and base.shaped != base.workload:  # the model's figures converted to the run's input shape
-        starts = [p for p in (point_of_rate(r) for r in [*ev.same_store, *ev.same_reference] if RESCALED in r.settings) if p]
+        starts = [
+            p for p in (point_of_rate(r) for r in [*ev.same_store, *ev.same_reference] if RESCALED in r.settings) if p
+        ]
         starts = starts or None
     es, stacks = estimates_on_stacks(
         base.workload, keys, facts.precision_class, groups, ev.reference, starts,
-        flops_per_example=facts.flops_per_example, kind=facts.model_kind, shaped=base.shaped, stack=facts.stack,
+        flops_per_example=facts.flops_per_example, kind=facts.model_kind, shaped=base.shaped,
     )  # fmt: skip
     bands = {a.hardware_key: (*a.settings["conversion_band"], f"{a.settings['anchor_model']} ({a.kind})")
              for a in anchors or () if CONVERTED in a.settings}  # fmt: skip
@@ -78,7 +81,7 @@ def _as_rate(
         "fit_devices": fitted, "beyond": e.beyond,
     }  # fmt: skip
     if stack is not None:  # another vendor's stack beside the CUDA anchor (estimate.stack_factor), in the basis
-        settings |= {"stack_factor": stack.factor, "ratio_source": f"step model × {stack.name} stack factor "
+        settings |= {"stack_factor": stack.factor, "ratio_source": f"step model × {STACKS[stack.vendor]} stack factor "
                      f"{stack.factor:.2f}"}  # fmt: skip
     if device_type == "tpu" and facts.precision_class == "float32":
         settings["precision_note"] = TPU_FLOAT32

@@ -26,6 +26,7 @@ from engine.compare.estimate.estimate import Estimate, Request, estimate_batch
 from engine.compare.estimate.points import Groups, Point, points_of
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.silicon import DEVICES, NONE, STACKS
+from engine.compare.facts.workload import FAMILIES
 from engine.reference.units import short_name
 
 # vendor → (median |error| %, range held %, pairs) of the stack-factor path with the chip's silicon held out of the fit
@@ -52,49 +53,16 @@ class StackFactor:
     low: float
     high: float
     pairs: tuple[str, ...]
-    stack: str = ""  # the framework the pairs' chips ran on it ("TF", "JAX", "PyTorch"), "" where not told
-    by_stack: tuple[tuple[str, float], ...] = ()  # where no pair ran the run's framework: each stack's factor
-    name: str = ""  # 'XLA on TPU (TF)': the vendor's stack, with the framework its pairs ran where one (a field,
-    # so a row reads it without calling back into this stage)
-
-    def __post_init__(self) -> None:
-        if not self.name:
-            object.__setattr__(
-                self, "name", f"{STACKS[self.vendor]} ({self.stack})" if self.stack else STACKS[self.vendor]
-            )
+    on: str = ""  # which of its pairs: "on resnet50", "on its family (bert_large)", "on transformer models", ""
 
     @property
     def words(self) -> str:
         spread = f", {self.low:.2f}–{self.high:.2f}" if self.high / self.low > 1.01 else ""
         n = f"{len(self.pairs)} same-round pair{'s' if len(self.pairs) != 1 else ''}"
-        if self.by_stack:
-            each = ", ".join(f"{s or 'not stated'} {f:.2f}" for s, f in self.by_stack)
-            how = f"none on the run's framework: the middle of its stacks' factors, one each ({each}; {n}{spread})"
-        else:
-            how = f"median of {n}{spread}"
         return (
-            f"× {self.factor:.2f}, the share of its silicon's modelled speed {self.name} reached beside CUDA where one "
-            f"suite ran both ({how})"
+            f"× {self.factor:.2f}, the share of its silicon's modelled speed {STACKS[self.vendor]} reached beside "
+            f"CUDA where one suite ran both (median of {n}{' ' + self.on if self.on else ''}{spread})"
         )
-
-
-def stack_family(r: lfl.Rate) -> str:
-    """The framework a row's chip ran, as a stack factor tells them apart (family_of its framework and label)."""
-    return family_of(f"{r.settings.get('framework') or ''} {r.settings.get('framework_label') or ''}")
-
-
-def family_of(text: str) -> str:
-    """The framework family a text names: "JAX" (JAX, Keras-JAX, MaxText, PAX), "PyTorch" (PyTorch, Keras-torch,
-    NeMo), "TF" (TensorFlow, Keras on it, a run's "TF"), "MXNet"; "" where it names none."""
-    low = text.lower()
-    for family, words in _FAMILIES:
-        if any(w in low for w in words) or low.strip() == family.lower():
-            return family
-    return ""
-
-
-_FAMILIES = (("JAX", ("jax", "maxtext", "pax")), ("PyTorch", ("torch", "nemo")), ("TF", ("tensorflow", "keras")),
-             ("MXNet", ("mxnet",)))  # fmt: skip
 
 
 def vendor(key: str) -> str:
@@ -161,13 +129,17 @@ def pair_requests(rates: Sequence[lfl.Rate], groups: Groups) -> list[tuple[lfl.R
 
 
 def stack_factors(
-    pairs: Sequence[tuple[lfl.Rate, lfl.Rate, str, Request]], made: Sequence[list[Estimate]], stack: str = ""
+    pairs: Sequence[tuple[lfl.Rate, lfl.Rate, str, Request]],
+    made: Sequence[list[Estimate]],
+    model: str = "",
+    kind: str = "",
 ) -> dict[str, StackFactor]:
-    """Each vendor's factor from its pairs (pair_requests) and the estimates made for them (estimate_batch), on the
-    framework `stack` (family_of) where the vendor has pairs on it — TensorFlow on a 2020 TPU reached another share
-    than int8 JAX on a 2024 one, so XLA on TPU is not one stack — else the middle of its stacks' factors, one each,
-    its range spanning every pair."""
-    per: dict[tuple[str, str], list[tuple[float, str, str]]] = {}  # (vendor, stack) → (factor, words, round)
+    """Each vendor's factor from its pairs (pair_requests) and the estimates made for them (estimate_batch): those of
+    `model` where the vendor has some, else of its family (workload.FAMILIES), else of its `kind`, else all. A
+    stack's share of its peak depends on the work: TensorFlow on TPU v3/v4 ran MLPerf v0.7's ResNet-50 and BERT at
+    1.3–1.7× the silicon's modelled speed beside CUDA, MaxText ran v4.1's int8 GPT-3 at 0.63× on slices 2–8× the
+    GPUs' — the same-model pairs say the most about the run's model."""
+    per: dict[str, list[tuple[float, str, lfl.Rate]]] = {}
     for (x, y, rnd, _), got in zip(pairs, made, strict=True):
         xo, yo = x.one, y.one
         if not got or xo is None or yo is None or not got[0].examples_per_sec > 0:
@@ -177,22 +149,29 @@ def stack_factors(
             f"{rnd} {x.workload}: {short_name(x.hardware_key)}/{short_name(y.hardware_key)} "
             f"{observed:.2f}, model {modelled:.2f} → {observed / modelled:.2f}"
         )
-        per.setdefault((vendor(x.hardware_key), stack_family(x)), []).append((observed / modelled, words, rnd))
+        per.setdefault(vendor(x.hardware_key), []).append((observed / modelled, words, x))
     out = {}
-    for v in sorted({v for v, _ in per}):
-        stacks = {fam: got for (w, fam), got in per.items() if w == v}
-        each: tuple[tuple[str, float], ...] = ()
-        if stack in stacks or len(stacks) == 1:
-            fam = stack if stack in stacks else next(iter(stacks))
-            fs = [f for f, *_ in stacks[fam]]
-            mid = _geo_median(fs)
-        else:  # a framework the vendor has no pair on: the middle of its stacks' factors, one each, every pair's range
-            fam, fs = "", [f for got in stacks.values() for f, *_ in got]
-            each = tuple((s_, _geo_median([f for f, *_ in got])) for s_, got in sorted(stacks.items()))
-            mid = _geo_median([f for _, f in each])
-        told = tuple(sorted(w for f_, got in stacks.items() if f_ == fam or not fam for _, w, _ in got))
-        out[v] = StackFactor(v, mid, min(fs), max(fs), told, fam, each)
+    for v, got_v in sorted(per.items()):
+        chosen, on = _on_the_work(got_v, model, kind)
+        fs = [f for f, _, _ in chosen]
+        out[v] = StackFactor(v, _geo_median(fs), min(fs), max(fs), tuple(sorted(w for _, w, _ in chosen)), on)
     return out
+
+
+def _on_the_work(
+    got: list[tuple[float, str, lfl.Rate]], model: str, kind: str
+) -> tuple[list[tuple[float, str, lfl.Rate]], str]:
+    """The pairs of the run's model, else of its family, else of its kind, else all; with words for which."""
+    family = FAMILIES.get(model, ())
+    for keep, on in (
+        (lambda x: x.workload == model, f"on {model}"),
+        (lambda x: x.workload in family, f"on its family ({', '.join(sorted({x.workload for *_, x in got if x.workload in family}))})"),
+        (lambda x: x.kind == kind, f"on {kind} models"),
+    ):  # fmt: skip
+        chosen = [g for g in got if keep(g[2])]
+        if chosen and (model or kind):
+            return chosen, on
+    return got, ""
 
 
 def _geo_median(fs: Sequence[float]) -> float:
@@ -230,11 +209,10 @@ def estimates_on_stacks(
     by_vendor = {v: tuple(k for k in keys if vendor(k) == v) for v in paired}
     anchors = tuple(starts) if starts is not None else None
     kind, flops, shaped = kw.get("kind"), kw.get("flops_per_example"), kw.get("shaped")
-    stack = family_of(kw.get("stack", ""))
     answer: list[Request] = [(model, plain, pc, groups, kind, anchors, flops, shaped)]
     answer += [(model, ks, pc, without_vendor(groups, v), kind, anchors, flops, shaped) for v, ks in by_vendor.items()]
     made = estimate_batch([*[q for *_, q in pairs], *answer])
-    factors = stack_factors(pairs, made[: len(pairs)], stack)  # on the run's framework where the vendor ran it
+    factors = stack_factors(pairs, made[: len(pairs)], model, str(kind or ""))  # on the run's model where ran
     out = {e.hardware_key: e for e in made[len(pairs)]}
     took: dict[str, StackFactor] = {}
     for v, got in zip(by_vendor, made[len(pairs) + 1 :], strict=True):
