@@ -163,14 +163,15 @@ def _on_the_work(
 ) -> tuple[list[tuple[float, str, lfl.Rate]], str]:
     """The pairs of the run's model, else of its family, else of its kind, else all; with words for which."""
     family = FAMILIES.get(model, ())
-    for keep, on in (
-        (lambda x: x.workload == model, f"on {model}"),
-        (lambda x: x.workload in family, f"on its family ({', '.join(sorted({x.workload for *_, x in got if x.workload in family}))})"),
-        (lambda x: x.kind == kind, f"on {kind} models"),
-    ):  # fmt: skip
-        chosen = [g for g in got if keep(g[2])]
-        if chosen and (model or kind):
-            return chosen, on
+    same = [g for g in got if model and g[2].workload == model]
+    kin = [g for g in got if g[2].workload in family]
+    alike = [g for g in got if kind and g[2].kind == kind]
+    if same:
+        return same, f"on {model}"
+    if kin:
+        return kin, f"on its family ({', '.join(sorted({x.workload for *_, x in kin}))})"
+    if alike:
+        return alike, f"on {kind} models"
     return got, ""
 
 
@@ -212,7 +213,7 @@ def estimates_on_stacks(
     answer: list[Request] = [(model, plain, pc, groups, kind, anchors, flops, shaped)]
     answer += [(model, ks, pc, without_vendor(groups, v), kind, anchors, flops, shaped) for v, ks in by_vendor.items()]
     made = estimate_batch([*[q for *_, q in pairs], *answer])
-    factors = stack_factors(pairs, made[: len(pairs)], model, str(kind or ""))  # on the run's model where ran
+    factors = stack_factors(pairs, made[: len(pairs)], model, str(kind or ""))  # the run's model's pairs first
     out = {e.hardware_key: e for e in made[len(pairs)]}
     took: dict[str, StackFactor] = {}
     for v, got in zip(by_vendor, made[len(pairs) + 1 :], strict=True):
