@@ -193,5 +193,6 @@ def test_the_error_every_estimate_quotes_is_what_the_bench_computes():
     assert quoted(chk.CHECK[chk.LAUNCH]) == printed(got["chronological_with_own_run"]["beyond_the_span"])
     band = got["leave_silicon_out"]["band"]
     assert band["stretch_in_use"] == band["stretch_on_every_launch"]  # extrapolation.EXTRAPOLATION_C is the choice
+    assert band["widening_in_use"] == band["widening_on_every_silicon"]  # step_fit.NEW_SILICON_WIDENING is the choice
     worst = sorted(device["by_device"].items(), key=lambda kv: -kv[1]["median_abs_error_pct"])[:6]
     assert {k: v["median_abs_error_pct"] for k, v in worst} == chk.DEVICE_MISSES

@@ -38,8 +38,9 @@ MIN_MARGIN = 1.25  # the narrowest range any carried estimate may claim (high ÷
 # device left out (BENCHMARKS.md)
 BAND = (0.05, 0.95)
 # an estimate for silicon with no figure here widens that band this much in log space: the widening chosen out of
-# sample, leaving each silicon out (bench/bench_estimates.py --json, `leave_silicon_out.band`; silicon_check.py)
-NEW_SILICON_WIDENING = 1.1
+# sample, leaving each silicon out (bench/bench_estimates.py --json, `leave_silicon_out.band`
+# `widening_on_every_silicon`; silicon_check.py; a test holds them equal — it had drifted to 1.1 against a choice of 1.2)
+NEW_SILICON_WIDENING = 1.2
 
 
 @dataclass(frozen=True)
