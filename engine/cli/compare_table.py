@@ -64,11 +64,36 @@ def print_answer(answer: Any, fmt: str, verbose: bool) -> None:
         return
     print("\n".join(table_lines(_ANSWER_COLUMNS, cells, prose if verbose else None)))
     tail = [f"left out ({line})" for line in answer.left_out]
-    tail += [f"other workload, not comparable: {label} — {why}" for label, why in answer.other_workloads]
+    tail += _other_workloads(answer.other_workloads, verbose)
     for line in tail:
         print("\n".join(_wrapped(line)))
-    if not verbose and any(any(p) for p in prose):
-        print("(--verbose: how each row was measured and what differs from this run)")
+    if not verbose and (any(any(p) for p in prose) or len(tail) < len(answer.left_out) + len(answer.other_workloads)):
+        print("(--verbose: how each row was measured and what differs from this run; every row not comparable)")
+
+
+FOLD_NAMES = 3  # rows named in a folded line; the rest counted
+
+
+def _other_workloads(others: Any, verbose: bool) -> list[str]:
+    """One line per row not comparable; without --verbose, rows left out for one reason fold into one line (a run
+    on files at 192×192 has every 224×224 row of its model beside it: a hundred lines that say the same)."""
+    if verbose:
+        return [f"other workload, not comparable: {label} — {why}" for label, why in others]
+    by_why: dict[str, list[str]] = {}
+    for label, why in others:
+        by_why.setdefault(why, []).append(label)
+    out = []
+    for why, labels in by_why.items():
+        if len(labels) == 1:
+            out.append(f"other workload, not comparable: {labels[0]} — {why}")
+            continue
+        distinct = list(dict.fromkeys(labels))  # one source's rows often repeat a label
+        more = sum(label not in distinct[:FOLD_NAMES] for label in labels)
+        out.append(
+            f"other workloads, not comparable — {why}: {len(labels)} rows ({'; '.join(distinct[:FOLD_NAMES])}"
+            + (f"; {more} more)" if more else ")")
+        )
+    return out
 
 
 def print_which(w: Any, fmt: str, verbose: bool) -> None:

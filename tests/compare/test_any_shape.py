@@ -104,3 +104,21 @@ def test_the_conversion_constants_are_the_checks_own(ref):
     # a far conversion is corrected by one exponent of the FLOPs ratio: too fast from a larger model, too slow from
     # a smaller one, the same law both ways
     assert got["near"].exponent == 0.0 and got["from_larger"].exponent == got["from_smaller"].exponent > 0
+
+
+def test_the_cli_folds_the_many_rows_of_another_shape_into_one_line():
+    """A run on files at 192×192 has every 224×224 row of its model beside it; `compare --device h100` says so in one
+    line per reason (rows counted, three named) and lists each only with --verbose."""
+    from engine.cli.compare_table import _other_workloads
+
+    why = "another input shape (224×224×3, not 192×192×3)"
+    others = [(f"{d} (published, fp32)", why) for d in ("P100", "P100", "K80 (1 die)", "V100", "TPU v2-8")] + [
+        ("GPU (model not stated) (published, fp32)", "another model (vgg16)")
+    ]
+    folded = _other_workloads(others, verbose=False)
+    assert folded == [
+        f"other workloads, not comparable — {why}: 5 rows (P100 (published, fp32); K80 (1 die) (published, fp32); "
+        "V100 (published, fp32); 1 more)",
+        "other workload, not comparable: GPU (model not stated) (published, fp32) — another model (vgg16)",
+    ]
+    assert len(_other_workloads(others, verbose=True)) == len(others)
