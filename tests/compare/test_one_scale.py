@@ -15,7 +15,7 @@ from test_which_device import R50
 
 from engine.catalog import prices
 from engine.compare import which as wd
-from engine.compare.estimate.tpu_family import TPU_LAW, law_band
+from engine.compare.estimate.tpu_family import TPU_LAW, law_band, law_beyond
 from engine.compare.evidence.saturation import saturated
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.scale.one_scale import TPU_FLOAT32
@@ -107,10 +107,14 @@ def test_tpus_no_pair_reached_follow_the_models_own_tpu_law(ref):
         law = (peaks[key] / 275) ** alpha * (bws[key] / 1200) ** (1 - alpha)
         assert r.basis == "estimate" and r.anchor == "tpu_v4" and r.ratio == pytest.approx(law, rel=1e-3), key
         assert r.ratio_source.startswith("TPU scaling law of this model (α 0.51") and r.low and r.high, r
-        # the law's own range (every α, at least the new-silicon band: tpu_family.law_band) and checked error
+        # the law's own range (every α, at least the new-silicon band: tpu_family.law_band) and checked error;
+        # stretched where the chip lies further from TPU v4 than TPU v3 does (2.24× in peak, 1.33× in bandwidth)
         root = r.rate_one_device / r.ratio
-        low, high = law_band(key, "tpu_v4", alpha, "mixed") or (0.0, 0.0)
-        assert (r.low, r.high) == pytest.approx((root * low, root * high), rel=1e-3)
+        far = max(0.0, abs(math.log(peaks[key] / 275)) - lp, abs(math.log(bws[key] / 1200)) - lb)  # v2 1.0, v5p 0.5
+        assert far == pytest.approx(law_beyond(key, "tpu_v4", "mixed", [("tpu_v3", "tpu_v4")]), abs=0.01)
+        assert (far > 0) == ("further apart than the pair" in r.how), key
+        low, high = law_band(key, "tpu_v4", alpha, "mixed", far) or (0.0, 0.0)
+        assert (r.low, r.high) == pytest.approx((root * low, root * high), rel=1e-2)
         assert r.error_case.startswith(
             f"TPU law from other TPU pairs: ~28 % median error, range held {TPU_LAW[1]:.0f} %"
         )

@@ -29,7 +29,7 @@ from engine.compare.estimate.estimate_check import summary_json
 from engine.compare.estimate.points import group_points, point_of_rate, without_pipeline_bound
 from engine.compare.estimate.silicon_check import median_width
 from engine.compare.estimate.tpu_chain import tpu_pairs
-from engine.compare.estimate.tpu_family import exponent, law_band, law_ratio
+from engine.compare.estimate.tpu_family import exponent, law_band, law_beyond, law_ratio
 from engine.compare.facts import likeforlike as lfl
 from engine.compare.facts.silicon import DEVICES, NONE, silicon
 from engine.compare.scale.conversion_check import conversion_pairs, held_out
@@ -137,23 +137,25 @@ def model_tpu_pairs(rates: Sequence[lfl.Rate]) -> list[TpuPair]:
     return [(*k, statistics.median(v)) for k, v in sorted(ratios.items())]
 
 
-def _alpha(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float | None, str]:
-    """α of the OTHER pairs: the model's own other chip pairs, else its kind's, else every other pair's."""
+def _alpha(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float | None, str, list[TpuPair]]:
+    """α of the OTHER pairs: the model's own other chip pairs, else its kind's, else every other pair's (with them)."""
     model, kind, pc, t, a, _ = pair
     others = [p for p in pairs if not (p[0] == model and p[2] == pc and {p[3], p[4]} == {t, a})]
     for name, got in (("model", [p for p in others if p[0] == model]), ("kind", [p for p in others if p[1] == kind]),
                       ("all", others)):  # fmt: skip
-        alphas = [x for p in got if (x := exponent(p[3], p[4], p[5], p[2])) is not None]
-        if alphas:
-            return statistics.median(alphas), name
-    return None, "none"
+        used = [p for p in got if exponent(p[3], p[4], p[5], p[2]) is not None]
+        if used:
+            return statistics.median(exponent(p[3], p[4], p[5], p[2]) or 0.0 for p in used), name, used
+    return None, "none", []
 
 
-def _law_error(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float, float, str] | None:
-    """(log(law ÷ truth), α, where α came from) of `pair`, α from the other pairs of `pairs` only."""
-    alpha, whence = _alpha(pair, pairs)
+def _law_error(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float, float, str, float] | None:
+    """(log(law ÷ truth), α, where α came from, how far beyond those pairs it reaches: law_beyond) of `pair`, α from
+    the other pairs of `pairs` only."""
+    alpha, whence, used = _alpha(pair, pairs)
     law = law_ratio(pair[3], pair[4], alpha, pair[2]) if alpha is not None else None
-    return (math.log(law / pair[5]), alpha or 0.0, whence) if law else None
+    far = law_beyond(pair[3], pair[4], pair[2], [(p[3], p[4]) for p in used])
+    return (math.log(law / pair[5]), alpha or 0.0, whence, far) if law else None
 
 
 def tpu_law_check(rates: Sequence[lfl.Rate]) -> dict[str, Any]:
@@ -162,7 +164,7 @@ def tpu_law_check(rates: Sequence[lfl.Rate]) -> dict[str, Any]:
     pairs = model_tpu_pairs(rates)
     scored: list[dict[str, Any]] = []
     for p in pairs:
-        if (got := _law_error(p, pairs)) is None or (band := law_band(p[3], p[4], got[1], p[2])) is None:
+        if (got := _law_error(p, pairs)) is None or (band := law_band(p[3], p[4], got[1], p[2], got[3])) is None:
             continue
         scored.append({"pair": f"{p[0]} {p[2]}: {p[3]} from {p[4]}", "alpha": round(got[1], 2), "alpha_from": got[2],
                        "error_pct": round(100 * abs(math.exp(got[0]) - 1), 1), "held": band[0] <= p[5] <= band[1],
