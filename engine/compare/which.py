@@ -102,6 +102,7 @@ def _row(c: Compared, base_one: float, work: Work) -> DeviceRow | None:
         price=c.price_how if c.usd_per_million_examples is not None else "no price: give yours",
         price_whose=_price_whose(c), how=one.how, device_type=one.device_type, setting=setting_text(one),
         method=str(c.rate.settings.get("method") or ""), beyond=float(c.rate.settings.get("beyond") or 0.0),
+        law_beyond=float(c.rate.settings.get("law_beyond") or 0.0),
         input_cap=c.input_cap, anchor=s.get("anchor_key"),
         anchor_model=str(s.get("anchor_model") or ""), ratio=s.get("conversion_ratio"),
         conversion=str(s.get("conversion_class") or ""),

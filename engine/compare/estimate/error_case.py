@@ -9,6 +9,7 @@ understate the second. The figures are estimate_check.CHECK's (bench/bench_estim
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -88,7 +89,7 @@ def with_error_cases(
             if (root := _root_of(r, rows, roots)) is not None:
                 text = _converted_text(root, None if r is root else case)
             elif r.ratio_source.startswith(LAW_SOURCE):  # a TPU placed by the model's TPU law: that path's check
-                text = _law_text()
+                text = _law_text(r.law_beyond)
             elif "stack factor" in r.ratio_source:  # another vendor's stack (estimate.stack_factor): that path's check
                 text = _stack_text(r)
             r = replace(r, error_case=text, how=f"{r.how.rstrip('.')}. How far off it may be: {text}")
@@ -127,6 +128,9 @@ def _converted_text(root: DeviceRow, then: ErrorCase | None) -> str:
     return lead if then is None else f"{lead}, then {then.text}"
 
 
-def _law_text() -> str:
+def _law_text(beyond: float = 0.0) -> str:
     err, held, n, *_ = TPU_LAW
-    return f"TPU law from other TPU pairs: ~{err:.0f} % median error, range held {held:.0f} % ({n} TPU pairs)"
+    text = f"TPU law from other TPU pairs: ~{err:.0f} % median error, range held {held:.0f} % ({n} TPU pairs)"
+    if beyond > 0:  # the check's pairs lie 1.3–2.2× apart: further than that is not what it measured
+        text += f"; this chip lies {math.exp(beyond):.2g}× further from its root than the pairs checked: its range stretched"
+    return text

@@ -74,6 +74,7 @@ class DeviceRow:
     setting: str = ""
     method: str = ""  # an estimate's method (engine.compare.estimate.estimate), for the screen's note on how good it is
     beyond: float = 0.0  # new silicon: log distance of its peak or bandwidth past every fitted chip (a launch's case)
+    law_beyond: float = 0.0  # a TPU-law row: log distance past every chip pair its α came from (tpu_family.law_beyond)
     # one scale (engine.compare.scale.one_scale): this row = the anchor row's rate × ratio (None for a measured anchor)
     anchor: str | None = None
     ratio: float | None = None
