@@ -113,8 +113,9 @@ def test_tpus_no_pair_reached_follow_the_models_own_tpu_law(ref):
         far = max(0.0, abs(math.log(peaks[key] / 275)) - lp, abs(math.log(bws[key] / 1200)) - lb)  # v2 1.0, v5p 0.5
         assert far == pytest.approx(law_beyond(key, "tpu_v4", "mixed", [("tpu_v3", "tpu_v4")]), abs=0.01)
         assert (far > 0) == ("further apart than the pair" in r.how), key
-        # and its quoted error says the check's pairs were nearer than this (v2: 2.7× further than TPU v3 from v4)
-        assert (f"lies {math.exp(far):.2g}× further from its root than the pairs checked" in r.error_case) == (far > 0)
+        # and its quoted error says the check's pairs were nearer than this (one words for every such row: the
+        # screen groups the rows by it)
+        assert ("further from its root than any pair checked" in r.error_case) == (far > 0)
         low, high = law_band(key, "tpu_v4", alpha, "mixed", far) or (0.0, 0.0)
         assert (r.low, r.high) == pytest.approx((root * low, root * high), rel=1e-2)
         assert r.error_case.startswith(
