@@ -67,8 +67,10 @@ def print_answer(answer: Any, fmt: str, verbose: bool) -> None:
     tail += _other_workloads(answer.other_workloads, verbose)
     for line in tail:
         print("\n".join(_wrapped(line)))
-    if not verbose and (any(any(p) for p in prose) or len(tail) < len(answer.left_out) + len(answer.other_workloads)):
-        print("(--verbose: how each row was measured and what differs from this run; every row not comparable)")
+    folded = len(tail) < len(answer.left_out) + len(answer.other_workloads)
+    if not verbose and (any(any(p) for p in prose) or folded):
+        more = "; each row not comparable" if folded else ""
+        print(f"(--verbose: how each row was measured and what differs from this run{more})")
 
 
 FOLD_NAMES = 3  # rows named in a folded line; the rest counted
