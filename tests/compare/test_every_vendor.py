@@ -125,3 +125,16 @@ def test_a_tpu_row_takes_the_factor_of_the_runs_model_whatever_its_framework(ref
         on = "on resnet50" if model == "resnet50" else "on its family (bert_large)"
         assert f"same-round pairs {on}" in tpu.how, tpu.how
         assert rows["tpu_v4"].rate_one_device / rows["a100"].rate_one_device == pytest.approx(measured, rel=0.15)
+
+
+def test_a_float32_run_is_costed_at_the_peak_its_stack_runs_by_default():
+    """float32 is TF32 where the stack makes it the default (CUDA on Ampere and later) and FP32 on ROCm, where TF32
+    is opt-in (pytorch/pytorch#190711, #139869): an MI300X's float32 run at its 163 TFLOP/s FP32 matrix peak, not its
+    654 TF32 one; CDNA 4 has no TF32 at all."""
+    from engine.compare.facts.silicon import DEVICES
+
+    assert DEVICES["h100"].peak_flops["float32"] == pytest.approx(494.7e12)  # TF32, dense
+    assert DEVICES["mi300x"].peak_flops["float32"] == pytest.approx(163.4e12)
+    assert DEVICES["mi325x"].peak_flops["float32"] == pytest.approx(163.4e12)
+    assert DEVICES["mi355x"].peak_flops["float32"] == pytest.approx(157.3e12)
+    assert DEVICES["mi300x"].peak_flops["mixed"] == pytest.approx(1307.4e12)  # bf16 unchanged

@@ -30,14 +30,18 @@ NONE = DeviceFacts(unit="gpu", silicon="", peak_flops={"mixed": None, "float32":
 
 def _peak_flops(key: str, pc: str) -> float | None:
     """Dense peak FLOP/s of one device (workload.device_unit) for a precision class. float32 means TF32 where the
-    GPU has it (the frameworks' default for convolutions and matmuls on Ampere and later), and bfloat16 on a TPU
-    that lists no float32 peak (XLA's default precision runs float32 matmuls as bfloat16 passes)."""
+    stack runs float32 as TF32 by default — CUDA on Ampere and later (cuDNN's convolutions, TF's and XLA's matmuls);
+    FP32 on ROCm, where TF32 is "strictly opt-in" (pytorch/pytorch#190711: MIOpen convolutions default to full fp32;
+    hipBLASLt matmuls need HIPBLASLT_ALLOW_TF32=1, #139869), so an MI300X's float32 run is costed at its 163 TFLOP/s
+    FP32 matrix peak, not its 654 TF32 one — and bfloat16 on a TPU that lists no float32 peak (XLA's default
+    precision runs float32 matmuls as bfloat16 passes)."""
     dev = hardware_table.BY_KEY.get(key)
     if dev is None:
         return None
     table = dev.peak_tflops
     half = max((table.get(h) or 0.0) for h in ("float16", "bfloat16")) or None
-    f32 = table.get("tf32") or table.get("float32") or (half if dev.device_type == "tpu" else None)
+    tf32 = table.get("tf32") if _vendor(dev) == "nvidia" else None
+    f32 = tf32 or table.get("float32") or (half if dev.device_type == "tpu" else None)
     per_unit = half if pc == "mixed" else f32
     per = units_between(key, device_unit(key), dev.peak_unit)
     return per_unit * per * 1e12 if per_unit and per else None
