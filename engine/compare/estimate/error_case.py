@@ -127,7 +127,7 @@ def _converted_text(root: DeviceRow, then: ErrorCase | None) -> str:
     return lead if then is None else f"{lead}, then {then.text}"
 
 
-def _law_text(beyond: float = 0.0) -> str:
+def _law_text(beyond: float) -> str:
     err, held, n, *_ = TPU_LAW
     text = f"TPU law from other TPU pairs: ~{err:.0f} % median error, range held {held:.0f} % ({n} TPU pairs)"
     if beyond > 0:  # the check's pairs lie 1.3–2.2× apart: further than that is not what it measured

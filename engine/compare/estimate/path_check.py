@@ -143,9 +143,9 @@ def _alpha(pair: TpuPair, pairs: Sequence[TpuPair]) -> tuple[float | None, str, 
     others = [p for p in pairs if not (p[0] == model and p[2] == pc and {p[3], p[4]} == {t, a})]
     for name, got in (("model", [p for p in others if p[0] == model]), ("kind", [p for p in others if p[1] == kind]),
                       ("all", others)):  # fmt: skip
-        used = [p for p in got if exponent(p[3], p[4], p[5], p[2]) is not None]
-        if used:
-            return statistics.median(exponent(p[3], p[4], p[5], p[2]) or 0.0 for p in used), name, used
+        alphas = [(p, x) for p in got if (x := exponent(p[3], p[4], p[5], p[2])) is not None]
+        if alphas:
+            return statistics.median(x for _, x in alphas), name, [p for p, _ in alphas]
     return None, "none", []
 
 

@@ -68,8 +68,13 @@ def law_band(target: str, root: str, alpha: float, pc: str, beyond: float = 0.0)
     if not (law and by_bw and by_peak):
         return None
     half = math.sqrt(CHECK[NEW_SILICON].median_width)  # the general band, even in log space about the value
-    k = math.exp(EXTRAPOLATION_C * beyond)
+    k = _stretch(beyond)
     return min(by_bw, by_peak, law / half) / k, max(by_bw, by_peak, law * half) * k
+
+
+def _stretch(beyond: float) -> float:
+    """The factor a law range stretches by on each side, `beyond` (log) past the pairs α came from."""
+    return math.exp(EXTRAPOLATION_C * beyond)
 
 
 def _distance(a: str, b: str, pc: str) -> tuple[float, float]:
@@ -119,7 +124,7 @@ def _placed(
     name, root_name = short_name(row.hardware_key), short_name(root.hardware_key)
     source = f"{LAW_SOURCE} (α {alpha:.2f}, from {words})"
     far = (
-        f", stretched × {math.exp(EXTRAPOLATION_C * beyond):.3g} each side: the two chips lie further apart than the "
+        f", stretched × {_stretch(beyond):.3g} each side: the two chips lie further apart than the "
         f"pair the law was taken from"
         if beyond > 0
         else ""
