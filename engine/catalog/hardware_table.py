@@ -268,3 +268,16 @@ def peak_tflops(key: str, precision: str = "float32") -> float | None:
         return None
     wanted = precision.removeprefix("mixed_")
     return dev.peak_tflops.get(wanted) or dev.peak_tflops.get("float32")
+
+
+def float32_math(device_name: str, stack: str, op: str, allow_tf32: bool) -> str:
+    """The math a float32 `op` ("matmul", "conv2d" or "train") really gets on the GPU named `device_name` under
+    `stack` ("cuda" or "rocm"), `allow_tf32` the framework's switch for it: "tf32" only where the chip has TF32/XF32
+    matrix units (a "tf32" peak here: none on a T4, V100 or P100, nor on CDNA 4's MI355X) and the stack routes
+    float32 there, else "float32". On ROCm convolutions run in full fp32 whatever the switch (MIOpen;
+    pytorch/pytorch#190711), so only a bare matmul can get XF32 there, and a training step is costed at FP32 — as
+    engine.compare.facts.silicon costs a ROCm float32 row."""
+    key = key_for_name(device_name, "gpu")
+    if key is None or "tf32" not in BY_KEY[key].peak_tflops or not allow_tf32:
+        return "float32"
+    return "float32" if stack == "rocm" and op != "matmul" else "tf32"

@@ -52,3 +52,23 @@ def test_one_silicon_shares_its_peaks():
 )
 def test_the_name_a_framework_reports_finds_its_row(reported, key):
     assert hw.key_for_name(reported) == key
+
+
+@pytest.mark.parametrize(
+    ("name", "stack", "op", "allow", "math"),
+    [
+        ("NVIDIA A100-SXM4-80GB", "cuda", "train", True, "tf32"),  # Ampere under JAX's default precision
+        ("NVIDIA H100 80GB HBM3", "cuda", "matmul", False, "float32"),  # PyTorch's default matmul: full fp32
+        ("Tesla T4", "cuda", "train", True, "float32"),  # Turing: no TF32 units, whatever the switch
+        ("Tesla V100-SXM2-16GB", "cuda", "matmul", True, "float32"),
+        ("AMD Instinct MI300X", "rocm", "train", True, "float32"),  # MIOpen convolutions run full fp32
+        ("AMD Instinct MI300X", "rocm", "matmul", True, "tf32"),  # hipBLASLt XF32 when asked for
+        ("AMD Instinct MI355X", "rocm", "matmul", True, "float32"),  # CDNA 4: no XF32
+        ("Some New GPU", "cuda", "matmul", True, "float32"),  # not in the table: no TF32 claimed
+    ],
+)
+def test_float32_math_is_tf32_only_where_the_chip_and_its_stack_run_it(name, stack, op, allow, math):
+    assert hw.float32_math(name, stack, op, allow) == math
+    if math == "float32" and name != "Some New GPU":  # the peak a run's MFU is taken for follows the math
+        key = hw.key_for_name(name)
+        assert hw.peak_tflops(key, math) == hw.BY_KEY[key].peak_tflops["float32"]

@@ -13,6 +13,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
+from engine.catalog import hardware_table
 from engine.worker.errors import PlacementError
 
 NAME = "jax"
@@ -109,12 +110,29 @@ def peak_device_memory_mb(device: str) -> float | None:
     return peak / 2**20 if peak else None
 
 
+def stack(device: str) -> str:
+    """The GPU runtime this jaxlib was built for, "rocm" or "cuda" (its client's platform version names it)."""
+    version = str(getattr(devices(device)[0].client, "platform_version", "")).lower()
+    return "rocm" if "rocm" in version else "cuda"
+
+
+def _tf32_allowed(device: str) -> bool:
+    """JAX's default matmul precision runs float32 on TF32 on CUDA; on ROCm TF32 is taken only when asked for."""
+    precision = getattr(jax.config, "jax_default_matmul_precision", None)
+    return precision == "tensorfloat32" or (precision in (None, "default", "fastest") and stack(device) == "cuda")
+
+
 def peak_dtype(dtype: str, device: str, op: str) -> str:
-    """The math a float32 op really gets: JAX's default precision runs float32 on TF32 tensor cores on GPUs."""
-    return "tf32" if dtype == "float32" and device == "gpu" else dtype
+    """The math a float32 op really gets (hardware_table.float32_math): TF32 on an Ampere-or-later NVIDIA GPU under
+    JAX's default precision; full float32 on a T4 or V100 (no TF32 units) and for a ROCm training step."""
+    if dtype != "float32" or device != "gpu":
+        return dtype
+    return hardware_table.float32_math(device_name(device), stack(device), op, _tf32_allowed(device))
 
 
 def math_note(dtype: str, device: str) -> str:
-    if dtype == "float32" and device == "gpu":
-        return "JAX's default matmul precision: float32 inputs may use TF32 tensor cores on Ampere/Hopper GPUs"
-    return ""
+    if dtype != "float32" or device != "gpu":
+        return ""
+    if peak_dtype(dtype, device, "matmul") == "tf32":
+        return "JAX's default matmul precision: float32 inputs run on TF32 tensor cores on this GPU"
+    return f"float32 in full float32 on this GPU ({device_name(device)}: no TF32 by default here)"

@@ -12,6 +12,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F  # noqa: N812  (PyTorch's own spelling)
 
+from engine.catalog import hardware_table
 from engine.worker.errors import PlacementError
 
 NAME = "torch"
@@ -93,11 +94,14 @@ def peak_device_memory_mb(device: str) -> float | None:
 
 
 def peak_dtype(dtype: str, device: str, op: str) -> str:
-    """PyTorch's defaults: float32 matmuls in full float32 (allow_tf32=False), convolutions on TF32 (cuDNN)."""
+    """PyTorch's defaults: float32 matmuls in full float32 (allow_tf32=False), convolutions on TF32 (cuDNN) — where
+    the GPU has TF32 units and the stack honours the switch (hardware_table.float32_math: not on a T4 or V100,
+    nor for MIOpen's convolutions on ROCm)."""
     if dtype != "float32" or device != "gpu":
         return dtype
     tf32 = torch.backends.cuda.matmul.allow_tf32 if op == "matmul" else torch.backends.cudnn.allow_tf32
-    return "tf32" if tf32 else "float32"
+    rocm = "rocm" if torch.version.hip else "cuda"
+    return hardware_table.float32_math(device_name(device), rocm, op, tf32)
 
 
 def math_note(dtype: str, device: str) -> str:
