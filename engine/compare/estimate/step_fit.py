@@ -33,14 +33,22 @@ OVERHEADS_S = (0.0, 2.5e-4, 5e-4, 1e-3, 2e-3)  # per-step overheads the fit choo
 # against 15.8 % with the grid to 16 ms).
 SLOPE_LIMIT, SLOPE_STEPS = 0.5, 41
 MIN_MARGIN = 1.25  # the narrowest range any carried estimate may claim (high ÷ low): the ratio method's margin
-# the range: the 5th and 95th percentiles of the fit's residuals. They are in-sample (the fit saw the figure),
-# so they understate a held-out error: this 90 % band held the true value about 80 % of the time with the
-# device left out (BENCHMARKS.md)
+# the range: the 5th and 95th percentiles of the fit's residuals. They are in-sample (the fit saw the figure), so
+# they understate a held-out error — the more, the fewer figures each fitted parameter has: a 90 % band held the true
+# value ~85 % of the time with one figure left out, and 74.7 % of each launch's figures (from the fits before it, of
+# 10–50 figures). So the residuals are scaled as a residual spread is for the parameters it was fitted with
+# (_dof_scale): √(m ÷ (m − q)), m the residuals' own degrees of freedom (figures less models: a residual is a
+# difference within one model, so the model's level cancels), q the fitted parameters — SHARED_PARAMETERS, plus
+# each silicon's factor pair (held near 1 by PENALTY, so counted as one: a ridge pair's effective count lies
+# between 0 and 2); at least one degree of freedom is left (a fit with as many parameters as figures says nothing
+# of its error)
 BAND = (0.05, 0.95)
+SHARED_PARAMETERS = 6  # the two compute efficiencies, the bandwidth efficiency, the overhead and the two slopes
 # an estimate for silicon with no figure here widens that band this much in log space: the widening chosen out of
 # sample, leaving each silicon out (bench/bench_estimates.py --json, `leave_silicon_out.band`
-# `widening_on_every_silicon`; silicon_check.py; a test holds them equal — it had drifted to 1.1 against a choice of 1.2)
-NEW_SILICON_WIDENING = 1.2
+# `widening_on_every_silicon`; silicon_check.py; a test holds them equal — it had drifted to 1.1 against a choice of
+# 1.2; with the residuals scaled for their degrees of freedom the choice is 1.0: the scaling covers what it added)
+NEW_SILICON_WIDENING = 1.0
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,8 @@ class Fit:
       levels: model → its level (median over its figures of achieved ÷ modelled rate).
       kind_levels: kind → the median level of its models (for a model with no figure).
       residuals: log(true ÷ estimate) of each figure estimated from its model's figure on another device picked
-        as an estimate picks it (same silicon, else nearest in modelled speed); their quantiles make the range.
+        as an estimate picks it (same silicon, else nearest in modelled speed), scaled for the fit's degrees of
+        freedom (_dof_scale); their quantiles make the range.
       level_spread: log level of each model around its kind's (added to the range of a model with no figure).
       n_figures: figures fitted on.
       trend: (compute slope, log peak it is centred on, bandwidth slope, log bandwidth it is centred on).
@@ -254,6 +263,14 @@ def _residuals(d: _Data, r_all: np.ndarray, modelled: np.ndarray) -> list[float]
     return out
 
 
+def _dof_scale(d: _Data) -> float:
+    """√(m ÷ (m − q)): what a spread of in-sample residuals is scaled by for the q parameters fitted on them (see
+    BAND); m − q never below 1."""
+    m = len(d.rows) - len(d.models)
+    q = SHARED_PARAMETERS + len(d.spoken)
+    return math.sqrt(m / max(m - q, 1)) if m > 0 else 1.0
+
+
 @functools.lru_cache(maxsize=256)
 def fit(figures: tuple[Figure, ...]) -> Fit | None:
     """Fit the efficiencies, overhead and levels on `figures` (each a model's middle figure on one device)."""
@@ -273,8 +290,9 @@ def fit(figures: tuple[Figure, ...]) -> Fit | None:
     every = _median(list(own.values()))
     spread = tuple(v - kind_levels.get(kind_of[m], every) for m, v in own.items())
     factors = {d.sils[j]: (float(math.exp(p["fc"][j])), float(math.exp(p["fm"][j]))) for j in d.spoken}
+    scale, residuals = _dof_scale(d), _residuals(d, r_all, modelled)
     return Fit(
         {"float32": float(p["ec_float32"]), "mixed": float(p["ec_mixed"])}, float(p["em"]), factors,
-        float(p["overhead"]), levels, kind_levels | {"": every}, tuple(_residuals(d, r_all, modelled)), spread,
+        float(p["overhead"]), levels, kind_levels | {"": every}, tuple(r * scale for r in residuals), spread,
         len(d.rows), (float(p["bc"]), d.centre[0], float(p["bm"]), d.centre[1]),
     )  # fmt: skip
