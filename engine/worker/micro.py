@@ -64,7 +64,12 @@ def run_micro(spec: MicroSpec, report: Reporter) -> dict:
             f"computed in {len(blocks)} blocks of up to {size:,} {unit}s so each block's output stays under "
             f"{budget / 2**30:.1f} GiB; timings cover all blocks"
         )
-    peak = tfenv.peak_gflops(spec.device, spec.dtype)
+    math = tfenv.peak_dtype(spec.dtype, spec.device, spec.bench)
+    peak = tfenv.peak_gflops(spec.device, math)
+    if math != spec.dtype:
+        notes = "; ".join(
+            filter(None, [notes, f"peak and MFU taken for {math} (TensorFlow's default for {spec.dtype})"])
+        )
     gflops = flops(spec) / median_s / 1e9
     blas = None
     if spec.bench == "matmul" and spec.device == "cpu" and spec.dtype == "float32":

@@ -11,6 +11,7 @@ import resource
 
 import tensorflow as tf
 
+from engine.catalog import hardware_table
 from engine.runs import hardware
 from engine.worker.errors import PlacementError  # noqa: F401  (re-exported: callers catch tfenv.PlacementError)
 
@@ -104,6 +105,17 @@ def device_name(device: str) -> str:
     if device == "tpu":
         return os.environ.get("TPU_ACCELERATOR_TYPE") or "TPU"
     return hardware.cpu_info().name
+
+
+def peak_dtype(dtype: str, device: str, op: str) -> str:
+    """The math a float32 op really gets (hardware_table.float32_math): TensorFlow runs float32 matmuls and
+    convolutions on TF32 by default (tf.config.experimental.enable_tensor_float_32_execution) where the GPU has it,
+    so an A100's or H100's MFU is taken against its TF32 peak, not its FP32 one (which read several hundred %)."""
+    if dtype != "float32" or device != "gpu":
+        return dtype
+    stack = "rocm" if tf.test.is_built_with_rocm() else "cuda"
+    allowed = tf.config.experimental.tensor_float_32_execution_enabled()
+    return hardware_table.float32_math(device_name(device), stack, op, allowed)
 
 
 def peak_gflops(device: str, dtype: str) -> float | None:

@@ -77,7 +77,7 @@ def _op_devices(resolved: ResolvedStrategy) -> set[str]:
 
 
 def _peak_gflops(spec: TrainSpec, resolved: ResolvedStrategy) -> float | None:
-    dtype = spec.precision.replace("mixed_", "") if spec.precision != "float32" else "float32"
+    dtype = tfenv.peak_dtype(spec.precision.replace("mixed_", ""), spec.device, "train")
     peak = tfenv.peak_gflops(spec.device, dtype)
     return peak * resolved.physical_devices if peak else None
 
@@ -266,4 +266,6 @@ def _notes(spec: TrainSpec, model, clock: StepClock, train_flops: float, example
     host_cpu = hardware.cpu_info()
     if spec.device == "cpu" and host_cpu.peak_is_floor:  # the same words as the JAX/PyTorch path
         notes.append(f"{FLOOR_NOTE} ({host_cpu.clock_basis}, {host_cpu.clock_ghz:g} GHz), so MFU is an upper bound")
+    if tfenv.peak_dtype(spec.precision, spec.device, "train") == "tf32":  # the same words as the JAX/PyTorch path
+        notes.append("peak and MFU taken for TF32 (what tensorflow uses by default for float32 on this GPU)")
     return notes
