@@ -100,8 +100,8 @@ def peak_dtype(dtype: str, device: str, op: str) -> str:
     if dtype != "float32" or device != "gpu":
         return dtype
     tf32 = torch.backends.cuda.matmul.allow_tf32 if op == "matmul" else torch.backends.cudnn.allow_tf32
-    rocm = "rocm" if torch.version.hip else "cuda"
-    return hardware_table.float32_math(device_name(device), rocm, op, tf32)
+    stack = "rocm" if torch.version.hip else "cuda"
+    return hardware_table.float32_math(device_name(device), stack, op, tf32)
 
 
 def math_note(dtype: str, device: str) -> str:
