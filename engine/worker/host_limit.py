@@ -48,11 +48,21 @@ def room_mb() -> float | None:
 
 
 def apply_host_memory_limit(limit_mb: int) -> None:
-    """Cap this process's address space at `limit_mb` MiB (0: leave it as it is)."""
+    """Cap this process's address space at `limit_mb` MiB (0: leave it as it is).
+
+    Only the soft limit: the cap is the run's, not the worker's, so `lift_host_memory_limit` can take it
+    off again to record the result — a full address space fails SQLite's mapping of its WAL index as
+    "disk I/O error", and the run would be lost instead of recorded as out of memory."""
     if limit_mb <= 0:
         return
     limit_bytes = limit_mb * 2**20
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:
-        limit_bytes = min(limit_bytes, hard)  # an unprivileged process may only lower its hard limit
-    resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        limit_bytes = min(limit_bytes, hard)  # a soft limit may not exceed the hard one
+    resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, hard))
+
+
+def lift_host_memory_limit() -> None:
+    """Raise the soft address-space limit back to the hard one (the run is over; its record must land)."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (hard, hard))

@@ -31,12 +31,18 @@ from engine.runs.store import Store
 from engine.worker import backends
 from engine.worker.energy import telemetry_columns, telemetry_series
 from engine.worker.errors import PlacementError, reason_in
-from engine.worker.host_limit import address_space_capped, apply_host_memory_limit, is_capped_out_of_memory
+from engine.worker.host_limit import (
+    address_space_capped,
+    apply_host_memory_limit,
+    is_capped_out_of_memory,
+    lift_host_memory_limit,
+)
 from engine.worker.telemetry import Sampler
 
 
 def _watchdog(store: Store, run_id: str, timeout_s: float) -> None:
     def fire() -> None:
+        lift_host_memory_limit()
         store.update_run(
             run_id,
             {"status": RunStatus.TIMEOUT, "error": f"the run exceeded its {timeout_s:g} s timeout and was stopped"},
@@ -141,6 +147,7 @@ def main(run_dir: str) -> int:
     try:
         result = _run(spec, report)
         wall_s = time.perf_counter() - t0
+        lift_host_memory_limit()  # the cap was the run's; its record must not fail on it
         sampler.stop()
         result |= telemetry_columns(sampler, report, spec.device, spec.price_per_hour_usd, result, wall_s)
         result = {k: v for k, v in result.items() if v is not None}
@@ -154,7 +161,8 @@ def main(run_dir: str) -> int:
         return 0 if ok else 1
     except BaseException as exc:  # noqa: BLE001 — every failure must end as a stored reason
         traceback.print_exc()
-        message = explain(exc, cached=bool(getattr(spec, "cache", False)))
+        message = explain(exc, cached=bool(getattr(spec, "cache", False)))  # reads the cap: before it is lifted
+        lift_host_memory_limit()
         try:
             store.finish_run(
                 run_id,
