@@ -47,8 +47,10 @@ def error_sources() -> dict[str, Any]:
     rate = {(p.model, p.hardware_key, p.precision_class): p.examples_per_sec for p in points}
     paired: list[tuple[float, float]] = []
     unpaired: list[dict[str, Any]] = []
+    errors: list[float] = []
     for p, e in pairs:
-        error = abs(e.examples_per_sec / p.examples_per_sec - 1)
+        signed = e.examples_per_sec / p.examples_per_sec - 1
+        errors.append(abs(signed))
         a = e.anchor.hardware_key if e.anchor else None
         logs = [
             math.log(rate[(m, p.hardware_key, c)] / rate[(m, d, c)])
@@ -56,14 +58,14 @@ def error_sources() -> dict[str, Any]:
             if d == a and c == p.precision_class and m != p.model and (m, p.hardware_key, c) in rate
         ]
         if a is None or len(logs) < MIN_SHARED:
-            unpaired.append({"device": p.hardware_key, "model": p.model, "precision": p.precision_class,
-                             "anchor": a, "error_pct": round(100 * (e.examples_per_sec / p.examples_per_sec - 1), 1)})  # fmt: skip
+            row = {"device": p.hardware_key, "model": p.model, "precision": p.precision_class, "anchor": a}
+            unpaired.append(row | {"error_pct": round(100 * signed, 1)})
             continue
         own = math.log(p.examples_per_sec / rate[(p.model, a, p.precision_class)])
-        paired.append((error, abs(math.exp(own - statistics.median(logs)) - 1)))
+        paired.append((abs(signed), abs(math.exp(own - statistics.median(logs)) - 1)))
     return {
         "points": len(pairs),
-        "median_abs_error_pct": _pct([abs(e.examples_per_sec / p.examples_per_sec - 1) for p, e in pairs]),
+        "median_abs_error_pct": _pct(errors),
         "paired": {
             "points": len(paired),
             "median_abs_error_pct": _pct([x for x, _ in paired]),
