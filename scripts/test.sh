@@ -25,4 +25,6 @@ echo "== mypy (engine/ and ui/, settings in pyproject.toml)"
 .venv/bin/mypy
 echo "== pytest"
 export TF_CPP_MIN_LOG_LEVEL=3
-exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=15 "$@"
+# two workers (pytest-xdist; PYTEST_WORKERS=0 runs in one process): a file's tests stay on one worker, the Ray
+# files on one between them (tests/conftest.py groups them)
+exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=15 -n "${PYTEST_WORKERS:-2}" --dist loadgroup "$@"

@@ -252,3 +252,22 @@ def save_fixture_models(folder: Path, *builders: str) -> list[Path]:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     return paths
+
+
+# folders whose tests start real runs, clusters, browsers and installs: sent to the workers first (xdist hands out
+# the groups in collection order), so that the many quick tests fill the end instead of one long file
+HEAVY_FIRST = ("sweep", "package", "worker", "e2e", "compare")
+
+
+def pytest_collection_modifyitems(config, items):
+    """`scripts/test.sh` runs the suite on two pytest-xdist workers with `--dist loadgroup`: a file's tests share
+    one worker (its module fixtures are built once, its tests keep their order), and every Ray test file shares
+    one, so that two Ray clusters never start at once on a 2-core host. Heavy folders go first (HEAVY_FIRST)."""
+    def rank(item) -> int:
+        folder = item.path.parent.name
+        return HEAVY_FIRST.index(folder) if folder in HEAVY_FIRST else len(HEAVY_FIRST)
+
+    items.sort(key=rank)  # stable: a file's tests keep their order
+    for item in items:
+        group = "ray" if "ray" in item.path.name else str(item.path)
+        item.add_marker(pytest.mark.xdist_group(group))
