@@ -26,5 +26,7 @@ echo "== mypy (engine/ and ui/, settings in pyproject.toml)"
 echo "== pytest"
 export TF_CPP_MIN_LOG_LEVEL=3
 # two workers (pytest-xdist; PYTEST_WORKERS=0 runs in one process): a file's tests stay on one worker, the Ray
-# files on one between them (tests/conftest.py groups them)
-exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=15 -n "${PYTEST_WORKERS:-2}" --dist loadgroup "$@"
+# files on one between them (tests/conftest.py's scheduler); units handed out in collection order, heavy folders
+# first (--no-loadscope-reorder: xdist would otherwise start with the files of most tests, the quick ones)
+exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=15 -n "${PYTEST_WORKERS:-2}" --dist loadgroup \
+  --no-loadscope-reorder "$@"

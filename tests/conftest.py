@@ -260,14 +260,33 @@ HEAVY_FIRST = ("sweep", "package", "worker", "e2e", "compare")
 
 
 def pytest_collection_modifyitems(config, items):
-    """`scripts/test.sh` runs the suite on two pytest-xdist workers with `--dist loadgroup`: a file's tests share
-    one worker (its module fixtures are built once, its tests keep their order), and every Ray test file shares
-    one, so that two Ray clusters never start at once on a 2-core host. Heavy folders go first (HEAVY_FIRST)."""
+    """Heavy folders first (HEAVY_FIRST); a stable sort, so a file's tests keep their order."""
+
     def rank(item) -> int:
         folder = item.path.parent.name
         return HEAVY_FIRST.index(folder) if folder in HEAVY_FIRST else len(HEAVY_FIRST)
 
-    items.sort(key=rank)  # stable: a file's tests keep their order
-    for item in items:
-        group = "ray" if "ray" in item.path.name else str(item.path)
-        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=rank)
+
+
+def work_group(nodeid: str) -> str:
+    """The unit one pytest-xdist worker takes whole: a test file (its module fixtures built once, its tests in
+    order), and one unit for every Ray file, so that two Ray clusters never start at once on a 2-core host."""
+    path = nodeid.split("::", 1)[0]
+    return "ray" if "ray" in path.rsplit("/", 1)[-1] else path
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """`scripts/test.sh` runs the suite on two workers; each takes whole work_group units. A scheduler rather than
+    xdist_group marks: pytest-xdist 3.8 writes a mark into `item._nodeid`, which pytest 9 no longer reads, so
+    under `--dist loadgroup` every test was its own unit (module fixtures rebuilt on both workers)."""
+    if config.getvalue("dist") != "loadgroup":  # another --dist asked for: xdist's own scheduler
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByWorkGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_group(nodeid)
+
+    return ByWorkGroup(config, log)
