@@ -28,9 +28,5 @@ export TF_CPP_MIN_LOG_LEVEL=3
 # two workers (pytest-xdist; PYTEST_WORKERS=0 runs in one process): a file's tests stay on one worker, the Ray
 # files on one between them (tests/conftest.py's scheduler); units handed out in collection order, heavy folders
 # first (--no-loadscope-reorder: xdist would otherwise start with the files of most tests, the quick ones)
-# one OpenMP thread per test process when two workers share the host: torch's and oneDNN's spinning OpenMP threads
-# oversubscribed the two cores (two GPU-check smokes side by side: 391 s with the default threads, 169 s with one;
-# BENCHMARKS "The test suite's own wall time"). Tests assert no speed, so this changes no verdict.
-if [ "${PYTEST_WORKERS:-2}" != "0" ]; then export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"; fi
 exec .venv/bin/python -m pytest -q -p no:cacheprovider --durations=15 -n "${PYTEST_WORKERS:-2}" --dist loadgroup \
   --no-loadscope-reorder "$@"
