@@ -158,7 +158,7 @@ def test_the_lent_plan_puts_real_data_first_then_the_pack_then_the_peers(tmp_pat
     assert first[first.index("--data-dir") + 1] == str(tmp_path / "flowers") and first[-2:] == ["--device", "gpu"]
 
 
-# real runs on this CPU: ResNet-50 on sampled JPEGs twice, two matmuls — 2 min alone, 5.5 min beside the other test
+# real runs on this CPU: ResNet-50 on sampled JPEGs twice, two matmuls — 2 min alone, 5.5–8 min beside the other test
 # worker (scripts/test.sh runs two), so its hang guards sit well above that
 @pytest.mark.slow
 @pytest.mark.timeout(1000)
